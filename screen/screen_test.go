@@ -1,0 +1,74 @@
+package screen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecodeLine(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want Row
+	}{
+		{"blank", "", Row{}},
+		{"header padded", "\x1b[1;4;95mYou\x1b[0m   ", Row{Text: "You   ", Width: 6,
+			Runs: []Run{{0, 2, "fg=bright-magenta bold underline"}}}},
+		{"dim then plain", "\x1b[2mdim\x1b[22m  x", Row{Text: "dim  x", Width: 6,
+			Runs: []Run{{0, 2, "dim"}}}},
+		{"wide rune", "a中b", Row{Text: "a中b", Width: 4}},
+		{"styled wide rune", "\x1b[32m中\x1b[39mx", Row{Text: "中x", Width: 3, Runs: []Run{{0, 1, "fg=green"}}}},
+		{"indexed and rgb", "\x1b[38;5;200mx\x1b[38;2;1;2;3my\x1b[0m", Row{Text: "xy", Width: 2,
+			Runs: []Run{{0, 0, "fg=ansi-200"}, {1, 1, "fg=#010203"}}}},
+		{"cursor movement dropped", "a\x1b[2Jb\x1b]2;title\x07c", Row{Text: "abc", Width: 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, DecodeLine(tt.in)); diff != "" {
+				t.Errorf("DecodeLine(%q) mismatch (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestViolations(t *testing.T) {
+	rows := Decode([]string{"\x1b[32mok\x1b[0m", "\x1b[38;5;200mx\x1b[48;5;1my\x1b[0m"})
+	got := Violations(rows)
+	want := []string{"1:0 extended-fg-200", "1:1 extended-fg-200", "1:1 explicit-bg"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Violations mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestUpstreamRoundTrip parses every upstream snapshot and writes its rows
+// back: the row section must come out byte for byte, which pins the format.
+func TestUpstreamRoundTrip(t *testing.T) {
+	files, err := filepath.Glob("../projection/terminal/testdata/upstream/*.expected.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no upstream snapshots: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			for _, h := range s.Header {
+				b.WriteString(h + "\n")
+			}
+			AppendRows(&b, s.Range(0, s.Last), 0)
+			if !bytes.Equal(b.Bytes(), data) {
+				t.Errorf("round trip differs:\n%s", b.String())
+			}
+		})
+	}
+}
