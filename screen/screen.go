@@ -112,7 +112,7 @@ func Labels(s *uv.Style) string {
 			parts = append(parts, a.name)
 		}
 	}
-	if s.Underline != uv.UnderlineStyleNone {
+	if s.Underline != ansi.UnderlineNone {
 		parts = append(parts, "underline")
 	}
 	more := []struct {
