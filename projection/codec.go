@@ -1,0 +1,748 @@
+package projection
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// This file is the JSONL codec of log.md §1.3: one event per line, plus
+// upstream's persistence container (an optional session header line and
+// packed chunk rows), which the reader accepts and the writer never emits.
+
+// MaxLineBytes is the longest line the Decoder accepts, newline excluded.
+const MaxLineBytes = 64 << 20
+
+// Reason texts of the codec. The envelope and legacy texts are log.md §1.2's,
+// adapted to lines.
+const (
+	reasonEnvelope     = "invalid event envelope"
+	reasonLegacy       = "unsupported legacy request/header-delta format"
+	reasonHeader       = "invalid session header"
+	reasonPacked       = "invalid packed chunk row"
+	reasonPackedSeq    = "packed chunk row seq range is unsafe"
+	reasonPackedTime   = "packed chunk row time overflows"
+	reasonTruncatedPfx = "truncated last line: "
+	reasonMalformedPfx = "malformed JSON: "
+)
+
+// DecodeError reports a line of a JSONL log that cannot be decoded.
+//
+// Error() reads "path:line: reason (seq N)", without " (seq N)" when the seq
+// is unknown (Seq == -1). Line counts from 1 and counts every line, blank or
+// not, the header included.
+type DecodeError struct {
+	Path string
+	Line int
+	// Seq is the seq the line claims (for a packed row, the seq of the
+	// expanded event at fault), or -1 when it is not known.
+	Seq    int64
+	Reason string
+	// Truncated marks a torn final write: the last line has no trailing
+	// newline and is not valid JSON. Every event before it is intact.
+	Truncated bool
+}
+
+func (e *DecodeError) Error() string {
+	if e.Seq < 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s:%d: %s (seq %d)", e.Path, e.Line, e.Reason, e.Seq)
+}
+
+// Log is a decoded JSONL log.
+type Log struct {
+	// Header is upstream's container header line
+	// ({"type":"session","version":0,"id":…,…}), compacted but otherwise as
+	// read, or nil when the file has none.
+	Header json.RawMessage
+	// Events are the events in seq order, packed chunk rows expanded.
+	Events []Event
+}
+
+// WriteTo writes the header line, if any, and then every event, in the
+// Encoder's form. It implements io.WriterTo.
+func (l *Log) WriteTo(w io.Writer) (int64, error) {
+	cw := &countWriter{w: w}
+	enc := NewEncoder(cw)
+	if l.Header != nil {
+		if err := enc.EncodeHeader(l.Header); err != nil {
+			return cw.n, err
+		}
+	}
+	for i := range l.Events {
+		if err := enc.Encode(&l.Events[i]); err != nil {
+			return cw.n, err
+		}
+	}
+	return cw.n, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ReadLog decodes a whole JSONL log. name is the path used in errors.
+//
+// The returned Log is never nil. On error it holds the header and every
+// event decoded before the failing line, and the error is a *DecodeError.
+// A torn final write (DecodeError.Truncated) therefore leaves a usable log:
+// callers that tolerate a torn tail keep the prefix and report the error.
+// ReadLog checks the codec's rules only (envelope, packed rows, seq
+// contiguity from 0); ValidateLog and Load check the rest.
+func ReadLog(r io.Reader, name string) (*Log, error) {
+	d := NewDecoder(r, name)
+	log := &Log{}
+	for {
+		ev, err := d.Next()
+		log.Header = d.Header()
+		if err == io.EOF {
+			return log, nil
+		}
+		if err != nil {
+			return log, err
+		}
+		log.Events = append(log.Events, ev)
+	}
+}
+
+// ParseLog is ReadLog over a byte slice.
+func ParseLog(data []byte, name string) (*Log, error) {
+	return ReadLog(bytes.NewReader(data), name)
+}
+
+// Decoder reads events from a JSONL stream one line at a time.
+//
+// Lines may be up to MaxLineBytes long. Blank (white-space only) lines are
+// skipped. The first non-blank line may be upstream's session header; packed
+// chunk rows (text-chunks, reasoning-chunks, tool-call-chunks) expand into
+// the assistant/chunk events they stand for. Keys may come in any order.
+// Unknown event types decode like any other; Data, SurfaceOp and
+// SourceEventSeqs are kept as raw JSON, so a decode and encode changes no
+// value.
+type Decoder struct {
+	name    string
+	r       *bufio.Reader
+	line    int
+	next    int64 // the seq the next event must carry
+	started bool  // a non-blank line has been read
+	header  json.RawMessage
+	pending []Event
+	err     error
+	buf     []byte
+}
+
+// NewDecoder returns a Decoder reading r. name is the path used in errors.
+func NewDecoder(r io.Reader, name string) *Decoder {
+	return &Decoder{name: name, r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Name returns the path used in errors.
+func (d *Decoder) Name() string { return d.name }
+
+// Line returns the number of lines read so far.
+func (d *Decoder) Line() int { return d.line }
+
+// Header returns the container header line, or nil when the stream has none
+// or it has not been read yet (it is read by the first call to Next).
+func (d *Decoder) Header() json.RawMessage { return d.header }
+
+// Next returns the next event. It returns io.EOF after the last event, and
+// otherwise a *DecodeError; after an error every later call returns the
+// same error.
+func (d *Decoder) Next() (Event, error) {
+	for {
+		if len(d.pending) > 0 {
+			ev := d.pending[0]
+			d.pending = d.pending[1:]
+			return ev, nil
+		}
+		if d.err != nil {
+			return Event{}, d.err
+		}
+		d.err = d.readRecord()
+	}
+}
+
+// readRecord reads lines until one yields events (queued in d.pending) or
+// an error or EOF occurs.
+func (d *Decoder) readRecord() error {
+	for {
+		line, newline, err := d.readLine()
+		if err != nil {
+			return err
+		}
+		if isBlank(line) {
+			if !newline {
+				return io.EOF
+			}
+			continue
+		}
+		if !json.Valid(line) {
+			return d.malformed(line, newline)
+		}
+		first := !d.started
+		d.started = true
+		return d.decodeLine(line, first)
+	}
+}
+
+// readLine returns the next line without its newline. newline reports
+// whether the line ended with one. It returns io.EOF only when no byte is
+// left.
+func (d *Decoder) readLine() (line []byte, newline bool, err error) {
+	d.buf = d.buf[:0]
+	for {
+		chunk, rerr := d.r.ReadSlice('\n')
+		n := len(d.buf) + len(chunk)
+		if rerr == nil {
+			n-- // the newline
+		}
+		if n > MaxLineBytes {
+			d.line++
+			return nil, false, d.errorf(-1, "line exceeds %d bytes", MaxLineBytes)
+		}
+		switch rerr {
+		case nil:
+			d.line++
+			if len(d.buf) == 0 {
+				return chunk[:len(chunk)-1], true, nil
+			}
+			d.buf = append(d.buf, chunk[:len(chunk)-1]...)
+			return d.buf, true, nil
+		case bufio.ErrBufferFull:
+			d.buf = append(d.buf, chunk...)
+		case io.EOF:
+			d.buf = append(d.buf, chunk...)
+			if len(d.buf) == 0 {
+				return nil, false, io.EOF
+			}
+			d.line++
+			return d.buf, false, nil
+		default:
+			d.line++
+			return nil, false, d.errorf(-1, "read error: %v", rerr)
+		}
+	}
+}
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *Decoder) errorf(seq int64, format string, args ...any) *DecodeError {
+	return &DecodeError{Path: d.name, Line: d.line, Seq: seq, Reason: fmt.Sprintf(format, args...)}
+}
+
+// malformed reports a line that is not valid JSON.
+func (d *Decoder) malformed(line []byte, newline bool) error {
+	msg := "invalid JSON"
+	var syn *json.SyntaxError
+	if err := json.Unmarshal(line, new(struct{})); errors.As(err, &syn) {
+		msg = fmt.Sprintf("%s (byte %d)", syn.Error(), syn.Offset)
+	}
+	if !newline {
+		return &DecodeError{Path: d.name, Line: d.line, Seq: -1, Reason: reasonTruncatedPfx + msg, Truncated: true}
+	}
+	return d.errorf(-1, "%s%s", reasonMalformedPfx, msg)
+}
+
+// field is one key of a JSON object with its raw value.
+type field struct {
+	key string
+	val json.RawMessage
+}
+
+// objectFields splits a valid JSON object into its fields. ok is false when
+// the value is not an object or repeats a key.
+func objectFields(raw []byte) (fields []field, ok bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil, false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := tok.(string)
+		for _, f := range fields {
+			if f.key == key {
+				return nil, false
+			}
+		}
+		var val json.RawMessage
+		if err := dec.Decode(&val); err != nil {
+			return nil, false
+		}
+		fields = append(fields, field{key, val})
+	}
+	return fields, true
+}
+
+func lookup(fields []field, key string) (json.RawMessage, bool) {
+	for _, f := range fields {
+		if f.key == key {
+			return f.val, true
+		}
+	}
+	return nil, false
+}
+
+// decodeLine decodes one valid JSON line into d.pending.
+func (d *Decoder) decodeLine(line []byte, first bool) error {
+	fields, ok := objectFields(line)
+	if !ok {
+		return d.errorf(-1, reasonEnvelope)
+	}
+	var typ string
+	if raw, ok := lookup(fields, "type"); ok {
+		if json.Unmarshal(raw, &typ) != nil {
+			return d.errorf(-1, reasonEnvelope)
+		}
+	}
+	switch {
+	case first && typ == "session":
+		return d.decodeHeader(line, fields)
+	case typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks":
+		return d.decodePacked(typ, fields)
+	}
+	ev, err := d.decodeEvent(fields)
+	if err != nil {
+		return err
+	}
+	d.pending = append(d.pending, ev)
+	d.next++
+	return nil
+}
+
+// decodeEvent checks a plain event line's envelope and seq.
+func (d *Decoder) decodeEvent(fields []field) (Event, error) {
+	seq := int64(-1)
+	if raw, ok := lookup(fields, "seq"); ok {
+		if n, ok := safeNonNegInt(raw); ok {
+			seq = n
+		}
+	}
+	var ev Event
+	var hasType, hasData bool
+	for _, f := range fields {
+		switch f.key {
+		case "type":
+			hasType = json.Unmarshal(f.val, &ev.Type) == nil && ev.Type != ""
+		case "seq":
+			ev.Seq = seq
+		case "time":
+			t, ok := strictInt64(f.val)
+			if !ok {
+				return Event{}, d.errorf(seq, reasonEnvelope)
+			}
+			ev.Time = t
+		case "data":
+			ev.Data, hasData = f.val, true
+		case "surfaceOp":
+			ev.SurfaceOp = f.val
+		case "sourceEventSeqs":
+			ev.SourceEventSeqs = f.val
+		case "ignorable":
+			if string(f.val) != "true" {
+				return Event{}, d.errorf(seq, reasonEnvelope)
+			}
+			ev.Ignorable = true
+		default:
+			return Event{}, d.errorf(seq, reasonEnvelope)
+		}
+	}
+	_, hasTime := lookup(fields, "time")
+	if !hasType || seq < 0 || !hasTime || !hasData {
+		return Event{}, d.errorf(seq, reasonEnvelope)
+	}
+	if ev.Type == TypeLegacyHeaderDelta {
+		return Event{}, d.errorf(seq, reasonLegacy)
+	}
+	if seq != d.next {
+		return Event{}, d.errorf(seq, "seq %d is not contiguous; expected %d", seq, d.next)
+	}
+	return ev, nil
+}
+
+// decodeHeader accepts upstream's container header: an object whose type is
+// "session" and whose version is a non-negative integer. It is kept
+// compacted, key order and values untouched.
+func (d *Decoder) decodeHeader(line []byte, fields []field) error {
+	v, ok := lookup(fields, "version")
+	if !ok {
+		return d.errorf(-1, reasonHeader)
+	}
+	if _, ok := safeNonNegInt(v); !ok {
+		return d.errorf(-1, reasonHeader)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, line); err != nil {
+		return d.errorf(-1, reasonHeader)
+	}
+	d.header = b.Bytes()
+	return nil
+}
+
+// decodePacked expands a packed chunk row:
+//
+//	{"type":"text-chunks"|"reasoning-chunks","seq0":S,"time0":T,
+//	 "data":{"turn":…,"step":…,"index":…,"dt":[…],"texts":[…]}}
+//	{"type":"tool-call-chunks","seq0":S,"time0":T,
+//	 "data":{"turn":…,"step":…,"index":…,"dt":[…],"id":…,"name"?:…,"args":[…]}}
+//
+// Member k (k from 0) becomes the assistant/chunk event with seq S+k and
+// time T+dt[0]+…+dt[k-1] (dt holds the gaps between consecutive members, so
+// len(dt) == len(members)-1), and data
+//
+//	{"turn":…,"step":…,"chunk":{"type":"text-delta"|"reasoning-delta","index":…,"text":member}}
+//	{"turn":…,"step":…,"chunk":{"type":"tool-call-delta","index":…,"id":…,"name"?:…,"argumentsDelta":member}}
+//
+// turn, step, index, id, name and the members are copied as they were
+// written. This is the layout upstream's JSONL backend writes for runs of
+// consecutive delta chunks of one block.
+func (d *Decoder) decodePacked(typ string, fields []field) error {
+	bad := func() error { return d.errorf(-1, reasonPacked) }
+	var seq0, time0 int64
+	var data json.RawMessage
+	seen := 0
+	for _, f := range fields {
+		var ok bool
+		switch f.key {
+		case "type":
+			ok = true
+		case "seq0":
+			seq0, ok = safeNonNegInt(f.val)
+		case "time0":
+			time0, ok = strictInt64(f.val)
+		case "data":
+			data, ok = f.val, true
+		}
+		if !ok {
+			return bad()
+		}
+		seen++
+	}
+	if seen != 4 {
+		return bad()
+	}
+	dfields, ok := objectFields(data)
+	if !ok {
+		return bad()
+	}
+	tool := typ == "tool-call-chunks"
+	membersKey := "texts"
+	allowed := []string{"turn", "step", "index", "dt", "texts"}
+	if tool {
+		membersKey = "args"
+		allowed = []string{"turn", "step", "index", "dt", "id", "name", "args"}
+	}
+	for _, f := range dfields {
+		found := false
+		for _, k := range allowed {
+			found = found || f.key == k
+		}
+		if !found {
+			return bad()
+		}
+	}
+	turn, ok1 := lookup(dfields, "turn")
+	step, ok2 := lookup(dfields, "step")
+	index, ok3 := lookup(dfields, "index")
+	dtRaw, ok4 := lookup(dfields, "dt")
+	membersRaw, ok5 := lookup(dfields, membersKey)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !isNumber(turn) || !isNumber(step) || !isNumber(index) {
+		return bad()
+	}
+	var id, name json.RawMessage
+	if tool {
+		var ok bool
+		if id, ok = lookup(dfields, "id"); !ok || !isString(id) {
+			return bad()
+		}
+		if name, ok = lookup(dfields, "name"); ok && !isString(name) {
+			return bad()
+		}
+	}
+	var members []json.RawMessage
+	if json.Unmarshal(membersRaw, &members) != nil || len(members) == 0 {
+		return bad()
+	}
+	for _, m := range members {
+		if !isString(m) {
+			return bad()
+		}
+	}
+	var dtItems []json.RawMessage
+	if json.Unmarshal(dtRaw, &dtItems) != nil || len(dtItems) != len(members)-1 {
+		return bad()
+	}
+	if seq0 != d.next {
+		return d.errorf(seq0, "seq %d is not contiguous; expected %d", seq0, d.next)
+	}
+	if int64(len(members))-1 > maxSafeInteger-seq0 {
+		return d.errorf(seq0, reasonPackedSeq)
+	}
+	chunkType := "text-delta"
+	switch typ {
+	case "reasoning-chunks":
+		chunkType = "reasoning-delta"
+	case "tool-call-chunks":
+		chunkType = "tool-call-delta"
+	}
+	t := time0
+	out := make([]Event, 0, len(members))
+	for k, m := range members {
+		if k > 0 {
+			gap, ok := strictInt64(dtItems[k-1])
+			if !ok {
+				return d.errorf(seq0+int64(k), reasonPacked)
+			}
+			if (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap) {
+				return d.errorf(seq0+int64(k), reasonPackedTime)
+			}
+			t += gap
+		}
+		var b []byte
+		b = append(b, `{"turn":`...)
+		b = appendCompact(b, turn)
+		b = append(b, `,"step":`...)
+		b = appendCompact(b, step)
+		b = append(b, `,"chunk":{"type":"`...)
+		b = append(b, chunkType...)
+		b = append(b, `","index":`...)
+		b = appendCompact(b, index)
+		if tool {
+			b = append(b, `,"id":`...)
+			b = appendCompact(b, id)
+			if name != nil {
+				b = append(b, `,"name":`...)
+				b = appendCompact(b, name)
+			}
+			b = append(b, `,"argumentsDelta":`...)
+		} else {
+			b = append(b, `,"text":`...)
+		}
+		b = appendCompact(b, m)
+		b = append(b, "}}"...)
+		out = append(out, Event{Type: TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: b})
+	}
+	d.pending = append(d.pending, out...)
+	d.next = seq0 + int64(len(members))
+	return nil
+}
+
+const (
+	maxInt64 = 1<<63 - 1
+	minInt64 = -1 << 63
+)
+
+func isNumber(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+}
+
+func isString(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '"'
+}
+
+// strictInt64 parses a JSON integer written without fraction or exponent
+// that fits an int64.
+func strictInt64(raw json.RawMessage) (int64, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return 0, false
+	}
+	digits := raw
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return n, err == nil
+}
+
+// appendCompact appends raw JSON with insignificant white space removed. raw
+// must be valid JSON. Compaction escapes nothing.
+func appendCompact(dst []byte, raw []byte) []byte {
+	raw = bytes.TrimSpace(raw)
+	if !needsCompact(raw) {
+		return append(dst, raw...)
+	}
+	b := bytes.NewBuffer(dst)
+	if err := json.Compact(b, raw); err != nil {
+		return append(dst, raw...)
+	}
+	return b.Bytes()
+}
+
+// needsCompact reports whether raw may hold insignificant white space: any
+// space, tab, CR or LF byte outside a string.
+func needsCompact(raw []byte) bool {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+			return true
+		}
+	}
+	return false
+}
+
+// Encoder writes events as JSONL: one compact line per event, keys in the
+// order type, seq, time, data, surfaceOp, sourceEventSeqs, ignorable, with
+// surfaceOp and sourceEventSeqs only when present and ignorable only when
+// true. Raw values are compacted but not re-escaped (no HTML escaping), so
+// encode(decode(encode(x))) equals encode(x) byte for byte.
+type Encoder struct {
+	w   io.Writer
+	buf []byte
+}
+
+// NewEncoder returns an Encoder writing to w. Each Encode is one Write.
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w} }
+
+// Encode writes one event line.
+func (e *Encoder) Encode(ev *Event) error {
+	b, err := AppendEvent(e.buf[:0], ev)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	e.buf = b
+	_, err = e.w.Write(b)
+	return err
+}
+
+// EncodeHeader writes a container header line (see Log.Header), compacted.
+func (e *Encoder) EncodeHeader(header json.RawMessage) error {
+	if !json.Valid(header) {
+		return errors.New("projection: encode header: invalid JSON")
+	}
+	b := appendCompact(e.buf[:0], header)
+	b = append(b, '\n')
+	e.buf = b
+	_, err := e.w.Write(b)
+	return err
+}
+
+// WriteLog writes events as JSONL with an Encoder.
+func WriteLog(w io.Writer, events []Event) error {
+	enc := NewEncoder(w)
+	for i := range events {
+		if err := enc.Encode(&events[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendEvent appends the Encoder's line for ev, without the newline, to
+// dst. It fails when Data is absent or a raw field is not valid JSON.
+func AppendEvent(dst []byte, ev *Event) ([]byte, error) {
+	if ev.Data == nil {
+		return dst, fmt.Errorf("projection: encode event at seq %d: data is absent", ev.Seq)
+	}
+	for _, raw := range []json.RawMessage{ev.Data, ev.SurfaceOp, ev.SourceEventSeqs} {
+		if raw != nil && !json.Valid(raw) {
+			return dst, fmt.Errorf("projection: encode event at seq %d: invalid raw JSON", ev.Seq)
+		}
+	}
+	dst = append(dst, `{"type":`...)
+	dst = appendJSONString(dst, ev.Type)
+	dst = append(dst, `,"seq":`...)
+	dst = strconv.AppendInt(dst, ev.Seq, 10)
+	dst = append(dst, `,"time":`...)
+	dst = strconv.AppendInt(dst, ev.Time, 10)
+	dst = append(dst, `,"data":`...)
+	dst = appendCompact(dst, ev.Data)
+	if ev.SurfaceOp != nil {
+		dst = append(dst, `,"surfaceOp":`...)
+		dst = appendCompact(dst, ev.SurfaceOp)
+	}
+	if ev.SourceEventSeqs != nil {
+		dst = append(dst, `,"sourceEventSeqs":`...)
+		dst = appendCompact(dst, ev.SourceEventSeqs)
+	}
+	if ev.Ignorable {
+		dst = append(dst, `,"ignorable":true`...)
+	}
+	return append(dst, '}'), nil
+}
+
+// appendJSONString appends s as a JSON string the way JSON.stringify writes
+// it: only '"', '\\' and control characters are escaped. Invalid UTF-8
+// becomes U+FFFD, as decoding would make it.
+func appendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c == '\b':
+				dst = append(dst, '\\', 'b')
+			case c == '\f':
+				dst = append(dst, '\\', 'f')
+			case c < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, "\uFFFD"...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
