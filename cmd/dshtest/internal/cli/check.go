@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+func (a *app) checkCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "check LOG.jsonl",
+		Short: "Validate a session log and summarise it",
+		Long: `check decodes a session log (either vocabulary, with or without upstream's
+session header line and packed chunk rows), runs the load-time checks and
+the surface fold, and prints a summary: events, types, turns, compactions
+and the model surface. A log that fails prints one line naming file:line
+and exits 2.`,
+		Example: `  dshtest check session.jsonl
+  dshtest check session.jsonl --json | jq .surface`,
+		Args: argsUsage(cobra.ExactArgs(1)),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			lf, err := a.readLog(args[0], readOptions{})
+			if err != nil {
+				if asJSON {
+					writeJSONError(a.stdout, args[0], err)
+				}
+				return err
+			}
+			sum := summarize(lf)
+			if asJSON {
+				return writeJSON(a.stdout, sum)
+			}
+			sum.print(a.stdout)
+			return nil
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+// logSummary is what check reports about a valid log.
+type logSummary struct {
+	File       string         `json:"file"`
+	OK         bool           `json:"ok"`
+	Events     int            `json:"events"`
+	Header     *headerSummary `json:"header,omitempty"`
+	Vocabulary string         `json:"vocabulary"`
+	Types      map[string]int `json:"types"`
+	Turns      int            `json:"turns"`
+	Messages   struct {
+		Prompts     int `json:"prompts"`
+		Assistant   int `json:"assistant"`
+		ToolResults int `json:"toolResults"`
+		Context     int `json:"context"`
+	} `json:"messages"`
+	Replacements struct {
+		Checkpoints int `json:"checkpoints"`
+		Pruned      int `json:"prunedToolResults"`
+		Regenerated int `json:"regeneratedAssistant"`
+		Other       int `json:"other"`
+	} `json:"replacements"`
+	Compactions struct {
+		Landed int `json:"landed"`
+		Failed int `json:"failed"`
+		Open   int `json:"open"`
+	} `json:"compactions"`
+	Surface struct {
+		Nodes      int `json:"nodes"`
+		Messages   int `json:"messages"`
+		Generation int `json:"generation"`
+	} `json:"surface"`
+}
+
+type headerSummary struct {
+	ID      string `json:"id,omitempty"`
+	Version int64  `json:"version"`
+}
+
+func summarize(lf *logFile) *logSummary {
+	s := &logSummary{File: lf.Path, OK: true, Events: len(lf.Events), Types: map[string]int{}}
+	if lf.Header != nil {
+		var h headerSummary
+		_ = json.Unmarshal(lf.Header, &h)
+		s.Header = &h
+	}
+	older, newer := false, false
+	open := map[string]int{} // compaction id ("" for older logs) → open starts
+	for i := range lf.Events {
+		e := &lf.Events[i]
+		s.Types[e.Type]++
+		switch {
+		case strings.HasPrefix(e.Type, "compact/"), e.Type == projection.TypeSteeringMessage,
+			e.Type == projection.TypeTurnStart && hasKey(e.Data, "trigger"):
+			older = true
+		case strings.HasPrefix(e.Type, "compaction/"), e.Ignorable:
+			newer = true
+		}
+		switch projection.Canonical(e.Type) {
+		case projection.TypeTurnStart:
+			s.Turns++
+		case projection.TypeCompactionStart:
+			var d projection.CompactionStartData
+			_ = json.Unmarshal(e.Data, &d)
+			open[d.CompactionID]++
+		case projection.TypeCompactionEnd:
+			var d projection.CompactionEndData
+			_ = json.Unmarshal(e.Data, &d)
+			if open[d.CompactionID] > 0 {
+				open[d.CompactionID]--
+			}
+			if d.Error != "" {
+				s.Compactions.Failed++
+			}
+		}
+		switch {
+		case projection.IsAppendSurfaceEvent(e):
+			switch e.Type {
+			case projection.TypeUserMessage, projection.TypeSteeringMessage:
+				if e.Type == projection.TypeSteeringMessage || isHumanPrompt(e) {
+					s.Messages.Prompts++
+				} else {
+					s.Messages.Context++
+				}
+			case projection.TypeAssistantMessage:
+				s.Messages.Assistant++
+			case projection.TypeToolResult:
+				s.Messages.ToolResults++
+			}
+		case projection.IsCheckpoint(e):
+			s.Replacements.Checkpoints++
+			s.Compactions.Landed++
+		case projection.IsReplacementSurfaceEvent(e):
+			switch e.Type {
+			case projection.TypeToolResult:
+				s.Replacements.Pruned++
+			case projection.TypeAssistantMessage:
+				s.Replacements.Regenerated++
+			default:
+				s.Replacements.Other++
+			}
+		}
+	}
+	for _, n := range open {
+		s.Compactions.Open += n
+	}
+	switch {
+	case older && newer:
+		s.Vocabulary = "mixed"
+	case older:
+		s.Vocabulary = "older (compact/*)"
+	case newer:
+		s.Vocabulary = "newer (compaction/*)"
+	default:
+		s.Vocabulary = "unknown (no generation-specific events)"
+	}
+	sf := lf.Session.Surface()
+	s.Surface.Nodes = sf.Len()
+	s.Surface.Messages = len(sf.DeriveMessages())
+	s.Surface.Generation = sf.Generation()
+	return s
+}
+
+// isHumanPrompt reports whether a user/message comes from the human.
+func isHumanPrompt(e *projection.Event) bool {
+	var m struct {
+		Source json.RawMessage `json:"source"`
+	}
+	if json.Unmarshal(e.Data, &m) != nil {
+		return false
+	}
+	return projection.DecodeSource(m.Source).Kind == "user"
+}
+
+func (s *logSummary) print(w io.Writer) {
+	fmt.Fprintf(w, "%s: ok\n", s.File)
+	row := func(k, format string, args ...any) {
+		fmt.Fprintf(w, "  %-13s %s\n", k, fmt.Sprintf(format, args...))
+	}
+	row("events", "%d (seqs 0–%d)", s.Events, s.Events-1)
+	if s.Header != nil {
+		row("header", "session %q, version %d", s.Header.ID, s.Header.Version)
+	}
+	row("vocabulary", "%s", s.Vocabulary)
+	row("turns", "%d", s.Turns)
+	row("messages", "%d prompts, %d assistant, %d tool results, %d context (append-origin)",
+		s.Messages.Prompts, s.Messages.Assistant, s.Messages.ToolResults, s.Messages.Context)
+	r := s.Replacements
+	row("replacements", "%d checkpoints, %d pruned tool results, %d regenerated assistant, %d other",
+		r.Checkpoints, r.Pruned, r.Regenerated, r.Other)
+	row("compactions", "%d landed, %d failed, %d open", s.Compactions.Landed, s.Compactions.Failed, s.Compactions.Open)
+	row("surface", "%d nodes, %d model messages, generation %d", s.Surface.Nodes, s.Surface.Messages, s.Surface.Generation)
+	types := make([]string, 0, len(s.Types))
+	for t := range s.Types {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%s %d", t, s.Types[t])
+	}
+	row("types", "%s", strings.Join(parts, ", "))
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeJSONError writes the machine form of a bad-input error.
+func writeJSONError(w io.Writer, path string, err error) {
+	out := struct {
+		File  string `json:"file"`
+		OK    bool   `json:"ok"`
+		Error string `json:"error"`
+		Line  int    `json:"line,omitempty"`
+		Seq   *int64 `json:"seq,omitempty"`
+	}{File: path, Error: err.Error()}
+	var ie *inputError
+	if errors.As(err, &ie) {
+		out.Line = ie.Line
+		if ie.Seq >= 0 {
+			out.Seq = &ie.Seq
+		}
+	}
+	_ = writeJSON(w, out)
+}
+
+// hasKey reports whether the JSON object raw has key.
+func hasKey(raw json.RawMessage, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return false
+	}
+	_, ok := m[key]
+	return ok
+}

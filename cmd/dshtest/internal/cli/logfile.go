@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+// logFile is a session log read from disk, decoded and validated.
+type logFile struct {
+	// Path is the path as the user gave it; errors name it.
+	Path string
+	// Header is upstream's container header line, if the file has one.
+	Header json.RawMessage
+	Events []projection.Event
+	// Lines[i] is the file line Events[i] was read from (a packed chunk
+	// row's events share its line).
+	Lines []int
+	// Torn is the torn last line that was skipped, when tolerated.
+	Torn *projection.DecodeError
+	// Session is the loaded session (validation and surface fold done).
+	Session *projection.Session
+}
+
+// inputError is bad input: a log that cannot be read, decoded or loaded.
+// It prints as "path:line: reason (seq N)" and exits with ExitUsage.
+type inputError struct {
+	Path   string
+	Line   int // 0 when no line applies
+	Seq    int64
+	Reason string
+}
+
+func (e *inputError) Error() string {
+	s := e.Path
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+	}
+	s += ": " + e.Reason
+	if e.Seq >= 0 {
+		s += fmt.Sprintf(" (seq %d)", e.Seq)
+	}
+	return s
+}
+
+// readOptions say what a command tolerates in a log.
+type readOptions struct {
+	// allowTorn keeps the valid prefix of a log whose last line is a torn
+	// write, with a warning, instead of refusing the log.
+	allowTorn bool
+}
+
+// readLog reads, decodes and loads the log at path. Every failure is an
+// *inputError naming the file and, where there is one, the line.
+func (a *app) readLog(path string, opts readOptions) (*logFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, &inputError{Path: path, Seq: -1, Reason: pe.Err.Error()}
+		}
+		return nil, &inputError{Path: path, Seq: -1, Reason: err.Error()}
+	}
+	lf, err := parseLog(data, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	if lf.Torn != nil {
+		a.warnf("%s:%d: truncated last line (a torn write): using the %d events before it",
+			path, lf.Torn.Line, len(lf.Events))
+	}
+	return lf, nil
+}
+
+// parseLog is readLog over the file's bytes.
+func parseLog(data []byte, path string, opts readOptions) (*logFile, error) {
+	lf := &logFile{Path: path}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &inputError{Path: path, Line: 1, Seq: -1, Reason: "empty log: no events"}
+	}
+	dec := projection.NewDecoder(bytes.NewReader(data), path)
+	for {
+		ev, err := dec.Next()
+		lf.Header = dec.Header()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var de *projection.DecodeError
+			if !errors.As(err, &de) {
+				return nil, &inputError{Path: path, Line: dec.Line(), Seq: -1, Reason: err.Error()}
+			}
+			if de.Truncated && opts.allowTorn && len(lf.Events) > 0 {
+				lf.Torn = de
+				break
+			}
+			seq := de.Seq
+			if seq < 0 && de.Reason != "invalid session header" {
+				// A line that could not be decoded would have held the
+				// next seq; say which, so the reader can find it.
+				seq = int64(len(lf.Events))
+			}
+			reason := de.Reason
+			if de.Truncated && !opts.allowTorn {
+				reason += " (only repro reads the valid prefix of a torn log)"
+			}
+			return nil, &inputError{Path: path, Line: de.Line, Seq: seq, Reason: reason}
+		}
+		lf.Events = append(lf.Events, ev)
+		lf.Lines = append(lf.Lines, dec.Line())
+	}
+	if len(lf.Events) == 0 {
+		return nil, &inputError{Path: path, Line: max(dec.Line(), 1), Seq: -1, Reason: "empty log: no events"}
+	}
+	s, err := projection.Load(lf.Events, nil)
+	if err != nil {
+		return nil, lf.eventError(err)
+	}
+	lf.Session = s
+	return lf, nil
+}
+
+// eventError turns a validation or fold error into an inputError at the
+// offending event's line.
+func (lf *logFile) eventError(err error) error {
+	var ee *projection.EventError
+	if !errors.As(err, &ee) {
+		return &inputError{Path: lf.Path, Seq: -1, Reason: err.Error()}
+	}
+	return &inputError{Path: lf.Path, Line: lf.line(ee.Seq), Seq: ee.Seq, Reason: ee.Reason}
+}
+
+// line returns the file line of the event with seq, or 0.
+func (lf *logFile) line(seq int64) int {
+	if seq >= 0 && seq < int64(len(lf.Lines)) {
+		return lf.Lines[seq]
+	}
+	return 0
+}

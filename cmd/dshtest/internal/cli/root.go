@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// modulePath is the module whose checkout dshtest run and record work in.
+const modulePath = "github.com/dshtest/dshtest"
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dshtest",
+		Short: "Run, record and review transcript scenarios; reproduce a user's session log",
+		Long: `dshtest pins the human transcript of agent session logs with scenarios and
+golden fixtures, and checks a user's log against the transcript invariants.
+
+In CI:        dshtest run            (exit 1 if any scenario fails)
+At your desk: dshtest record         (re-record fixtures, review the diff)
+In triage:    dshtest repro LOG.jsonl (live ≡ replay, nothing lost, one marker
+              per compaction, history pages), then --emit a scenario.
+
+Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
+		Example: `  dshtest run
+  dshtest run compaction --json
+  dshtest record compaction
+  dshtest repro user.jsonl --size 80x24 --size 44x18
+  dshtest render user.jsonl --width 100
+  dshtest completion bash > /etc/bash_completion.d/dshtest`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          argsUsage(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	root.AddCommand(
+		a.runCommand(),
+		a.recordCommand(),
+		a.reproCommand(),
+		a.renderCommand(),
+		a.viewCommand(),
+		a.checkCommand(),
+		a.historyCommand(),
+	)
+	return root
+}
+
+// findRoot returns the repository root: dir itself when set (it must be a
+// checkout), else the nearest directory at or above the working directory
+// holding a go.mod for this module and a scenarios directory.
+func findRoot(dir string) (string, error) {
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", err
+		}
+		if !isRepoRoot(abs) {
+			return "", usagef("--dir %s: not a dshtest checkout (no go.mod for %s with a scenarios directory)", dir, modulePath)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; {
+		if isRepoRoot(d) {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", usagef("no dshtest checkout at or above %s (looked for go.mod of %s with scenarios/); use --dir", wd, modulePath)
+		}
+		d = parent
+	}
+}
+
+func isRepoRoot(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "scenarios")); err != nil || !fi.IsDir() {
+		return false
+	}
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`) == modulePath
+		}
+	}
+	return false
+}
+
+// relTo returns path relative to base when it lies inside it.
+func relTo(base, path string) string {
+	if r, err := filepath.Rel(base, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}
+
+var _ = fmt.Sprint
