@@ -1,0 +1,178 @@
+package sessiongen
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// obj is a JSON object whose keys are written in order, so that a payload's
+// bytes are a pure function of the generator's choices.
+type obj []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+// set returns a copy of o with key k set to v (replaced in place when
+// present, appended otherwise).
+func (o obj) set(k string, v any) obj {
+	out := make(obj, len(o), len(o)+1)
+	copy(out, o)
+	for i := range out {
+		if out[i].k == k {
+			out[i].v = v
+			return out
+		}
+	}
+	return append(out, kv{k, v})
+}
+
+// Sentinels stand for JSON escapes that no Go string can hold. The generator
+// writes them into texts; the encoder turns them into escapes:
+//
+//   - loneSurrogate becomes `\udc80`, a lone low surrogate. JSON.parse keeps
+//     it as an unpaired UTF-16 unit; Go's decoder (and so every Go reader of
+//     the log) turns it into U+FFFD. This is how the generator exercises
+//     "invalid UTF-8": raw invalid bytes cannot appear in a JSON string, and
+//     a Go string holding them is written as `\ufffd` (the replacement the
+//     decoder would make anyway), so both spellings of a broken code unit
+//     reach the readers.
+//   - escapedPair becomes `\ud83d\ude00`, the surrogate-pair escape of
+//     U+1F600, which must decode to one emoji.
+//
+// Both count one code point on either side of the encoding, so the pruner's
+// code-point arithmetic is the same before and after.
+const (
+	loneSurrogate = '\uE000'
+	escapedPair   = '\uE001'
+)
+
+// encode writes v as compact JSON. v is built from obj, []any, []obj,
+// string, int, int64, bool, nil, json.RawMessage and []int64.
+func encode(v any) json.RawMessage {
+	return appendValue(nil, v)
+}
+
+func appendValue(dst []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...)
+	case obj:
+		dst = append(dst, '{')
+		for i, f := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, f.k)
+			dst = append(dst, ':')
+			dst = appendValue(dst, f.v)
+		}
+		return append(dst, '}')
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValue(dst, e)
+		}
+		return append(dst, ']')
+	case []obj:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendValue(dst, e)
+		}
+		return append(dst, ']')
+	case []int64:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(dst, e, 10)
+		}
+		return append(dst, ']')
+	case string:
+		return appendString(dst, x)
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(dst, x, 10)
+	case bool:
+		return strconv.AppendBool(dst, x)
+	case json.RawMessage:
+		return append(dst, x...)
+	}
+	panic(fmt.Sprintf("sessiongen: cannot encode %T", v))
+}
+
+// appendString writes s as JSON.stringify would (only '"', '\\' and C0
+// controls escaped; DEL, C1 controls, U+2028 and U+2029 raw), except for the
+// sentinels above and invalid UTF-8, which becomes the escape `\ufffd`.
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, `\n`...)
+			case c == '\r':
+				dst = append(dst, `\r`...)
+			case c == '\t':
+				dst = append(dst, `\t`...)
+			case c == '\b':
+				dst = append(dst, `\b`...)
+			case c == '\f':
+				dst = append(dst, `\f`...)
+			case c < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, `\ufffd`...)
+		case r == loneSurrogate:
+			dst = append(dst, `\udc80`...)
+		case r == escapedPair:
+			dst = append(dst, `\ud83d\ude00`...)
+		default:
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}
+
+// decoded returns s as a Go reader of the log sees it: sentinels and
+// invalid bytes replaced the way the decoder replaces their escapes.
+func decoded(s string) string {
+	var b []byte
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == loneSurrogate:
+			b = utf8.AppendRune(b, utf8.RuneError)
+		case r == escapedPair:
+			b = utf8.AppendRune(b, 0x1F600)
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
