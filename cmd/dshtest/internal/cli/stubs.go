@@ -1,9 +1,16 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/dshtest/dshtest/projection"
+	"github.com/spf13/cobra"
+)
 
-func (a *app) runCommand() *cobra.Command     { return &cobra.Command{Use: "run"} }
-func (a *app) recordCommand() *cobra.Command  { return &cobra.Command{Use: "record"} }
-func (a *app) reproCommand() *cobra.Command   { return &cobra.Command{Use: "repro"} }
-func (a *app) viewCommand() *cobra.Command    { return &cobra.Command{Use: "view"} }
-func (a *app) historyCommand() *cobra.Command { return &cobra.Command{Use: "history"} }
+func (a *app) recordCommand() *cobra.Command { return &cobra.Command{Use: "record"} }
+
+func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker) (*minimized, []projection.Event, error) {
+	return nil, nil, usagef("--minimize: not available yet")
+}
+
+func (a *app) emitScenario(path string, events []projection.Event, sizes []size, f *reproFlags) error {
+	return usagef("--emit: not available yet")
+}

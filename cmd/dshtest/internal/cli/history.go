@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+func (a *app) historyCommand() *cobra.Command {
+	var (
+		maxMessages int
+		before      int64
+		asJSON      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "history LOG.jsonl --max N [--before SEQ]",
+		Short: "Print one page of session.history over a log",
+		Long: `history prints one page of session.history (log.md §12): the contiguous raw
+range of the log that holds the newest --max append-origin user and assistant
+messages before --before (the tail page when --before is absent). Every event
+type is on the page; replacement copies, tool results and log-only events are
+never counted. The last line names the command for the next older page.`,
+		Example: `  dshtest history session.jsonl --max 3
+  dshtest history session.jsonl --max 3 --before 25
+  dshtest history session.jsonl --max 50 --json`,
+		Args: argsUsage(cobra.ExactArgs(1)),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			if maxMessages < 1 {
+				return usagef("--max %d: want a positive number of messages", maxMessages)
+			}
+			if cmd.Flags().Changed("before") && before < 0 {
+				return usagef("--before %d: want a seq ≥ 0", before)
+			}
+			if !cmd.Flags().Changed("before") {
+				before = -1
+			}
+			lf, err := a.readLog(args[0], readOptions{})
+			if err != nil {
+				return err
+			}
+			page := projection.NewHistory(lf.Events).Page(before, maxMessages)
+			if asJSON {
+				return writeJSON(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
+			}
+			writePage(a.stdout, lf.Path, maxMessages, page)
+			return nil
+		}),
+	}
+	cmd.Flags().IntVar(&maxMessages, "max", projection.DefaultHistoryMessages, "messages per page (maxMessages)")
+	cmd.Flags().Int64Var(&before, "before", -1, "page before this seq (beforeSeq); absent: the tail page")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object with the raw events")
+	return cmd
+}
+
+type pageOut struct {
+	File          string            `json:"file"`
+	BeforeSeq     *int64            `json:"beforeSeq,omitempty"`
+	MaxMessages   int               `json:"maxMessages"`
+	From          int64             `json:"from"`
+	To            int64             `json:"to"`
+	HasMore       bool              `json:"hasMore"`
+	NextBeforeSeq *int64            `json:"nextBeforeSeq,omitempty"`
+	Counted       []int64           `json:"counted"`
+	Events        []json.RawMessage `json:"events"`
+}
+
+func pageJSON(path string, before int64, maxMessages int, p projection.Page) pageOut {
+	out := pageOut{File: path, MaxMessages: maxMessages, From: p.From, To: p.To, HasMore: p.HasMore,
+		Counted: countedSeqs(p), Events: []json.RawMessage{}}
+	if before >= 0 {
+		out.BeforeSeq = &before
+	}
+	if p.HasMore {
+		out.NextBeforeSeq = &p.From
+	}
+	for i := range p.Events {
+		b, err := projection.AppendEvent(nil, &p.Events[i])
+		if err == nil {
+			out.Events = append(out.Events, b)
+		}
+	}
+	return out
+}
+
+// countedSeqs lists the page's counted messages, newest first.
+func countedSeqs(p projection.Page) []int64 {
+	seqs := []int64{}
+	for i := len(p.Events) - 1; i >= 0; i-- {
+		e := &p.Events[i]
+		if (e.Type == projection.TypeUserMessage || e.Type == projection.TypeAssistantMessage) && projection.IsAppendSurfaceEvent(e) {
+			seqs = append(seqs, e.Seq)
+		}
+	}
+	return seqs
+}
+
+func writePage(w io.Writer, path string, maxMessages int, p projection.Page) {
+	if len(p.Events) == 0 {
+		fmt.Fprintf(w, "empty page (before seq %d), hasMore %t\n", p.From, p.HasMore)
+		return
+	}
+	counted := countedSeqs(p)
+	strs := make([]string, len(counted))
+	for i, s := range counted {
+		strs[i] = fmt.Sprint(s)
+	}
+	fmt.Fprintf(w, "page seqs %d–%d (%d events), hasMore %t; counted %d: %s\n",
+		p.From, p.To, len(p.Events), p.HasMore, len(counted), strings.Join(strs, ", "))
+	for i := range p.Events {
+		fmt.Fprintf(w, "  %s\n", describeEvent(&p.Events[i]))
+	}
+	if p.HasMore {
+		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", path, maxMessages, p.From)
+	}
+}
+
+// describeEvent is a one-line summary of an event: seq, type, surface op
+// and a preview of its text.
+func describeEvent(e *projection.Event) string {
+	s := fmt.Sprintf("%4d %s", e.Seq, e.Type)
+	if projection.IsSurfaceEvent(e) {
+		switch op := e.Op(); op.Kind {
+		case projection.OpAppend:
+			s += " append"
+		case projection.OpReplace:
+			s += fmt.Sprintf(" replace %d..%d", op.Start, op.End)
+			if projection.IsCheckpoint(e) {
+				s += " (checkpoint)"
+			}
+		}
+	}
+	if t := eventText(e); t != "" {
+		s += " " + preview(t, 60)
+	}
+	return s
+}
+
+// eventText is the text a message event carries (its content text), or "".
+func eventText(e *projection.Event) string {
+	msg, ok := projection.DeriveEventMessage(e)
+	if !ok {
+		return ""
+	}
+	var m projection.Message
+	if json.Unmarshal(msg, &m) != nil {
+		return ""
+	}
+	return projection.ContentText(m.Content)
+}
+
+// preview quotes the start of s, at most n runes, on one line.
+func preview(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > n {
+		r := []rune(s)
+		s = string(r[:n]) + "…"
+	}
+	return quoteNoHTML(s)
+}
+
+func quoteNoHTML(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,525 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
+)
+
+// Invariant names, as repro prints them and --minimize takes them.
+const (
+	invLiveReplay = "live-replay"
+	invNoLoss     = "no-lost-message"
+	invOneMarker  = "one-marker"
+	invNoPayload  = "no-payload"
+	invHistory    = "history-pages"
+)
+
+// invariantNames lists every invariant in report order.
+var invariantNames = []string{invLiveReplay, invNoLoss, invOneMarker, invNoPayload, invHistory}
+
+// invariantDoc says what each invariant checks, for help and reports.
+var invariantDoc = map[string]string{
+	invLiveReplay: "live ≡ replay: a terminal fed the events one by one shows exactly what one mounted on the stored log shows (whole document and screen, at every size)",
+	invNoLoss:     "no append-origin message lost: every non-empty prompt and assistant text in the log shows in the transcript",
+	invOneMarker:  "one compaction marker per landed checkpoint",
+	invNoPayload:  "no checkpoint payload (preamble or summary) shown",
+	invHistory:    "session.history pages are contiguous and cover the log, each compaction summary is on its checkpoint's page, and each page projects one marker per checkpoint on it",
+}
+
+// size is a terminal size.
+type size struct{ W, H int }
+
+func (s size) String() string { return fmt.Sprintf("%dx%d", s.W, s.H) }
+
+// checker renders a log both ways at each size and checks the invariants.
+type checker struct {
+	events    []projection.Event
+	sizes     []size
+	opts      projection.TranscriptOptions
+	proj      terminal.Projection
+	sessionID string
+	now       int64
+
+	// rendered per size, filled by render.
+	replayDoc, liveDoc       [][]string
+	replayScreen, liveScreen [][]string
+}
+
+// result is one invariant's verdict.
+type result struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+func newChecker(events []projection.Event, sizes []size, opts projection.TranscriptOptions, proj terminal.Projection, sessionID string) *checker {
+	return &checker{events: events, sizes: sizes, opts: opts, proj: proj, sessionID: sessionID, now: frozenNow(events)}
+}
+
+func (c *checker) model(log []projection.Event, sz size) *terminal.Model {
+	return terminal.New(terminal.Config{
+		SessionID:  c.sessionID,
+		Log:        log,
+		Width:      sz.W,
+		Height:     sz.H,
+		Transcript: c.opts,
+		Projection: c.proj,
+		Clock:      func() int64 { return c.now },
+	})
+}
+
+// replay renders the stored log mounted at once.
+func (c *checker) replay(events []projection.Event, sz size) (doc, scr []string) {
+	m := c.model(events, sz)
+	return m.Document().Lines, m.Screen()
+}
+
+// live renders a terminal mounted on an empty log that is fed every event.
+func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
+	m := c.model(nil, sz)
+	for i := range events {
+		m.Update(terminal.EventMsg{Event: events[i]})
+	}
+	return m.Document().Lines, m.Screen()
+}
+
+// render renders both paths at every size.
+func (c *checker) render() {
+	for _, sz := range c.sizes {
+		d, s := c.replay(c.events, sz)
+		c.replayDoc, c.replayScreen = append(c.replayDoc, d), append(c.replayScreen, s)
+		d, s = c.live(c.events, sz)
+		c.liveDoc, c.liveScreen = append(c.liveDoc, d), append(c.liveScreen, s)
+	}
+}
+
+// check runs one invariant; a panic in the renderer or projection is a
+// failure of that invariant, reported with its message.
+func (c *checker) check(name string) (r result) {
+	r.Name = name
+	defer func() {
+		if p := recover(); p != nil {
+			r.OK, r.Detail = false, fmt.Sprintf("panic: %v", p)
+		}
+	}()
+	if c.replayDoc == nil {
+		c.render()
+	}
+	switch name {
+	case invLiveReplay:
+		r.OK, r.Detail = c.checkLiveReplay()
+	case invNoLoss:
+		r.OK, r.Detail = c.checkNoLoss()
+	case invOneMarker:
+		r.OK, r.Detail = c.checkMarkers()
+	case invNoPayload:
+		r.OK, r.Detail = c.checkNoPayload()
+	case invHistory:
+		r.OK, r.Detail = c.checkHistory()
+	default:
+		r.Detail = "unknown invariant"
+	}
+	return r
+}
+
+func (c *checker) checkLiveReplay() (bool, string) {
+	var bad []string
+	for i, sz := range c.sizes {
+		what := ""
+		switch {
+		case !slices.Equal(c.replayDoc[i], c.liveDoc[i]):
+			what = "document " + firstDiff(c.replayDoc[i], c.liveDoc[i])
+		case !slices.Equal(c.replayScreen[i], c.liveScreen[i]):
+			what = "screen " + firstDiff(c.replayScreen[i], c.liveScreen[i])
+		default:
+			continue
+		}
+		bad = append(bad, fmt.Sprintf("%s: %s; first diverging event seq %d", sz, what, c.divergence(sz)))
+	}
+	if len(bad) > 0 {
+		return false, strings.Join(bad, "; ")
+	}
+	return true, fmt.Sprintf("document and screen identical at %s", sizesString(c.sizes))
+}
+
+// divergence bisects over log prefixes for the first event after which
+// live and replay differ at sz (assuming they agree on the empty prefix).
+func (c *checker) divergence(sz size) int64 {
+	differ := func(n int) bool {
+		d1, s1 := c.replay(c.events[:n], sz)
+		d2, s2 := c.live(c.events[:n], sz)
+		return !slices.Equal(d1, d2) || !slices.Equal(s1, s2)
+	}
+	lo, hi := 0, len(c.events) // differ(hi) holds; find the smallest such n
+	for lo+1 < hi {
+		mid := (lo + hi) / 2
+		if differ(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return c.events[hi-1].Seq
+}
+
+func firstDiff(a, b []string) string {
+	pa, pb := plainLines(a), plainLines(b)
+	for i := 0; i < max(len(a), len(b)); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			var px, py string
+			if i < len(pa) {
+				px = pa[i]
+			}
+			if i < len(pb) {
+				py = pb[i]
+			}
+			if px == py {
+				return fmt.Sprintf("row %d differs in style (%s)", i, preview(px, 40))
+			}
+			return fmt.Sprintf("row %d: replay %s, live %s", i, preview(px, 40), preview(py, 40))
+		}
+	}
+	return "same rows"
+}
+
+func sizesString(sizes []size) string {
+	s := make([]string, len(sizes))
+	for i, sz := range sizes {
+		s[i] = sz.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+// shownText is a message text the transcript must show.
+type shownText struct {
+	seq  int64
+	kind string // "prompt" or "assistant"
+	text string
+}
+
+// expectedTexts lists the append-origin prompts and assistant texts of the
+// log that the transcript must show: every human prompt (and older logs'
+// steering message) with non-empty text, and every assistant/message with
+// non-empty text, except the steps the renderer removes by rule
+// (terminal.md §2.6: an llm/retry removes the failed step, a turn/end
+// removes a step still open).
+func expectedTexts(events []projection.Event) []shownText {
+	var out []shownText
+	removed := map[int64]bool{}
+	current, lastDone := int64(-1), int64(-1)
+	for i := range events {
+		e := &events[i]
+		switch e.Type {
+		case projection.TypeStepStart:
+			lastDone = -1
+		case projection.TypeStepEnd:
+			lastDone, current = current, -1
+		case projection.TypeLLMRetry:
+			switch {
+			case current >= 0:
+				removed[current] = true
+			case lastDone >= 0:
+				removed[lastDone] = true
+			}
+			current, lastDone = -1, -1
+		case projection.TypeTurnEnd:
+			if current >= 0 {
+				removed[current] = true
+			}
+			current, lastDone = -1, -1
+		}
+		if !projection.IsAppendSurfaceEvent(e) {
+			continue
+		}
+		switch e.Type {
+		case projection.TypeUserMessage:
+			if !isHumanPrompt(e) {
+				continue
+			}
+			var m projection.Message
+			if json.Unmarshal(e.Data, &m) == nil {
+				if t := projection.TrimJS(projection.ContentText(m.Content)); t != "" {
+					out = append(out, shownText{e.Seq, "prompt", t})
+				}
+			}
+		case projection.TypeSteeringMessage:
+			var d projection.SteeringMessageData
+			if json.Unmarshal(e.Data, &d) == nil {
+				if t := projection.TrimJS(projection.ContentText(d.Message.Content)); t != "" {
+					out = append(out, shownText{e.Seq, "prompt", t})
+				}
+			}
+		case projection.TypeAssistantMessage:
+			current = e.Seq
+			var d projection.AssistantMessageData
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			var parts []string
+			for _, b := range d.Message.Content {
+				if b.Type == "text" {
+					parts = append(parts, b.Text)
+				}
+			}
+			if t := projection.TrimJS(strings.Join(parts, "\n\n")); t != "" {
+				out = append(out, shownText{e.Seq, "assistant", t})
+			}
+		}
+	}
+	kept := out[:0]
+	for _, s := range out {
+		if !removed[s.seq] {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+// norm reduces text to its letters and digits after the renderer's control
+// escape, so that a text can be found in a rendered document whatever the
+// wrapping, padding and Markdown styling.
+func norm(s string) string {
+	var b strings.Builder
+	for _, r := range escapeControls(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// docNorm is norm over a whole rendered document.
+func docNorm(lines []string) string {
+	var b strings.Builder
+	for _, l := range plainLines(lines) {
+		for _, r := range l {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+func (c *checker) checkNoLoss() (bool, string) {
+	want := expectedTexts(c.events)
+	var prompts, assistant int
+	for _, w := range want {
+		if w.kind == "prompt" {
+			prompts++
+		} else {
+			assistant++
+		}
+	}
+	need := map[string]int{}
+	for _, w := range want {
+		need[norm(w.text)]++
+	}
+	var missing []string
+	for _, w := range want {
+		n := norm(w.text)
+		if n == "" {
+			continue
+		}
+		var at []string
+		for i, sz := range c.sizes {
+			if strings.Count(docNorm(c.replayDoc[i]), n) < need[n] || strings.Count(docNorm(c.liveDoc[i]), n) < need[n] {
+				at = append(at, sz.String())
+			}
+		}
+		if len(at) > 0 {
+			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, preview(w.text, 40), strings.Join(at, ", ")))
+		}
+	}
+	if len(missing) > 0 {
+		n := len(missing)
+		if n > 4 {
+			missing = append(missing[:4], fmt.Sprintf("%d more", n-4))
+		}
+		return false, fmt.Sprintf("%d of %d texts missing: %s", n, len(want), strings.Join(missing, "; "))
+	}
+	return true, fmt.Sprintf("%d prompts and %d assistant texts shown at every size", prompts, assistant)
+}
+
+// checkpoints returns the log's landed checkpoints.
+func checkpoints(events []projection.Event) []*projection.Event {
+	var out []*projection.Event
+	for i := range events {
+		if projection.IsCheckpoint(&events[i]) {
+			out = append(out, &events[i])
+		}
+	}
+	return out
+}
+
+func countMarkers(lines []string) int {
+	n := 0
+	for _, l := range plainLines(lines) {
+		if strings.TrimSpace(l) == projection.MarkerText {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *checker) checkMarkers() (bool, string) {
+	want := len(checkpoints(c.events))
+	var bad []string
+	for i, sz := range c.sizes {
+		r, l := countMarkers(c.replayDoc[i]), countMarkers(c.liveDoc[i])
+		if r != want || l != want {
+			bad = append(bad, fmt.Sprintf("%s: replay %d, live %d", sz, r, l))
+		}
+	}
+	if len(bad) > 0 {
+		return false, fmt.Sprintf("want %d markers for %d landed checkpoints; %s", want, want, strings.Join(bad, "; "))
+	}
+	return true, fmt.Sprintf("%d markers for %d landed checkpoints", want, want)
+}
+
+// payloadTexts returns the normalised pieces of a checkpoint's payload
+// that must never show: the whole content, the preamble, and every text
+// block long enough to be telling, unless the log shows the same text as
+// conversation (a summary may quote a prompt).
+func payloadTexts(events []projection.Event, cp *projection.Event) []string {
+	var m projection.Message
+	if json.Unmarshal(cp.Data, &m) != nil {
+		return nil
+	}
+	conversation := map[string]bool{}
+	for _, w := range expectedTexts(events) {
+		conversation[norm(w.text)] = true
+	}
+	var out []string
+	add := func(s string) {
+		n := norm(s)
+		if len(n) >= 24 && !conversation[n] && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	add(projection.ContentText(m.Content))
+	for _, b := range m.Content {
+		if b.Type == "text" {
+			if strings.Contains(b.Text, projection.CheckpointPreamble) {
+				add(projection.CheckpointPreamble)
+			}
+			add(b.Text)
+		}
+	}
+	return out
+}
+
+func (c *checker) checkNoPayload() (bool, string) {
+	cps := checkpoints(c.events)
+	var bad []string
+	for _, cp := range cps {
+		pieces := payloadTexts(c.events, cp)
+		for i, sz := range c.sizes {
+			doc, live := docNorm(c.replayDoc[i]), docNorm(c.liveDoc[i])
+			for _, p := range pieces {
+				if strings.Contains(doc, p) || strings.Contains(live, p) {
+					bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", cp.Seq, sz))
+					break
+				}
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return false, strings.Join(slices.Compact(bad), "; ")
+	}
+	return true, fmt.Sprintf("no payload of %d checkpoints shown", len(cps))
+}
+
+// historyMaxes are the page sizes history-pages walks the log with.
+var historyMaxes = []int{1, 2, 3, 5, 50}
+
+// summarySeq returns the seq of the compaction summary a checkpoint cites.
+func summarySeq(events []projection.Event, cp *projection.Event) (int64, bool) {
+	seqs, _ := cp.Sources()
+	for _, s := range seqs {
+		if s >= 0 && s < int64(len(events)) && projection.Canonical(events[s].Type) == projection.TypeCompactionSummary {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+func (c *checker) checkHistory() (bool, string) {
+	h := projection.NewHistory(c.events)
+	cps := checkpoints(c.events)
+	n := int64(len(c.events))
+	var pageCounts []string
+	for _, mx := range historyMaxes {
+		before := int64(-1)
+		next := n // the seq the next (older) page must end just before
+		var pages []projection.Page
+		for {
+			p := h.Page(before, mx)
+			if len(p.Events) == 0 {
+				return false, fmt.Sprintf("max %d: empty page before seq %d", mx, next)
+			}
+			if p.To+1 != next {
+				return false, fmt.Sprintf("max %d: page %d–%d does not end just before seq %d", mx, p.From, p.To, next)
+			}
+			for i := range p.Events {
+				if p.Events[i].Seq != p.From+int64(i) {
+					return false, fmt.Sprintf("max %d: page %d–%d is not one contiguous range", mx, p.From, p.To)
+				}
+			}
+			pages = append(pages, p)
+			if !p.HasMore {
+				if p.From != 0 {
+					return false, fmt.Sprintf("max %d: last page starts at seq %d, not 0", mx, p.From)
+				}
+				break
+			}
+			if int64(len(pages)) > n {
+				return false, fmt.Sprintf("max %d: paging does not end", mx)
+			}
+			before, next = p.From, p.From
+		}
+		for _, cp := range cps {
+			ss, ok := summarySeq(c.events, cp)
+			if !ok {
+				continue
+			}
+			for _, p := range pages {
+				if cp.Seq >= p.From && cp.Seq <= p.To && (ss < p.From || ss > p.To) {
+					return false, fmt.Sprintf("max %d: summary seq %d is not on the page %d–%d of its checkpoint seq %d", mx, ss, p.From, p.To, cp.Seq)
+				}
+			}
+		}
+		for _, p := range pages {
+			want := len(checkpoints(p.Events))
+			got := 0
+			for _, it := range c.proj.Replay(p.Events, c.opts).Items {
+				if it.Kind == projection.KindMarker {
+					got++
+				}
+			}
+			if got != want {
+				return false, fmt.Sprintf("max %d: page %d–%d projects %d markers for %d checkpoints", mx, p.From, p.To, got, want)
+			}
+		}
+		pageCounts = append(pageCounts, fmt.Sprintf("%d", len(pages)))
+	}
+	maxes := make([]string, len(historyMaxes))
+	for i, m := range historyMaxes {
+		maxes[i] = fmt.Sprint(m)
+	}
+	return true, fmt.Sprintf("%s pages at max %s; %d checkpoints with their summaries",
+		strings.Join(pageCounts, "/"), strings.Join(maxes, "/"), len(cps))
+}

@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+// defaultSizes are the sizes repro renders at without --size: upstream's
+// compaction scenario sizes.
+var defaultSizes = []size{{80, 24}, {44, 18}, {104, 30}}
+
+func parseSize(s string) (size, error) {
+	w, h, ok := strings.Cut(strings.ToLower(s), "x")
+	if ok {
+		wi, err1 := strconv.Atoi(w)
+		hi, err2 := strconv.Atoi(h)
+		if err1 == nil && err2 == nil && wi >= 1 && wi <= 1000 && hi >= 1 && hi <= 1000 {
+			return size{wi, hi}, nil
+		}
+	}
+	return size{}, usagef("--size %q: want COLSxROWS, e.g. 80x24", s)
+}
+
+type reproFlags struct {
+	sizes    []string
+	eager    bool
+	emit     string
+	scrub    bool
+	minimize string
+	out      string
+	asJSON   bool
+	dir      string
+}
+
+func (a *app) reproCommand() *cobra.Command {
+	var f reproFlags
+	var names []string
+	for _, n := range invariantNames {
+		names = append(names, fmt.Sprintf("  %-16s %s", n, invariantDoc[n]))
+	}
+	cmd := &cobra.Command{
+		Use:   "repro LOG.jsonl",
+		Short: "Check a user's session log against the transcript invariants",
+		Long: `repro takes a session log as a user reported it, in either vocabulary, with or
+without upstream's {"type":"session",…} header line and packed chunk rows. It
+validates the log (a bad line is reported as file:line; a truncated last line
+is a warning and the valid prefix is used), renders it through the real
+terminal renderer twice at every --size (replay: mounted on the stored log;
+live: fed the events one by one) and checks the invariants:
+
+` + strings.Join(names, "\n") + `
+
+It prints one line per invariant, ok or FAIL with a detail, and exits 0 only
+if every invariant held.
+
+--emit writes a scenario that embeds the log and snapshots it at every size,
+ready for "dshtest record"; --scrub anonymises the texts first.
+--minimize INVARIANT shrinks the log while that invariant still fails and
+writes the smaller log next to the input (NAME.min.jsonl) or to --out.
+
+Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
+for one that draws the transcript from the model surface (the bug the design
+note fixed). The invariants must then fail on any log with a compaction.`,
+		Example: `  dshtest repro user.jsonl
+  dshtest repro user.jsonl --size 80x24 --size 44x18 --eager
+  dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
+  dshtest repro user.jsonl --minimize no-lost-message --out /tmp/small.jsonl
+  DSHTEST_PROJECTOR=surface dshtest repro session.jsonl --minimize no-lost-message`,
+		Args: argsUsage(cobra.ExactArgs(1)),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			return a.repro(args[0], &f)
+		}),
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.sizes, "size", nil, "terminal size COLSxROWS to render at (repeatable; default 80x24, 44x18, 104x30)")
+	fl.BoolVar(&f.eager, "eager", false, "upstream's eager step rule (for upstream-era logs and fixtures)")
+	fl.StringVar(&f.emit, "emit", "", "write a scenario embedding the log to this path (e.g. scenarios/NAME.txtar)")
+	fl.BoolVar(&f.scrub, "scrub", false, "with --emit: anonymise the log's texts")
+	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariantNames, ", ")+")")
+	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
+	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
+	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return invariantNames, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// reproReport is repro's machine output.
+type reproReport struct {
+	File       string     `json:"file"`
+	Events     int        `json:"events"`
+	Sizes      []string   `json:"sizes"`
+	Projection string     `json:"projection"`
+	Eager      bool       `json:"eager"`
+	Invariants []result   `json:"invariants"`
+	OK         bool       `json:"ok"`
+	Minimized  *minimized `json:"minimized,omitempty"`
+	Emitted    string     `json:"emitted,omitempty"`
+}
+
+type minimized struct {
+	Invariant string   `json:"invariant"`
+	Before    int      `json:"before"`
+	After     int      `json:"after"`
+	Path      string   `json:"path"`
+	Events    []string `json:"events"`
+	Detail    string   `json:"detail"`
+}
+
+func (a *app) repro(path string, f *reproFlags) error {
+	sizes := defaultSizes
+	if len(f.sizes) > 0 {
+		sizes = nil
+		for _, s := range f.sizes {
+			sz, err := parseSize(s)
+			if err != nil {
+				return err
+			}
+			sizes = append(sizes, sz)
+		}
+	}
+	if f.minimize != "" && !slices.Contains(invariantNames, f.minimize) {
+		return usagef("--minimize %q: want one of %s", f.minimize, strings.Join(invariantNames, ", "))
+	}
+	if f.out != "" && f.minimize == "" {
+		return usagef("--out is for --minimize")
+	}
+	if f.scrub && f.emit == "" {
+		return usagef("--scrub is for --emit")
+	}
+	if f.emit != "" {
+		if err := checkEmitPath(f.emit); err != nil {
+			return err
+		}
+	}
+	proj, projName, err := a.projectionFor()
+	if err != nil {
+		return err
+	}
+	lf, err := a.readLog(path, readOptions{allowTorn: true})
+	if err != nil {
+		return err
+	}
+	opts := projection.TranscriptOptions{EagerSteps: f.eager}
+	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
+	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
+	for _, sz := range sizes {
+		rep.Sizes = append(rep.Sizes, sz.String())
+	}
+	for _, name := range invariantNames {
+		r := c.check(name)
+		rep.Invariants = append(rep.Invariants, r)
+		rep.OK = rep.OK && r.OK
+	}
+	if !f.asJSON {
+		a.printReport(rep)
+	}
+
+	events := lf.Events
+	if f.minimize != "" {
+		m, small, err := a.minimizeLog(lf, f, c)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			rep.Minimized = m
+			events = small
+			if !f.asJSON {
+				fmt.Fprintf(a.stdout, "minimized %s: %d → %d events, %s still fails: %s\n",
+					f.minimize, m.Before, m.After, f.minimize, m.Detail)
+				for _, d := range m.Events {
+					fmt.Fprintf(a.stdout, "  %s\n", d)
+				}
+				fmt.Fprintf(a.stdout, "wrote %s\n", m.Path)
+			}
+		}
+	}
+	if f.emit != "" {
+		if err := a.emitScenario(f.emit, events, sizes, f); err != nil {
+			return err
+		}
+		rep.Emitted = f.emit
+		if !f.asJSON {
+			fmt.Fprintf(a.stdout, "wrote %s (record it: dshtest record %s)\n", f.emit,
+				strings.TrimSuffix(filepath.Base(f.emit), ".txtar"))
+		}
+	}
+	if f.asJSON {
+		if err := writeJSON(a.stdout, rep); err != nil {
+			return err
+		}
+	}
+	if !rep.OK {
+		return errFailed
+	}
+	return nil
+}
+
+func (a *app) printReport(rep *reproReport) {
+	steps := "lazy steps"
+	if rep.Eager {
+		steps = "eager steps"
+	}
+	fmt.Fprintf(a.stdout, "repro %s: %d events; sizes %s; %s; %s projection\n",
+		rep.File, rep.Events, strings.Join(rep.Sizes, " "), steps, rep.Projection)
+	for _, r := range rep.Invariants {
+		verdict := "ok  "
+		if !r.OK {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(a.stdout, "%s %-16s %s\n", verdict, r.Name, oneLine(r.Detail))
+	}
+}
+
+// sessionIDOf names the session: the header's id, else the file's name.
+func sessionIDOf(lf *logFile) string {
+	if lf.Header != nil {
+		var h struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(lf.Header, &h) == nil && h.ID != "" {
+			return h.ID
+		}
+	}
+	return strings.TrimSuffix(filepath.Base(lf.Path), filepath.Ext(lf.Path))
+}
+
+// checkEmitPath refuses a scenario path that exists or whose directory does
+// not, before any work is done.
+func checkEmitPath(path string) error {
+	if !strings.HasSuffix(path, ".txtar") {
+		return usagef("--emit %s: a scenario file ends in .txtar", path)
+	}
+	if _, err := os.Stat(path); err == nil {
+		return usagef("--emit %s: file exists; remove it or choose another name", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return usagef("--emit %s: directory %s does not exist", path, filepath.Dir(path))
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory, so that a failure leaves no partial file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// encodeLog writes events as JSONL.
+func encodeLog(events []projection.Event) ([]byte, error) {
+	var b bytes.Buffer
+	if err := projection.WriteLog(&b, events); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+var _ io.Writer = (*bytes.Buffer)(nil)

@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/harness"
+)
+
+func (a *app) runCommand() *cobra.Command {
+	var (
+		dir     string
+		shard   string
+		asJSON  bool
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run [PATTERN]",
+		Short: "Run the scenario suite (the same verdicts as go test ./harness -run TestScenarios)",
+		Long: `run runs the scenarios of scenarios/*.txtar against the fixtures in fixtures/,
+exactly as go test ./harness -run TestScenarios does, and prints one line per
+scenario (name, ok or FAIL, time), then every failure with its diff, then a
+closing "scenarios: N passed, N failed" line. On a terminal a live progress
+line shows the scenario running.
+
+PATTERN is a regular expression matched against scenario names (as go test
+-run takes); --shard i/n runs the i-th of n stable partitions by name hash.
+A run of every scenario also checks the closed fixture inventory: a fixture
+no snapshot took, or a snapshot without its fixture, fails the run.
+
+run never writes a fixture (use record). It finds the repository from the
+working directory (the nearest go.mod of this module with scenarios/ beside
+it); --dir names it instead. Exit 1 if anything failed.`,
+		Example: `  dshtest run
+  dshtest run compaction
+  dshtest run --shard 2/4 --json
+  go run ./cmd/dshtest run -v '^surface-'`,
+		Args: argsUsage(cobra.MaximumNArgs(1)),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			pattern := ""
+			if len(args) == 1 {
+				pattern = args[0]
+			}
+			root, err := findRoot(dir)
+			if err != nil {
+				return err
+			}
+			proj, _, err := a.projectionFor()
+			if err != nil {
+				return err
+			}
+			cfg := harness.Config{
+				ScenarioDir: filepath.Join(root, "scenarios"),
+				FixtureDir:  filepath.Join(root, "fixtures"),
+				CI:          a.getenv("CI") != "",
+				Verbose:     verbose,
+				Projection:  proj,
+			}
+			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
+			if err != nil {
+				return err
+			}
+			if len(names) == 0 {
+				return usagef("no scenario matches %q (shard %q) in %s", pattern, shard, relTo(root, cfg.ScenarioDir))
+			}
+			if !all {
+				cfg.Scenarios = names
+			}
+			res := a.runWithProgress(cfg, verbose, asJSON)
+			if asJSON {
+				writeSummaryJSON(a.stdout, res)
+			} else {
+				printSummary(a.stdout, res, all)
+			}
+			if res.failed() {
+				return errFailed
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "repository root (default: found from the working directory)")
+	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (1-based, stable by name), e.g. 1/4")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines: one object per scenario, then a summary")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every scenario step")
+	return cmd
+}
+
+// runWithProgress runs the suite, reporting each scenario as it finishes:
+// a JSON line, or a plain line (with a live progress line on a terminal).
+func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *suiteResult {
+	tty := !asJSON && a.isTTY(a.stdout)
+	r := suiteRun{cfg: cfg, verbose: verbose}
+	failed := 0
+	r.started = func(name string, i, n int) {
+		if tty {
+			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …", i, n, name)
+		}
+	}
+	r.finished = func(o outcome, i, n int) {
+		if o.Status == "fail" {
+			failed++
+		}
+		if asJSON {
+			writeJSONLine(a.stdout, o)
+			return
+		}
+		if tty {
+			fmt.Fprint(a.stdout, "\r\x1b[K")
+		}
+		fmt.Fprintln(a.stdout, outcomeLine(o))
+		if verbose && o.Output != "" && o.Status != "fail" {
+			fmt.Fprintln(a.stdout, indent(o.Output, "    "))
+		}
+	}
+	res := runSuite(r)
+	if tty {
+		fmt.Fprint(a.stdout, "\r\x1b[K")
+	}
+	return res
+}
+
+func outcomeLine(o outcome) string {
+	verdict := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "skip"}[o.Status]
+	return fmt.Sprintf("%s %-40s %6.2fs", verdict, o.Name, o.Elapsed.Seconds())
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// printSummary prints the failures with their output, the inventory and
+// the closing counts line.
+func printSummary(w io.Writer, res *suiteResult, all bool) {
+	for _, o := range res.Outcomes {
+		if o.Status != "fail" {
+			continue
+		}
+		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", o.Name, o.Elapsed.Seconds(), indent(o.Output, "    "))
+	}
+	if res.Setup != "" {
+		fmt.Fprintf(w, "\n--- FAIL: suite setup\n    %s\n", res.Setup)
+	}
+	if len(res.Inventory) > 0 {
+		fmt.Fprintf(w, "\n--- FAIL: closed fixture inventory\n")
+		for _, e := range res.Inventory {
+			fmt.Fprintf(w, "%s\n", indent(e, "    "))
+		}
+	}
+	pass, fail, skip := res.counts()
+	if len(res.Inventory) > 0 || res.Setup != "" {
+		fail++
+	}
+	note := ""
+	if !all {
+		note = "; a partial run: fixture inventory not checked"
+	}
+	line := fmt.Sprintf("scenarios: %d passed, %d failed", pass, fail)
+	if skip > 0 {
+		line += fmt.Sprintf(", %d skipped", skip)
+	}
+	fmt.Fprintf(w, "\n%s\n(%s%s)\n", line, res.Elapsed.Round(time.Millisecond), note)
+}
+
+// writeSummaryJSON writes the closing JSON line of run --json.
+func writeSummaryJSON(w io.Writer, res *suiteResult) {
+	pass, fail, skip := res.counts()
+	s := struct {
+		Summary struct {
+			Passed    int      `json:"passed"`
+			Failed    int      `json:"failed"`
+			Skipped   int      `json:"skipped"`
+			Seconds   float64  `json:"seconds"`
+			Inventory []string `json:"inventory"`
+			Setup     string   `json:"setup,omitempty"`
+			OK        bool     `json:"ok"`
+		} `json:"summary"`
+	}{}
+	s.Summary.Passed, s.Summary.Failed, s.Summary.Skipped = pass, fail, skip
+	s.Summary.Seconds = float64(res.Elapsed.Milliseconds()) / 1000
+	s.Summary.Inventory = append([]string{}, res.Inventory...)
+	s.Summary.Setup = res.Setup
+	s.Summary.OK = !res.failed()
+	writeJSONLine(w, s)
+}
+
+func writeJSONLine(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b = []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
+	}
+	fmt.Fprintf(w, "%s\n", b)
+}

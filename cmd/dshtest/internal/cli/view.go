@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
+	"github.com/dshtest/dshtest/projection/terminal"
+)
+
+func (a *app) viewCommand() *cobra.Command {
+	var (
+		df      displayFlags
+		surface bool
+	)
+	cmd := &cobra.Command{
+		Use:   "view LOG.jsonl",
+		Short: "Open a log in the real transcript renderer (or page the model's view of it)",
+		Long: `view opens the log in the terminal renderer the scenarios pin, full screen on
+the alternate screen, mounted on the stored log (the replay path). Keys are
+the renderer's:
+
+  Ctrl+R     show or hide reasoning blocks
+  Ctrl+O     tool and context cards: collapsed → expanded → hidden
+  PgUp/PgDn  scroll a page; Home/End: top, or follow the tail
+  q          quit
+
+--surface pages through what the model sees instead: the messages of
+deriveMessages in surface order, in the same block format as
+"render --projection surface" (q quit, PgUp/PgDn, Up/Down, Home/End).
+
+The clock is frozen at the last event's time, as in render. view needs a
+terminal; use render to print.`,
+		Example: `  dshtest view session.jsonl
+  dshtest view session.jsonl --tools expanded --reasoning off
+  dshtest view session.jsonl --surface`,
+		Args: argsUsage(cobra.ExactArgs(1)),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			df.width = 80
+			s, opts, err := df.settings(0)
+			if err != nil {
+				return err
+			}
+			proj, _, err := a.projectionFor()
+			if err != nil {
+				return err
+			}
+			lf, err := a.readLog(args[0], readOptions{})
+			if err != nil {
+				return err
+			}
+			if !a.isTTY(a.stdout) {
+				return usagef("view needs a terminal on standard output; use dshtest render %s to print", args[0])
+			}
+			if surface {
+				var b bytes.Buffer
+				writeSurface(&b, lf.Session.DeriveMessages())
+				lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+				title := "dshtest · " + sessionIDOf(lf) + " · model view (surface): " +
+					strconv.Itoa(len(lf.Session.DeriveMessages())) + " messages"
+				return viewer.Run(viewer.NewPager(title, lines, 80, 24), a.stdin, a.stdout)
+			}
+			now := frozenNow(lf.Events)
+			m := terminal.New(terminal.Config{
+				SessionID:     sessionIDOf(lf),
+				Log:           lf.Events,
+				Width:         80,
+				Height:        24,
+				Scheme:        s.Scheme,
+				HideReasoning: s.HideReasoning,
+				Tools:         s.Tools,
+				Transcript:    opts,
+				Projection:    proj,
+				Clock:         func() int64 { return now },
+			})
+			return viewer.Run(m, a.stdin, a.stdout)
+		}),
+	}
+	df.register(cmd.Flags(), false)
+	cmd.Flags().BoolVar(&surface, "surface", false, "page through the model's view (the surface messages) instead")
+	return cmd
+}
+
+var _ io.Reader = (*bytes.Reader)(nil)

@@ -1,0 +1,120 @@
+// Package viewer runs dshtest's full-screen views: the real transcript
+// renderer (projection/terminal's model) on a stored log, and a plain pager
+// for the model's view of the same log (its surface messages).
+//
+// Both are Bubble Tea models drawn on the alternate screen; Run is the only
+// place that starts a program, so tests drive the models with teatest.
+package viewer
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Run runs m as a full-screen program reading keys from in and drawing to
+// out, until the user quits. opts are added after the streams.
+func Run(m tea.Model, in io.Reader, out io.Writer, opts ...tea.ProgramOption) error {
+	all := append([]tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out)}, opts...)
+	_, err := tea.NewProgram(m, all...).Run()
+	return err
+}
+
+// Pager pages through lines: a title row, a window of lines and a status
+// row. Keys: q or Ctrl+C quit; PgUp/PgDn, Up/Down (k/j), Home/End scroll.
+// It opens at the top.
+type Pager struct {
+	title         string
+	lines         []string
+	width, height int
+	top           int
+}
+
+// NewPager returns a pager over lines (plain or styled) with a title.
+func NewPager(title string, lines []string, width, height int) *Pager {
+	return &Pager{title: title, lines: lines, width: width, height: height}
+}
+
+// Init implements tea.Model.
+func (p *Pager) Init() tea.Cmd { return nil }
+
+// Top returns the index of the first line shown.
+func (p *Pager) Top() int { return p.top }
+
+// Size returns the pager's size.
+func (p *Pager) Size() (width, height int) { return p.width, p.height }
+
+func (p *Pager) window() int { return max(p.height-2, 1) }
+
+func (p *Pager) maxTop() int { return max(len(p.lines)-p.window(), 0) }
+
+func (p *Pager) scroll(n int) { p.top = min(max(p.top+n, 0), p.maxTop()) }
+
+// Update implements tea.Model.
+func (p *Pager) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		p.width, p.height = msg.Width, msg.Height
+		p.scroll(0)
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "q", "ctrl+c":
+			return p, tea.Quit
+		case "pgdown", "space", "f":
+			p.scroll(p.window())
+		case "pgup", "b":
+			p.scroll(-p.window())
+		case "down", "j":
+			p.scroll(1)
+		case "up", "k":
+			p.scroll(-1)
+		case "home", "g":
+			p.top = 0
+		case "end", "G":
+			p.top = p.maxTop()
+		}
+	}
+	return p, nil
+}
+
+// Screen returns the pager's rows: the title, the window and the status
+// line, each cut to the width.
+func (p *Pager) Screen() []string {
+	if p.height <= 0 {
+		return nil
+	}
+	rows := []string{cut(p.title, p.width)}
+	h := p.window()
+	for i := p.top; i < p.top+h; i++ {
+		if i < len(p.lines) {
+			rows = append(rows, cut(p.lines[i], p.width))
+		} else {
+			rows = append(rows, "~")
+		}
+	}
+	end := min(p.top+h, len(p.lines))
+	status := "q quit · PgUp/PgDn · Home/End"
+	if len(p.lines) > 0 {
+		status = "lines " + strconv.Itoa(p.top+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(p.lines)) + " · " + status
+	}
+	rows = append(rows, cut(status, p.width))
+	return rows[:min(len(rows), p.height)]
+}
+
+// View implements tea.Model.
+func (p *Pager) View() tea.View {
+	v := tea.NewView(strings.Join(p.Screen(), "\n"))
+	v.AltScreen = true
+	return v
+}
+
+// cut shortens a line to at most w cells.
+func cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, "…")
+}
