@@ -1,0 +1,97 @@
+package harness
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/screen"
+)
+
+// comparable returns the parts of a terminal's output that must not depend
+// on whether it watched the events arrive or was mounted on them: the full
+// transcript document, and every screen row except the status line, whose
+// UI notices (a toggle's "Reasoning blocks hidden.") are responses to key
+// presses, not facts of the log (terminal.md §11.4).
+func comparable(m *terminal.Model, height int) string {
+	var b bytes.Buffer
+	doc := m.Document()
+	fmt.Fprintf(&b, "document rows=%d\n", len(doc.Lines))
+	screen.AppendRows(&b, screen.Decode(doc.Lines), 0)
+	rows := m.Screen()
+	if n := height - 1; n >= 0 && n < len(rows) {
+		rows = rows[:n]
+	}
+	b.WriteString("screen without the status line\n")
+	screen.AppendRows(&b, screen.Decode(rows), 0)
+	return b.String()
+}
+
+// checkLiveReplay compares the mounted (live) terminal with a fresh one
+// mounted on the same log with the same settings. On a difference it
+// bisects over log prefixes for the first event after which a terminal fed
+// the events live differs from one mounted on them, records the divergence
+// with the suite, and returns an error with a line diff.
+func (s *script) checkLiveReplay(snapshot string) error {
+	events := s.events()
+	live := comparable(s.term, s.view.height)
+	replay := comparable(terminal.New(s.config(events)), s.view.height)
+	if live == replay {
+		return nil
+	}
+	seq := s.bisect(events)
+	s.suite.divergence(Divergence{Scenario: s.name, Snapshot: snapshot, Seq: seq})
+	where := fmt.Sprintf("first divergent event: seq %d (%s)", seq, events[seq].Type)
+	if seq < 0 {
+		where = "no single event diverges: a terminal fed the same events without the scenario's interleaved resizes and toggles agrees with replay"
+	}
+	return fmt.Errorf("snapshot %s: live ≠ replay: the terminal that watched the events arrive differs from one mounted on the stored log; %s\n%s",
+		snapshot, where, lineDiff("replay", "live", replay, live))
+}
+
+// bisect finds the first event after which the live path (mount on the
+// events the terminal was mounted on, then every later event delivered as
+// the scenario delivered it) differs from a mount on the same prefix. The
+// two agree on the mounted prefix itself; it returns -1 when they also
+// agree on the whole log.
+func (s *script) bisect(events []projection.Event) int64 {
+	same := func(k int) bool {
+		return comparable(s.livePrefix(events, k), s.view.height) ==
+			comparable(terminal.New(s.config(events[:k:k])), s.view.height)
+	}
+	lo, hi := s.mountN, len(events) // invariant: same(lo), !same(hi)
+	if lo > hi || same(hi) {
+		return -1
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if same(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return events[hi-1].Seq
+}
+
+// livePrefix rebuilds the live path over events[:k]: a mount on the
+// prefix the scenario mounted on, then the rest delivered live.
+func (s *script) livePrefix(events []projection.Event, k int) *terminal.Model {
+	n := min(s.mountN, k)
+	mounted := events[:n:n]
+	m := terminal.New(s.config(mounted))
+	var filter func(*projection.Event) bool
+	if f := s.suite.cfg.LiveFilter; f != nil {
+		filter = f(mounted)
+	}
+	for i := n; i < k; i++ {
+		e := events[i]
+		if filter != nil && !filter(&e) {
+			continue
+		}
+		next, _ := m.Update(terminal.EventMsg{Event: e})
+		m = next.(*terminal.Model)
+	}
+	return m
+}

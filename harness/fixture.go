@@ -1,0 +1,379 @@
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/sebdah/goldie/v2"
+
+	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/screen"
+)
+
+// FixtureSuffix is the file suffix of a recorded screen.
+const FixtureSuffix = ".screen"
+
+// fixtureVersion is the first line of every fixture.
+const fixtureVersion = "dshtest fixture v1"
+
+// Fixture is one recorded screen: the settings it was rendered with, the
+// whole transcript document and the terminal's screen rows. It holds no
+// scenario name or path, so two snapshots of the same screen are
+// byte-identical.
+type Fixture struct {
+	Width, Height int
+	Scheme        terminal.Scheme
+	HideReasoning bool
+	Tools         terminal.ToolMode
+	Document      []screen.Row
+	Screen        []screen.Row
+}
+
+// Violations applies the theme rule (terminal.md §9.2) to every row of the
+// document and the screen.
+func (f *Fixture) Violations() []string {
+	var out []string
+	for _, v := range screen.Violations(f.Document) {
+		out = append(out, "document "+v)
+	}
+	for _, v := range screen.Violations(f.Screen) {
+		out = append(out, "screen "+v)
+	}
+	return out
+}
+
+// Bytes serialises the fixture:
+//
+//	dshtest fixture v1
+//	terminal 80x24 scheme=dark profile=ansi16
+//	toggles reasoning=on tools=collapsed
+//	theme-violations 0
+//	document rows=N
+//	<rows 0..N-1 in the screen row format>
+//	screen
+//	<rows 0..H-1>
+func (f *Fixture) Bytes() []byte {
+	var b bytes.Buffer
+	b.WriteString(fixtureVersion + "\n")
+	fmt.Fprintf(&b, "terminal %dx%d scheme=%s profile=ansi16\n", f.Width, f.Height, schemeName(f.Scheme))
+	fmt.Fprintf(&b, "toggles reasoning=%s tools=%s\n", onOff(!f.HideReasoning), toolsName(f.Tools))
+	fmt.Fprintf(&b, "theme-violations %d\n", len(f.Violations()))
+	fmt.Fprintf(&b, "document rows=%d\n", len(f.Document))
+	screen.AppendRows(&b, f.Document, 0)
+	b.WriteString("screen\n")
+	screen.AppendRows(&b, f.Screen, 0)
+	return b.Bytes()
+}
+
+func schemeName(s terminal.Scheme) string {
+	if s == terminal.SchemeLight {
+		return "light"
+	}
+	return "dark"
+}
+
+func toolsName(m terminal.ToolMode) string {
+	switch m {
+	case terminal.ToolsExpanded:
+		return "expanded"
+	case terminal.ToolsHidden:
+		return "hidden"
+	}
+	return "collapsed"
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// fixtureStore reads, compares and (re-)records fixtures, and keeps the
+// inventory of names snapshotted in this run.
+type fixtureStore struct {
+	dir        string
+	update, ci bool
+
+	mu    sync.Mutex
+	taken map[string][]string // fixture name -> scenarios that snapshotted it
+	data  map[string][]byte   // fixture name -> bytes snapshotted in this run
+	pairs [][2]string         // same-fixture pairs left for the end of the run
+}
+
+func newFixtureStore(dir string, update, ci bool) *fixtureStore {
+	return &fixtureStore{dir: dir, update: update, ci: ci, taken: map[string][]string{}, data: map[string][]byte{}}
+}
+
+// path is the fixture's file path.
+func (s *fixtureStore) path(name string) string {
+	return filepath.Join(s.dir, name+FixtureSuffix)
+}
+
+// display is how messages name a fixture: "fixtures/NAME.screen".
+func (s *fixtureStore) display(name string) string {
+	return filepath.ToSlash(filepath.Join(filepath.Base(s.dir), name+FixtureSuffix))
+}
+
+// take records that scenario snapshotted name; it fails when the name was
+// already taken in this run.
+func (s *fixtureStore) take(name, scenario string) error {
+	if !validFixtureName(name) {
+		return fmt.Errorf("snapshot %q: a fixture name is lower-case letters, digits and '-'", name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev := s.taken[name]
+	s.taken[name] = append(prev, scenario)
+	if len(prev) > 0 {
+		return fmt.Errorf("%s: snapshotted twice (by %s and %s); each fixture belongs to exactly one snapshot step: rename one of them",
+			s.display(name), prev[0], scenario)
+	}
+	return nil
+}
+
+func validFixtureName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// names returns the names taken so far, sorted.
+func (s *fixtureStore) names() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.taken))
+	for n := range s.taken {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// duplicates reports every name taken more than once.
+func (s *fixtureStore) duplicates() []error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, n := range sortedKeys(s.taken) {
+		if by := s.taken[n]; len(by) > 1 {
+			errs = append(errs, fmt.Errorf("%s: snapshotted %d times (by %s); each fixture belongs to exactly one snapshot step: rename all but one",
+				s.display(n), len(by), strings.Join(by, ", ")))
+		}
+	}
+	return errs
+}
+
+// inventory compares the fixture directory with the names taken: an
+// orphan file or a taken name without a file is an error that says what to
+// do.
+func (s *fixtureStore) inventory() []error {
+	files, err := FixtureNames(s.dir)
+	if err != nil {
+		return []error{err}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	onDisk := map[string]bool{}
+	for _, f := range files {
+		onDisk[f] = true
+		name, ok := strings.CutSuffix(f, FixtureSuffix)
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: not a fixture (fixtures are NAME%s); delete it",
+				filepath.ToSlash(filepath.Join(filepath.Base(s.dir), f)), FixtureSuffix))
+			continue
+		}
+		if len(s.taken[name]) == 0 {
+			errs = append(errs, fmt.Errorf("%s: orphan fixture: no scenario snapshots %q; delete it or add a snapshot step",
+				s.display(name), name))
+		}
+	}
+	for _, n := range sortedKeys(s.taken) {
+		if !onDisk[n+FixtureSuffix] {
+			errs = append(errs, fmt.Errorf("%s: missing; %s", s.display(n), recordHint))
+		}
+	}
+	return errs
+}
+
+// FixtureNames lists the files of a fixture directory, sorted.
+func FixtureNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list fixtures: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		out = append(out, e.Name())
+	}
+	return out, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// recordHint says how to record fixtures.
+const recordHint = "run GOLDIE_UPDATE=1 go test ./harness (or dshtest record)"
+
+// errNotRecorded marks a fixture that is missing or different.
+var errNotRecorded = errors.New("fixture not recorded")
+
+// remember keeps the bytes a snapshot produced in this run.
+func (s *fixtureStore) remember(name string, data []byte) {
+	s.mu.Lock()
+	s.data[name] = data
+	s.mu.Unlock()
+}
+
+// same checks that fixtures a and b are byte-identical. When both were
+// snapshotted earlier in this run it compares those bytes at once; when
+// one is still to come (scenarios run in parallel) the pair is checked on
+// disk by pendingPairs at the end of the run.
+func (s *fixtureStore) same(a, b string) error {
+	s.mu.Lock()
+	da, oka := s.data[a]
+	db, okb := s.data[b]
+	if !oka || !okb {
+		s.pairs = append(s.pairs, [2]string{a, b})
+	}
+	s.mu.Unlock()
+	if !oka || !okb {
+		return nil
+	}
+	return s.compareSame(a, b, da, db)
+}
+
+func (s *fixtureStore) compareSame(a, b string, da, db []byte) error {
+	if bytes.Equal(da, db) {
+		return nil
+	}
+	return fmt.Errorf("%s and %s must be byte-identical but differ:\n%s", s.display(a), s.display(b),
+		lineDiff(a, b, string(da), string(db)))
+}
+
+// pendingPairs checks, on disk, the same-fixture pairs that could not be
+// checked when their step ran.
+func (s *fixtureStore) pendingPairs() []error {
+	s.mu.Lock()
+	pairs := append([][2]string(nil), s.pairs...)
+	s.mu.Unlock()
+	var errs []error
+	for _, p := range pairs {
+		da, err := os.ReadFile(s.path(p[0]))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p[0]), err))
+			continue
+		}
+		db, err := os.ReadFile(s.path(p[1]))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p[1]), err))
+			continue
+		}
+		if err := s.compareSame(p[0], p[1], da, db); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// check compares data with the fixture name, (re-)recording it first when
+// updating. scenario names the accept command in a mismatch message.
+func (s *fixtureStore) check(name, scenario string, data []byte) error {
+	path := s.path(name)
+	want, err := os.ReadFile(path)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return fmt.Errorf("%s: %w", s.display(name), err)
+	}
+	if s.update && (missing || !bytes.Equal(want, data)) {
+		if s.ci {
+			return fmt.Errorf("%s: recording refused: CI is set, fixtures are read-only; record locally and commit the file", s.display(name))
+		}
+		if err := writeFileAtomic(path, data); err != nil {
+			return fmt.Errorf("%s: record: %w", s.display(name), err)
+		}
+		return nil
+	}
+	if missing {
+		return fmt.Errorf("%s: missing; %s: %w", s.display(name), recordHint, errNotRecorded)
+	}
+	if !bytes.Equal(want, data) {
+		return fmt.Errorf("%s: the screen differs from the recorded fixture:\n%s\nto accept: GOLDIE_UPDATE=1 go test ./harness -run TestScenarios/%s: %w",
+			s.display(name), lineDiff("recorded", "actual", string(want), string(data)), scenario, errNotRecorded)
+	}
+	return nil
+}
+
+// lineDiff is a unified line diff of two texts (goldie's classic diff).
+func lineDiff(fromName, toName, from, to string) string {
+	d := goldie.Diff(goldie.ClassicDiff, to, from)
+	d = strings.Replace(d, "--- Expected", "--- "+fromName, 1)
+	d = strings.Replace(d, "+++ Actual", "+++ "+toName, 1)
+	return strings.TrimRight(d, "\n")
+}
+
+// writeFileAtomic writes data to a temporary file in path's directory,
+// syncs it and renames it over path, so a reader never sees a torn
+// fixture.
+func writeFileAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

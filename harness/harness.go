@@ -1,0 +1,238 @@
+package harness
+
+//go:generate go run ./internal/helpgen/cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
+)
+
+// Config configures one run of the scenario suite.
+type Config struct {
+	// ScenarioDir holds the scenarios (*.txtar).
+	ScenarioDir string
+	// FixtureDir holds the recorded screens (NAME.screen).
+	FixtureDir string
+	// Scenarios, when non-empty, restricts the run to these scenario names
+	// (file names without .txtar). A restricted run skips the closed
+	// inventory check.
+	Scenarios []string
+
+	// Update re-records fixtures whose content changed (GOLDIE_UPDATE).
+	Update bool
+	// CI refuses every recording: nothing is written, and a missing
+	// fixture is a failure even with Update.
+	CI bool
+	// Verbose logs every scenario step, as go test -v does.
+	Verbose bool
+
+	// Projection is the terminal's projection seam; the zero value is the
+	// projection package's transcript.
+	Projection terminal.Projection
+	// History builds the session.history pager over a log; nil means
+	// projection.NewHistory.
+	History func(events []projection.Event) Pager
+	// LiveFilter decides which events appended after a mount reach the
+	// mounted terminal: it is called at each mount with the mounted log and
+	// returns the per-event test. Nil delivers every event, which is the
+	// contract (terminal.md §1.2: tool/call is not filtered live).
+	LiveFilter func(mounted []projection.Event) func(e *projection.Event) bool
+}
+
+// ConfigFromEnv returns a Config for the given directories with Update set
+// from GOLDIE_UPDATE (1, t or true) and CI from CI (any non-empty value).
+func ConfigFromEnv(scenarioDir, fixtureDir string) Config {
+	return Config{
+		ScenarioDir: scenarioDir,
+		FixtureDir:  fixtureDir,
+		Update:      truthy(os.Getenv("GOLDIE_UPDATE")),
+		CI:          os.Getenv("CI") != "",
+	}
+}
+
+func truthy(s string) bool {
+	switch strings.ToLower(s) {
+	case "1", "t", "true":
+		return true
+	}
+	return false
+}
+
+// Pager is session.history over one log (log.md §12).
+type Pager interface {
+	Page(beforeSeq int64, maxMessages int) projection.Page
+}
+
+// Divergence is a live ≠ replay failure: at snapshot Snapshot of scenario
+// Scenario the two paths differed, and Seq is the first event after which
+// a terminal fed the events live shows something other than a terminal
+// mounted on the same prefix (-1 when bisection found no single event).
+type Divergence struct {
+	Scenario string
+	Snapshot string
+	Seq      int64
+}
+
+func (d Divergence) String() string {
+	return fmt.Sprintf("%s: snapshot %s: live and replay diverge at seq %d", d.Scenario, d.Snapshot, d.Seq)
+}
+
+// Suite is one run of the scenarios: it owns the fixture store and the
+// closed inventory. Build it with NewSuite, run Params with testscript, and
+// call Inventory after every scenario has finished.
+type Suite struct {
+	cfg   Config
+	store *fixtureStore
+
+	mu          sync.Mutex
+	started     map[string]bool
+	failed      map[string]bool
+	divergences []Divergence
+}
+
+// NewSuite returns a suite for cfg.
+func NewSuite(cfg Config) *Suite {
+	return &Suite{
+		cfg:     cfg,
+		store:   newFixtureStore(cfg.FixtureDir, cfg.Update, cfg.CI),
+		started: map[string]bool{},
+		failed:  map[string]bool{},
+	}
+}
+
+// Config returns the suite's configuration.
+func (s *Suite) Config() Config { return s.cfg }
+
+// Params returns the testscript parameters that run the suite: the
+// scenario files, the verbs, and a per-scenario setup. With Update (and not
+// CI) a failing cmp against a file of the archive rewrites the archive.
+func (s *Suite) Params() testscript.Params {
+	p := testscript.Params{
+		Dir:                s.cfg.ScenarioDir,
+		Setup:              s.setup,
+		Cmds:               commands(),
+		RequireUniqueNames: true,
+		UpdateScripts:      s.cfg.Update && !s.cfg.CI,
+	}
+	if len(s.cfg.Scenarios) > 0 {
+		p.Dir = ""
+		for _, name := range s.cfg.Scenarios {
+			p.Files = append(p.Files, filepath.Join(s.cfg.ScenarioDir, name+".txtar"))
+		}
+	}
+	return p
+}
+
+// Divergences returns every live ≠ replay failure found so far.
+func (s *Suite) Divergences() []Divergence {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Divergence(nil), s.divergences...)
+}
+
+// Recorded returns the fixture names snapshotted so far, sorted.
+func (s *Suite) Recorded() []string { return s.store.names() }
+
+func (s *Suite) setup(env *testscript.Env) error {
+	name := scenarioName(env)
+	s.mu.Lock()
+	s.started[name] = true
+	s.mu.Unlock()
+	st := newScript(s, name)
+	env.Values[scriptKey{}] = st
+	env.Defer(func() {
+		failed := false
+		if f, ok := env.T().(interface{ Failed() bool }); ok {
+			failed = f.Failed()
+		}
+		s.mu.Lock()
+		s.failed[name] = failed
+		s.mu.Unlock()
+	})
+	return nil
+}
+
+// scenarioName is the scenario's name: its work directory is
+// "script-<name>".
+func scenarioName(env *testscript.Env) string {
+	return strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
+}
+
+func (s *Suite) divergence(d Divergence) {
+	s.mu.Lock()
+	s.divergences = append(s.divergences, d)
+	s.mu.Unlock()
+}
+
+// Inventory runs the closed-inventory check (terminal.md §9.3) once every
+// scenario has finished: every fixture file is snapshotted by exactly one
+// snapshot step and every snapshot has its file. A run restricted to some
+// scenarios, or one in which a scenario failed, cannot tell an orphan from
+// a fixture whose snapshot did not run; it checks only duplicates, and
+// Complete reports false.
+func (s *Suite) Inventory() []error {
+	errs := append(s.store.duplicates(), s.store.pendingPairs()...)
+	if !s.Complete() {
+		return errs
+	}
+	return append(errs, s.store.inventory()...)
+}
+
+// Complete reports whether every scenario of ScenarioDir ran and passed.
+func (s *Suite) Complete() bool {
+	all, err := ScenarioNames(s.cfg.ScenarioDir)
+	if err != nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, name := range all {
+		if !s.started[name] || s.failed[name] {
+			return false
+		}
+	}
+	return true
+}
+
+// ScenarioNames lists the scenarios of dir, sorted.
+func ScenarioNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list scenarios: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".txtar"); ok && !e.IsDir() {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Run runs every scenario as a subtest of t (TestScenarios/NAME) and, once
+// they have all finished, the closed-inventory check.
+func Run(t *testing.T, cfg Config) *Suite {
+	t.Helper()
+	s := NewSuite(cfg)
+	t.Cleanup(func() {
+		for _, err := range s.Inventory() {
+			t.Error(err)
+		}
+		if !s.Complete() && !t.Failed() {
+			t.Log("closed fixture inventory not checked: not every scenario ran")
+		}
+	})
+	testscript.Run(t, s.Params())
+	return s
+}

@@ -1,0 +1,123 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// verbAssistant is the assistant verb.
+//
+//	assistant [--reasoning R] [--tool NAME:ARGSJSON [--id CALLID]]... [--interrupted] [TEXT] [--as NAME]
+//
+// Appends assistant/message {turn, step, message} for the current turn and
+// step. The content is the reasoning block (if any), the text block (if
+// TEXT is given) and one tool-call block per --tool, in that order; a
+// --tool takes the --id that follows it, else call-<seq>-<k>. The message
+// only advertises the calls: write their tool/call events with tool-call.
+// If chunks were streamed in this step (stream), the message settles them
+// and cites their seqs in sourceEventSeqs.
+//
+// Example:
+//
+//	assistant --reasoning 'Run ls.' --tool 'bash:{"command":"ls"}' --id call-1
+//	assistant 'Two entries: README.md and src.'
+func verbAssistant(ts *testscript.TestScript, neg bool, args []string) {
+	runVerb(ts, neg, "assistant", func(s *script) error {
+		p, err := parseArgs("assistant", args, flagSpec{bools: []string{"interrupted"},
+			values: []string{"reasoning", "tool", "id", "as"}})
+		if err != nil {
+			return err
+		}
+		if len(p.pos) > 1 {
+			return fmt.Errorf("assistant: want at most one TEXT argument (quote it), got %d", len(p.pos))
+		}
+		seq := s.nextSeq()
+		var content []any
+		if r, ok := p.get("reasoning"); ok {
+			r, err := textArg(ts, "assistant", r)
+			if err != nil {
+				return err
+			}
+			content = append(content, textBlock{"reasoning", r})
+		}
+		if len(p.pos) == 1 {
+			t, err := textArg(ts, "assistant", p.pos[0])
+			if err != nil {
+				return err
+			}
+			content = append(content, textBlock{"text", t})
+		}
+		calls, err := toolFlags(p, seq)
+		if err != nil {
+			return err
+		}
+		content = append(content, calls...)
+		if content == nil {
+			content = []any{}
+		}
+		data := map[string]any{"turn": s.turn, "step": s.step,
+			"message": message{ID: msgID("assistant", seq), Role: "assistant", Content: content, Source: modelSrc()}}
+		if p.has("interrupted") {
+			data["interrupted"] = true
+		}
+		var sources []int64
+		if st := s.stream; st != nil && st.turn == s.turn && st.step == s.step {
+			sources = st.seqs
+		}
+		if _, err := s.appendLabelled(ts, p, 0, surfaceAppend("assistant/message", orderedAssistant(data), sources)); err != nil {
+			return err
+		}
+		s.stream = nil
+		return nil
+	})
+}
+
+// toolFlags turns the --tool NAME:ARGS [--id ID] pairs into tool-call
+// blocks.
+func toolFlags(p parsed, seq int64) ([]any, error) {
+	var out []any
+	var cur *toolCallBlock
+	flush := func() {
+		if cur != nil {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	for _, f := range p.flags {
+		switch f.name {
+		case "tool":
+			flush()
+			name, args, ok := strings.Cut(f.value, ":")
+			if !ok || name == "" {
+				return nil, fmt.Errorf("assistant: --tool %q: want NAME:ARGSJSON", f.value)
+			}
+			cur = &toolCallBlock{Type: "tool-call", ID: fmt.Sprintf("call-%d-%d", seq, len(out)+1), Name: name, Arguments: args}
+		case "id":
+			if cur == nil {
+				return nil, fmt.Errorf("assistant: --id %q must follow a --tool", f.value)
+			}
+			cur.ID = f.value
+		}
+	}
+	flush()
+	return out, nil
+}
+
+// orderedAssistant keeps upstream's key order: turn, step, message,
+// interrupted.
+func orderedAssistant(m map[string]any) any {
+	type base struct {
+		Turn    any `json:"turn"`
+		Step    any `json:"step"`
+		Message any `json:"message"`
+	}
+	if _, ok := m["interrupted"]; ok {
+		return struct {
+			base
+			Interrupted bool `json:"interrupted"`
+		}{base{m["turn"], m["step"], m["message"]}, true}
+	}
+	return base{m["turn"], m["step"], m["message"]}
+}

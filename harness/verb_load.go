@@ -1,0 +1,81 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+// verbLoad is the load verb.
+//
+//	load FILE
+//
+// Loads a JSONL log carried in the archive (either vocabulary, with or
+// without upstream's container header) as the scenario's session, as it
+// is: projection.Load, no session/end-seed appended. It must come before
+// any append and before mount. Decode and load errors are the codec's and
+// the session's ("path:line: reason (seq N)", "seed event at index N …").
+//
+// Example:
+//
+//	load example-session.jsonl
+//	mount 100 40
+//
+//	-- example-session.jsonl --
+//	{"type":"turn/start","seq":0,"time":1784630400000,"data":{"turn":1}}
+func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
+	runVerb(ts, neg, "load", func(s *script) error {
+		if len(args) != 1 {
+			return fmt.Errorf("usage: load FILE")
+		}
+		if s.sess.Len() > 0 || s.term != nil {
+			return fmt.Errorf("load: the scenario already has a log or a terminal; load comes first")
+		}
+		data, err := os.ReadFile(ts.MkAbs(args[0]))
+		if err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		log, err := projection.ParseLog(data, args[0])
+		if err != nil {
+			return err
+		}
+		sess, err := projection.Load(log.Events, s.clock)
+		if err != nil {
+			return err
+		}
+		s.sess = sess
+		s.syncCursor()
+		return nil
+	})
+}
+
+// syncCursor sets the conversation cursor (turn, step, call ids) from the
+// log, so that verbs can continue a loaded or resumed log.
+func (s *script) syncCursor() {
+	var ts turnStep
+	for _, e := range s.events() {
+		switch e.Type {
+		case "turn/start", "step/start":
+			var d turnStep
+			if err := json.Unmarshal(e.Data, &d); err == nil {
+				if e.Type == "turn/start" {
+					ts = turnStep{d.Turn, 0}
+				} else {
+					ts = d
+				}
+			}
+		case "tool/call":
+			var d struct {
+				CallID string `json:"callId"`
+			}
+			if json.Unmarshal(e.Data, &d) == nil {
+				s.calls[d.CallID] = e.Seq
+			}
+		}
+	}
+	s.turn, s.step, s.stream = ts.Turn, ts.Step, nil
+}

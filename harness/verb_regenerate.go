@@ -1,0 +1,52 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// verbRegenerate is the regenerate verb.
+//
+//	regenerate SEQ TEXT [--as NAME]
+//
+// Appends a regenerated assistant/message: a fresh message with TEXT,
+// surfaceOp replace SEQ..SEQ and sourceEventSeqs [SEQ] (log.md §8.2). It
+// keeps the replaced message's turn and step. It is model-only: the
+// transcript shows the original and nothing for the copy.
+//
+// Example:
+//
+//	assistant 'A demo project.' --as answer
+//	regenerate answer 'A small demo project.'
+func verbRegenerate(ts *testscript.TestScript, neg bool, args []string) {
+	runVerb(ts, neg, "regenerate", func(s *script) error {
+		p, err := parseArgs("regenerate", args, flagSpec{values: []string{"as"}})
+		if err != nil {
+			return err
+		}
+		if len(p.pos) != 2 {
+			return fmt.Errorf("usage: regenerate SEQ TEXT [--as NAME]")
+		}
+		seq, err := s.seqArg("regenerate", p.pos[0])
+		if err != nil {
+			return err
+		}
+		text, err := textArg(ts, "regenerate", p.pos[1])
+		if err != nil {
+			return err
+		}
+		ts2 := turnStep{s.turn, s.step}
+		if e, err := s.event("regenerate", seq); err == nil && e.Type == "assistant/message" {
+			_ = json.Unmarshal(e.Data, &ts2)
+		}
+		data := struct {
+			turnStep
+			Message message `json:"message"`
+		}{ts2, message{ID: msgID("regenerated", s.nextSeq()), Role: "assistant",
+			Content: []any{textBlock{"text", text}}, Source: modelSrc()}}
+		_, err = s.appendLabelled(ts, p, 0, surfaceReplace("assistant/message", data, seq, seq, []int64{seq}))
+		return err
+	})
+}

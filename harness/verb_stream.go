@@ -1,0 +1,97 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+// stream is the chunk stream of the current step: the seqs of its chunks
+// (an assistant message that settles the step cites them) and its blocks.
+type stream struct {
+	turn, step int64
+	seqs       []int64
+	blocks     []string // block type by index
+}
+
+// verbStream is the stream verb.
+//
+//	stream [--reasoning] TEXT... [--as NAME]
+//
+// Streams provider chunks for the current step: assistant/chunk events
+// with a block-start (blockType "text", or "reasoning" with --reasoning)
+// when the open block has the other type or none is open, then one
+// text-delta (or reasoning-delta) per TEXT. A snapshot may be taken
+// mid-stream; a later assistant settles the step and cites every chunk
+// seq. --as labels the last chunk.
+//
+// Example:
+//
+//	step 1
+//	stream --reasoning 'Checking the '
+//	clock +1000
+//	stream 'The result ' 'is ready.'
+//	snapshot mid-stream
+func verbStream(ts *testscript.TestScript, neg bool, args []string) {
+	runVerb(ts, neg, "stream", func(s *script) error {
+		p, err := parseArgs("stream", args, flagSpec{bools: []string{"reasoning"}, values: []string{"as"}})
+		if err != nil {
+			return err
+		}
+		if len(p.pos) == 0 {
+			return fmt.Errorf("usage: stream [--reasoning] TEXT... [--as NAME]")
+		}
+		st := s.stream
+		if st == nil || st.turn != s.turn || st.step != s.step {
+			st = &stream{turn: s.turn, step: s.step}
+		}
+		blockType, delta := "text", "text-delta"
+		if p.has("reasoning") {
+			blockType, delta = "reasoning", "reasoning-delta"
+		}
+		var evs []projection.Event
+		index := len(st.blocks) - 1
+		blocks := st.blocks
+		if index < 0 || blocks[index] != blockType {
+			index = len(blocks)
+			blocks = append(blocks[:len(blocks):len(blocks)], blockType)
+			evs = append(evs, chunkEvent(s, chunk{Type: "block-start", Index: index, BlockType: blockType}))
+		}
+		for _, a := range p.pos {
+			t, err := textArg(ts, "stream", a)
+			if err != nil {
+				return err
+			}
+			evs = append(evs, chunkEvent(s, chunk{Type: delta, Index: index, Text: &t}))
+		}
+		out, err := s.appendLabelled(ts, p, -1, evs...)
+		if err != nil {
+			return err
+		}
+		st.blocks = blocks
+		for _, e := range out {
+			st.seqs = append(st.seqs, e.Seq)
+		}
+		s.stream = st
+		return nil
+	})
+}
+
+// chunk is a StreamChunk of the kinds stream writes, in upstream key
+// order.
+type chunk struct {
+	Type      string  `json:"type"`
+	Index     int     `json:"index"`
+	BlockType string  `json:"blockType,omitempty"`
+	Text      *string `json:"text,omitempty"`
+}
+
+// chunkEvent is assistant/chunk {turn, step, chunk} in the current step.
+func chunkEvent(s *script, c chunk) projection.Event {
+	return logOnly("assistant/chunk", struct {
+		turnStep
+		Chunk chunk `json:"chunk"`
+	}{turnStep{s.turn, s.step}, c})
+}

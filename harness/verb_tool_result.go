@@ -1,0 +1,75 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// verbToolResult is the tool-result verb.
+//
+//	tool-result ID [--error] [--exit N] [--signal S] [TEXT] [--as NAME]
+//
+// Appends tool/result {turn, step, message, meta?} for call ID: message
+// {id, role:"user", content:[{type:"tool-result", toolCallId:ID,
+// content:[{type:"text",text:TEXT}], isError}], source:{kind:"tool",
+// callId:ID}}, surfaceOp "append", and sourceEventSeqs [the tool/call's
+// seq] when this scenario wrote that call. --exit and --signal go into
+// meta {exitCode:N, signal:S}. A result whose call was never seen is an
+// orphan: it renders as a generic card named "tool".
+//
+// Example:
+//
+//	tool-result call-1 --exit 0 '"README.md\nsrc"'
+//	tool-result call-2 --error 'permission denied'
+func verbToolResult(ts *testscript.TestScript, neg bool, args []string) {
+	runVerb(ts, neg, "tool-result", func(s *script) error {
+		p, err := parseArgs("tool-result", args, flagSpec{bools: []string{"error"}, values: []string{"exit", "signal", "as"}})
+		if err != nil {
+			return err
+		}
+		if len(p.pos) < 1 || len(p.pos) > 2 {
+			return fmt.Errorf("usage: tool-result ID [--error] [--exit N] [--signal S] [TEXT] [--as NAME]")
+		}
+		id := p.pos[0]
+		text := ""
+		if len(p.pos) == 2 {
+			if text, err = textArg(ts, "tool-result", p.pos[1]); err != nil {
+				return err
+			}
+		}
+		meta := map[string]any{}
+		if v, ok := p.get("exit"); ok {
+			n, err := intArg("tool-result", "exit code", v)
+			if err != nil {
+				return err
+			}
+			meta["exitCode"] = n
+		}
+		if v, ok := p.get("signal"); ok {
+			meta["signal"] = v
+		}
+		seq := s.nextSeq()
+		msg := message{ID: msgID("result", seq), Role: "user",
+			Content: []any{toolResultBlock{Type: "tool-result", ToolCallID: id,
+				Content: []any{textBlock{"text", text}}, IsError: p.has("error")}},
+			Source: toolSource{"tool", id}}
+		var data any = struct {
+			turnStep
+			Message message `json:"message"`
+		}{turnStep{s.turn, s.step}, msg}
+		if len(meta) > 0 {
+			data = struct {
+				turnStep
+				Message message        `json:"message"`
+				Meta    map[string]any `json:"meta"`
+			}{turnStep{s.turn, s.step}, msg, meta}
+		}
+		var sources []int64
+		if c, ok := s.calls[id]; ok {
+			sources = []int64{c}
+		}
+		_, err = s.appendLabelled(ts, p, 0, surfaceAppend("tool/result", data, sources))
+		return err
+	})
+}
