@@ -2,10 +2,7 @@ package cli
 
 import (
 	"github.com/dshtest/dshtest/projection"
-	"github.com/spf13/cobra"
 )
-
-func (a *app) recordCommand() *cobra.Command { return &cobra.Command{Use: "record"} }
 
 func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker) (*minimized, []projection.Event, error) {
 	return nil, nil, usagef("--minimize: not available yet")
