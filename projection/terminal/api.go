@@ -4,7 +4,49 @@
 // the view through the incremental projector).
 //
 // Everything it shows is a function of the log, the size, the colour scheme,
-// the toggles and the injected clock.
+// the toggles and the injected clock; never of TERM, NO_COLOR, COLORTERM, TZ,
+// the locale or timing. Rows are styled with lipgloss v2, which emits SGR
+// sequences whatever the terminal; the program's colour profile decides
+// what reaches the screen.
+//
+// [Render] is the pure renderer: a transcript and [Settings] in, a
+// [Document] (one styled row per line, SGR only, each at most Width cells)
+// out. The program ([New], [Model]) renders the same rows through a per-item
+// cache and draws only the visible window.
+//
+// # Rendering rules
+//
+// The layout follows the shared spec, terminal.md, with its §11 amendments:
+// UI-action notices (reasoning and card-visibility toggles) go to the status
+// line, never into the transcript.
+//
+// Untrusted text: every string from the log, a tool or a presenter is
+// escaped before styling (displayText: C0 controls except LF, DEL and C1
+// controls become \xNN; single-row fields also turn LF into \x0a). Bytes
+// that are not valid UTF-8 are shown as U+FFFD, as a JSON decoder would
+// have decoded them. No byte of a log can move the cursor or retitle the
+// terminal.
+//
+// Markdown: prompts, assistant text, reasoning and generic card bodies are
+// Markdown upstream. This package implements a small subset instead of a
+// full engine: every source line stays a line (paragraphs, blank lines and
+// hard breaks are preserved as written, then word-wrapped to the width);
+// a fenced ``` block shows its info string, if any, as a row, then its lines
+// indented by two spaces in the code colour, then a blank row; `inline code`
+// is shown without its backticks in the code colour. Emphasis, links,
+// headings and lists are shown literally.
+//
+// Wrapping: word wrap at spaces, spaces dropped at a break, words longer
+// than the width broken between grapheme clusters; widths are
+// ansi.StringWidth cells (wide CJK and emoji count 2). A grapheme wider than
+// the whole width (a wide rune at width 1) is shown as U+FFFD. The
+// tool-card and context-card headers are truncated to max(1, width−2) cells
+// with a trailing "…" and are not padded; every other text row is padded
+// with spaces to the width; Spacer and gap rows are "" (unwritten).
+//
+// Palette: ANSI-16 foregrounds only, no backgrounds. The dark scheme uses
+// bright magenta (95) for the accent and cyan (36) for code; the light
+// scheme magenta (35) and blue (34).
 package terminal
 
 import (
@@ -73,7 +115,3 @@ type LiveProjector interface {
 	Apply(e *projection.Event) projection.Change
 	Transcript() projection.Transcript
 }
-
-// Presenters maps tool names to card presenters. (Placeholder: the renderer
-// defines its fields.)
-type Presenters struct{}

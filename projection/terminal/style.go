@@ -1,0 +1,166 @@
+package terminal
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// role is a palette colour role (terminal.md §8). Colours are ANSI-16
+// foregrounds only; no role sets a background.
+type role uint8
+
+const (
+	fgText role = iota // the terminal default
+	fgAccent
+	fgCode
+	fgSuccess
+	fgWarning
+	fgError
+	fgBrand
+	numRoles
+)
+
+// attr is a set of SGR attributes that compose freely with a colour.
+type attr uint8
+
+const (
+	atBold attr = 1 << iota
+	atDim
+	atItalic
+	atUnderline
+	numAttrs = 1 << iota
+)
+
+// sty is a span's style: one colour role (colours never nest) plus
+// attributes.
+type sty struct {
+	fg role
+	at attr
+}
+
+var (
+	plain     = sty{}
+	dimSty    = sty{at: atDim}
+	boldSty   = sty{at: atBold}
+	headerSty = sty{fg: fgAccent, at: atBold | atUnderline}
+	reasonSty = sty{at: atDim | atItalic}
+	codeSty   = sty{fg: fgCode}
+	greenSty  = sty{fg: fgSuccess}
+	yellowSty = sty{fg: fgWarning}
+	redSty    = sty{fg: fgError}
+)
+
+// with returns s with the attributes a added.
+func (s sty) with(a attr) sty { s.at |= a; return s }
+
+// palette holds one lipgloss style per (role, attributes) pair of a scheme.
+// It is built once at package initialisation and only read afterwards.
+type palette [numRoles][numAttrs]lipgloss.Style
+
+// palettes is indexed by Scheme.
+var palettes = [2]palette{buildPalette(SchemeDark), buildPalette(SchemeLight)}
+
+// schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
+// light schemes differ in the code colour (cyan 36 / blue 34, as upstream)
+// and in the accent (bright magenta 95 / magenta 35, which reads better on
+// a light background).
+func schemeColours(s Scheme) [numRoles]ansi.BasicColor {
+	c := [numRoles]ansi.BasicColor{
+		fgAccent:  ansi.BrightMagenta,
+		fgCode:    ansi.Cyan,
+		fgSuccess: ansi.Green,
+		fgWarning: ansi.Yellow,
+		fgError:   ansi.Red,
+		fgBrand:   ansi.Blue,
+	}
+	if s == SchemeLight {
+		c[fgCode] = ansi.Blue
+		c[fgAccent] = ansi.Magenta
+	}
+	return c
+}
+
+func buildPalette(s Scheme) palette {
+	var p palette
+	colours := schemeColours(s)
+	for r := range numRoles {
+		for a := range attr(numAttrs) {
+			st := lipgloss.NewStyle()
+			if r != fgText {
+				st = st.Foreground(colours[r])
+			}
+			if a&atBold != 0 {
+				st = st.Bold(true)
+			}
+			if a&atDim != 0 {
+				st = st.Faint(true)
+			}
+			if a&atItalic != 0 {
+				st = st.Italic(true)
+			}
+			if a&atUnderline != 0 {
+				st = st.Underline(true)
+			}
+			p[r][a] = st
+		}
+	}
+	return p
+}
+
+// paint renders text in style s: SGR sequences only.
+func (p *palette) paint(s sty, text string) string {
+	if text == "" {
+		return ""
+	}
+	if s == plain {
+		return text
+	}
+	return p[s.fg][s.at].Render(text)
+}
+
+// span is a run of display-safe text in one style.
+type span struct {
+	text string
+	st   sty
+}
+
+// line is one logical line of styled spans.
+type line []span
+
+func textLine(s string, st sty) line { return line{{text: s, st: st}} }
+
+// width returns the line's display width in cells.
+func (l line) width() int {
+	w := 0
+	for _, sp := range l {
+		w += ansi.StringWidth(sp.text)
+	}
+	return w
+}
+
+// plainText returns the line's text without styles.
+func (l line) plainText() string {
+	var b strings.Builder
+	for _, sp := range l {
+		b.WriteString(sp.text)
+	}
+	return b.String()
+}
+
+// row renders a line as one styled row. With pad, the row is padded with
+// spaces to width; padAttr, when non-zero, is added to every span and to the
+// padding (the "whole row" style of generic card bodies).
+func (p *palette) row(l line, width int, pad bool, padAttr attr) string {
+	var b strings.Builder
+	w := 0
+	for _, sp := range l {
+		b.WriteString(p.paint(sp.st.with(padAttr), sp.text))
+		w += ansi.StringWidth(sp.text)
+	}
+	if pad && w < width {
+		b.WriteString(p.paint(plain.with(padAttr), strings.Repeat(" ", width-w)))
+	}
+	return b.String()
+}

@@ -1,0 +1,147 @@
+package terminal
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// cell is one grapheme cluster of a styled line.
+type cell struct {
+	g  string
+	w  int
+	st sty
+}
+
+func toCells(l line) []cell {
+	var cells []cell
+	for _, sp := range l {
+		s := sp.text
+		for s != "" {
+			g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+			if g == "" {
+				break
+			}
+			cells = append(cells, cell{g: g, w: w, st: sp.st})
+			s = s[len(g):]
+		}
+	}
+	return cells
+}
+
+func fromCells(cells []cell) line {
+	var l line
+	var b strings.Builder
+	for i, c := range cells {
+		if i > 0 && c.st != cells[i-1].st {
+			l = append(l, span{text: b.String(), st: cells[i-1].st})
+			b.Reset()
+		}
+		b.WriteString(c.g)
+	}
+	if len(cells) > 0 {
+		l = append(l, span{text: b.String(), st: cells[len(cells)-1].st})
+	}
+	return l
+}
+
+// wrapLine word-wraps one logical line to width cells. Breaks fall on
+// spaces, which are dropped at the break; a word longer than the width is
+// broken between grapheme clusters. Leading indentation of the logical line
+// is kept on its first row. A grapheme wider than the whole width (a wide
+// rune at width 1) is replaced by U+FFFD so that no row exceeds the width.
+func wrapLine(l line, width int) []line {
+	width = max(width, 1)
+	if l.width() <= width {
+		return []line{l}
+	}
+	cells := toCells(l)
+	var rows [][]cell
+	var cur, pend []cell
+	curW, pendW := 0, 0
+	flush := func() {
+		rows = append(rows, cur)
+		cur, curW = nil, 0
+	}
+	for i := 0; i < len(cells); {
+		j, w := i, 0
+		if cells[i].g == " " {
+			for j < len(cells) && cells[j].g == " " {
+				w++
+				j++
+			}
+			pend, pendW = cells[i:j], w
+			i = j
+			continue
+		}
+		for j < len(cells) && cells[j].g != " " {
+			if cells[j].w > width {
+				cells[j].g, cells[j].w = "\uFFFD", 1
+			}
+			w += cells[j].w
+			j++
+		}
+		word := cells[i:j]
+		i = j
+		if len(cur) == 0 && len(rows) > 0 {
+			pend, pendW = nil, 0 // no indentation on continuation rows
+		}
+		if curW+pendW+w <= width {
+			cur = append(append(cur, pend...), word...)
+			curW += pendW + w
+			pend, pendW = nil, 0
+			continue
+		}
+		pend, pendW = nil, 0
+		if len(cur) > 0 {
+			flush()
+		}
+		if w <= width {
+			cur, curW = append(cur, word...), w
+			continue
+		}
+		for _, c := range word { // hard break
+			if curW+c.w > width {
+				flush()
+			}
+			cur = append(cur, c)
+			curW += c.w
+		}
+	}
+	if len(cur) > 0 || len(rows) == 0 {
+		if curW+pendW <= width {
+			cur = append(cur, pend...)
+		}
+		rows = append(rows, cur)
+	}
+	out := make([]line, len(rows))
+	for i, r := range rows {
+		out[i] = fromCells(r)
+	}
+	return out
+}
+
+// truncateLine cuts a line to at most width cells, ending it with "…" when
+// something was cut.
+func truncateLine(l line, width int) line {
+	width = max(width, 1)
+	if l.width() <= width {
+		return l
+	}
+	cells := toCells(l)
+	var out []cell
+	w := 0
+	for _, c := range cells {
+		if w+c.w > width-1 {
+			break
+		}
+		out = append(out, c)
+		w += c.w
+	}
+	st := plain
+	if len(cells) > 0 {
+		st = cells[len(out)].st
+	}
+	out = append(out, cell{g: "…", w: 1, st: st})
+	return fromCells(out)
+}
