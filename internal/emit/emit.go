@@ -1,0 +1,170 @@
+// Package emit writes a session log as a testscript scenario (.txtar) for
+// the harness: the log embedded as session.jsonl, a comment header saying
+// what it is and where it came from, and load, mount, resize and snapshot
+// steps ready for "GOLDIE_UPDATE=1 go test ./harness" or "dshtest record".
+//
+// With Options.Scrub the log is anonymised first (see Scrub): texts become
+// same-width filler and ids stable aliases, so a private log can be shared
+// while it still draws the same shapes on screen.
+package emit
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+// Size is a terminal size in cells.
+type Size struct{ W, H int }
+
+// Options shape a scenario.
+type Options struct {
+	// Sizes are the terminal sizes to snapshot at, in order: the first is
+	// mounted, later ones are reached with resize. Empty means 80x24.
+	Sizes []Size
+	// Source says where the log came from (a file, "sessiongen seed 42",
+	// a property name); it goes into the header.
+	Source string
+	// Comment is free text for the header (why the scenario exists, the
+	// failure it pins). Each line becomes a "#" comment.
+	Comment string
+	// Scrub anonymises the log (see Scrub).
+	Scrub bool
+	// Eager selects upstream's eager step rule (option eager).
+	Eager bool
+	// HideReasoning starts with reasoning hidden (toggle reasoning).
+	HideReasoning bool
+	// ToolPresses presses Ctrl+O this many times before mount (1:
+	// expanded, 2: hidden).
+	ToolPresses int
+	// Light selects the light colour scheme.
+	Light bool
+	// Now is the frozen clock (epoch ms) the terminal reads as "now"; 0
+	// means one second after the last event's time.
+	Now int64
+}
+
+// FileName is the name of the embedded log in the archive.
+const FileName = "session.jsonl"
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// Scenario returns the .txtar scenario for events. name names the scenario
+// and prefixes its snapshots (NAME-WxH); it must be a file-name-safe word
+// (letters, digits, '.', '_', '-').
+//
+// events must be a valid log; Scenario checks it with projection.Load
+// (after scrubbing, when Scrub is set) so that a scenario never embeds a
+// log the harness would refuse.
+func Scenario(name string, events []projection.Event, opts Options) ([]byte, error) {
+	if !nameRE.MatchString(name) {
+		return nil, fmt.Errorf("emit: scenario name %q: want letters, digits, '.', '_' or '-'", name)
+	}
+	if len(events) == 0 {
+		return nil, errors.New("emit: empty log")
+	}
+	if opts.Scrub {
+		var err error
+		if events, err = Scrub(events); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := projection.Load(events, func() int64 { return 0 }); err != nil {
+		return nil, fmt.Errorf("emit: the log does not load: %w", err)
+	}
+	var log bytes.Buffer
+	if err := projection.WriteLog(&log, events); err != nil {
+		return nil, fmt.Errorf("emit: %w", err)
+	}
+	for _, l := range strings.Split(log.String(), "\n") {
+		if strings.HasPrefix(l, "-- ") {
+			return nil, errors.New("emit: a log line would read as an archive file marker")
+		}
+	}
+	sizes := opts.Sizes
+	if len(sizes) == 0 {
+		sizes = []Size{{80, 24}}
+	}
+	for _, s := range sizes {
+		if s.W < 1 || s.H < 1 {
+			return nil, fmt.Errorf("emit: bad size %dx%d", s.W, s.H)
+		}
+	}
+	now := opts.Now
+	if now == 0 {
+		now = events[len(events)-1].Time + 1000
+	}
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s: a session log of %d events (seqs 0-%d), snapshotted at %s.\n",
+		name, len(events), len(events)-1, sizeList(sizes))
+	if opts.Source != "" {
+		comment(&b, "Source: "+opts.Source)
+	}
+	if opts.Comment != "" {
+		b.WriteString("#\n")
+		comment(&b, opts.Comment)
+	}
+	if opts.Scrub {
+		b.WriteString("#\n")
+		comment(&b, "Scrubbed: every text is same-width filler (letters x, digits 0, wide runes 宽; "+
+			"white space, punctuation and controls kept) and ids are aliases (id-N, call-N, cmp-N, cmd-N, session-N).")
+	}
+	b.WriteString("#\n")
+	comment(&b, "Record: copy this file to scenarios/ and run GOLDIE_UPDATE=1 go test ./harness -run 'TestScenarios/"+
+		name+"$' (or: dshtest record '^"+name+"$').")
+	b.WriteString("\n")
+	if opts.Eager {
+		b.WriteString("option eager\n")
+	}
+	if opts.Light {
+		b.WriteString("scheme light\n")
+	}
+	if opts.HideReasoning {
+		b.WriteString("toggle reasoning\n")
+	}
+	for range opts.ToolPresses % 3 {
+		b.WriteString("toggle tools\n")
+	}
+	fmt.Fprintf(&b, "clock %d\n", now)
+	fmt.Fprintf(&b, "load %s\n", FileName)
+	for i, s := range sizes {
+		verb := "resize"
+		if i == 0 {
+			verb = "mount"
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", verb, s.W, s.H)
+		fmt.Fprintf(&b, "snapshot %s-%dx%d\n", name, s.W, s.H)
+	}
+	b.WriteString("\n-- " + FileName + " --\n")
+	b.Write(log.Bytes())
+	return b.Bytes(), nil
+}
+
+func sizeList(sizes []Size) string {
+	var s []string
+	for _, z := range sizes {
+		s = append(s, fmt.Sprintf("%dx%d", z.W, z.H))
+	}
+	return strings.Join(s, ", ")
+}
+
+// comment writes text as "# " lines. Control characters are shown as
+// Go escapes so the script stays one command per line.
+func comment(b *bytes.Buffer, text string) {
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		q := fmt.Sprintf("%q", l)
+		q = q[1 : len(q)-1]
+		if q == l || !strings.ContainsFunc(l, isControl) {
+			q = l
+		}
+		b.WriteString(strings.TrimRight("# "+q, " "))
+		b.WriteByte('\n')
+	}
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
