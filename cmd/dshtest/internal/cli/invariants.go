@@ -45,6 +45,9 @@ type checker struct {
 	proj      terminal.Projection
 	sessionID string
 	now       int64
+	// quick skips work that only refines a failure's detail (bisecting
+	// for the first diverging event).
+	quick bool
 
 	// rendered per size, filled by render.
 	replayDoc, liveDoc       [][]string
@@ -59,6 +62,9 @@ type result struct {
 }
 
 func newChecker(events []projection.Event, sizes []size, opts projection.TranscriptOptions, proj terminal.Projection, sessionID string) *checker {
+	if proj.Replay == nil {
+		proj.Replay = projection.Project
+	}
 	return &checker{events: events, sizes: sizes, opts: opts, proj: proj, sessionID: sessionID, now: frozenNow(events)}
 }
 
@@ -108,7 +114,7 @@ func (c *checker) check(name string) (r result) {
 			r.OK, r.Detail = false, fmt.Sprintf("panic: %v", p)
 		}
 	}()
-	if c.replayDoc == nil {
+	if c.replayDoc == nil && name != invHistory {
 		c.render()
 	}
 	switch name {
@@ -140,7 +146,10 @@ func (c *checker) checkLiveReplay() (bool, string) {
 		default:
 			continue
 		}
-		bad = append(bad, fmt.Sprintf("%s: %s; first diverging event seq %d", sz, what, c.divergence(sz)))
+		if !c.quick {
+			what += fmt.Sprintf("; first diverging event seq %d", c.divergence(sz))
+		}
+		bad = append(bad, fmt.Sprintf("%s: %s", sz, what))
 	}
 	if len(bad) > 0 {
 		return false, strings.Join(bad, "; ")
@@ -351,7 +360,7 @@ func (c *checker) checkNoLoss() (bool, string) {
 		}
 		return false, fmt.Sprintf("%d of %d texts missing: %s", n, len(want), strings.Join(missing, "; "))
 	}
-	return true, fmt.Sprintf("%d prompts and %d assistant texts shown at every size", prompts, assistant)
+	return true, fmt.Sprintf("%s and %s shown at every size", plural(prompts, "prompt"), plural(assistant, "assistant text"))
 }
 
 // checkpoints returns the log's landed checkpoints.
@@ -365,29 +374,31 @@ func checkpoints(events []projection.Event) []*projection.Event {
 	return out
 }
 
-func countMarkers(lines []string) int {
-	n := 0
-	for _, l := range plainLines(lines) {
-		if strings.TrimSpace(l) == projection.MarkerText {
-			n++
-		}
+// countMarkers counts the marker rows of a document, however the marker
+// wrapped, less the times conversation text itself says the same words.
+func countMarkers(lines []string, shown []shownText) int {
+	m := norm(projection.MarkerText)
+	n := strings.Count(docNorm(lines), m)
+	for _, s := range shown {
+		n -= strings.Count(norm(s.text), m)
 	}
 	return n
 }
 
 func (c *checker) checkMarkers() (bool, string) {
 	want := len(checkpoints(c.events))
+	shown := expectedTexts(c.events)
 	var bad []string
 	for i, sz := range c.sizes {
-		r, l := countMarkers(c.replayDoc[i]), countMarkers(c.liveDoc[i])
+		r, l := countMarkers(c.replayDoc[i], shown), countMarkers(c.liveDoc[i], shown)
 		if r != want || l != want {
 			bad = append(bad, fmt.Sprintf("%s: replay %d, live %d", sz, r, l))
 		}
 	}
 	if len(bad) > 0 {
-		return false, fmt.Sprintf("want %d markers for %d landed checkpoints; %s", want, want, strings.Join(bad, "; "))
+		return false, fmt.Sprintf("want %s for %s; %s", plural(want, "marker"), plural(want, "landed checkpoint"), strings.Join(bad, "; "))
 	}
-	return true, fmt.Sprintf("%d markers for %d landed checkpoints", want, want)
+	return true, fmt.Sprintf("%s for %s", plural(want, "marker"), plural(want, "landed checkpoint"))
 }
 
 // payloadTexts returns the normalised pieces of a checkpoint's payload
@@ -440,7 +451,7 @@ func (c *checker) checkNoPayload() (bool, string) {
 	if len(bad) > 0 {
 		return false, strings.Join(slices.Compact(bad), "; ")
 	}
-	return true, fmt.Sprintf("no payload of %d checkpoints shown", len(cps))
+	return true, fmt.Sprintf("no payload of %s shown", plural(len(cps), "checkpoint"))
 }
 
 // historyMaxes are the page sizes history-pages walks the log with.
@@ -511,7 +522,7 @@ func (c *checker) checkHistory() (bool, string) {
 				}
 			}
 			if got != want {
-				return false, fmt.Sprintf("max %d: page %d–%d projects %d markers for %d checkpoints", mx, p.From, p.To, got, want)
+				return false, fmt.Sprintf("max %d: page %d–%d projects %s for %s", mx, p.From, p.To, plural(got, "marker"), plural(want, "checkpoint"))
 			}
 		}
 		pageCounts = append(pageCounts, fmt.Sprintf("%d", len(pages)))
@@ -520,6 +531,20 @@ func (c *checker) checkHistory() (bool, string) {
 	for i, m := range historyMaxes {
 		maxes[i] = fmt.Sprint(m)
 	}
-	return true, fmt.Sprintf("%s pages at max %s; %d checkpoints with their summaries",
-		strings.Join(pageCounts, "/"), strings.Join(maxes, "/"), len(cps))
+	cited := 0
+	for _, cp := range cps {
+		if _, ok := summarySeq(c.events, cp); ok {
+			cited++
+		}
+	}
+	return true, fmt.Sprintf("%s pages at max %s, contiguous; %d of %s with its summary on its page",
+		strings.Join(pageCounts, "/"), strings.Join(maxes, "/"), cited, plural(len(cps), "checkpoint"))
+}
+
+// plural formats a count with a noun, adding "s" unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

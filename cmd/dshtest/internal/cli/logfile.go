@@ -35,6 +35,7 @@ type inputError struct {
 	Line   int // 0 when no line applies
 	Seq    int64
 	Reason string
+	Hint   string // what to do, after the position
 }
 
 func (e *inputError) Error() string {
@@ -45,6 +46,9 @@ func (e *inputError) Error() string {
 	s += ": " + e.Reason
 	if e.Seq >= 0 {
 		s += fmt.Sprintf(" (seq %d)", e.Seq)
+	}
+	if e.Hint != "" {
+		s += "; " + e.Hint
 	}
 	return s
 }
@@ -106,11 +110,11 @@ func parseLog(data []byte, path string, opts readOptions) (*logFile, error) {
 				// next seq; say which, so the reader can find it.
 				seq = int64(len(lf.Events))
 			}
-			reason := de.Reason
+			ie := &inputError{Path: path, Line: de.Line, Seq: seq, Reason: de.Reason}
 			if de.Truncated && !opts.allowTorn {
-				reason += " (only repro reads the valid prefix of a torn log)"
+				ie.Hint = "dshtest repro reads the valid prefix of a torn log"
 			}
-			return nil, &inputError{Path: path, Line: de.Line, Seq: seq, Reason: reason}
+			return nil, ie
 		}
 		lf.Events = append(lf.Events, ev)
 		lf.Lines = append(lf.Lines, dec.Line())

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/internal/minimize"
 	"github.com/dshtest/dshtest/projection"
 )
 
@@ -171,7 +172,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 
 	events := lf.Events
 	if f.minimize != "" {
-		m, small, err := a.minimizeLog(lf, f, c)
+		m, small, err := a.minimizeLog(lf, f, c, rep)
 		if err != nil {
 			return err
 		}
@@ -283,3 +284,45 @@ func encodeLog(events []projection.Event) ([]byte, error) {
 }
 
 var _ io.Writer = (*bytes.Buffer)(nil)
+
+// minimizeLog shrinks the log while the invariant f.minimize still fails
+// and writes the result. It returns nil when the invariant held.
+func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport) (*minimized, []projection.Event, error) {
+	for _, r := range rep.Invariants {
+		if r.Name == f.minimize && r.OK {
+			if !f.asJSON {
+				fmt.Fprintf(a.stdout, "nothing to minimize: %s holds\n", f.minimize)
+			}
+			return nil, nil, nil
+		}
+	}
+	out := f.out
+	if out == "" {
+		ext := filepath.Ext(lf.Path)
+		out = strings.TrimSuffix(lf.Path, ext) + ".min.jsonl"
+	}
+	if abs1, err1 := filepath.Abs(out); err1 == nil {
+		if abs2, err2 := filepath.Abs(lf.Path); err2 == nil && abs1 == abs2 {
+			return nil, nil, usagef("--out %s: would overwrite the input", out)
+		}
+	}
+	fails := func(events []projection.Event) bool {
+		ch := newChecker(events, c.sizes, c.opts, c.proj, c.sessionID)
+		ch.quick = true
+		return !ch.check(f.minimize).OK
+	}
+	small := minimize.Minimize(lf.Events, fails)
+	data, err := encodeLog(small)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := writeFileAtomic(out, data); err != nil {
+		return nil, nil, fmt.Errorf("write %s: %w", out, err)
+	}
+	final := newChecker(small, c.sizes, c.opts, c.proj, c.sessionID).check(f.minimize)
+	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
+	for i := range small {
+		m.Events = append(m.Events, describeEvent(&small[i]))
+	}
+	return m, small, nil
+}

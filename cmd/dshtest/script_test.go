@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/cli"
+)
+
+// TestMain makes this test binary double as the dshtest command, the way
+// cmd/go tests itself: scripts run "dshtest" as a real process.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"dshtest": func() {
+			os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ()))
+		},
+	})
+}
+
+// TestScript runs testdata/script/*.txtar against the built command.
+//
+// Scripts see $REPO (the repository root) and $TESTDATA (projection's
+// testdata with the worked example and upstream's compaction log), and
+// these commands besides testscript's own:
+//
+//	exit N PROG ARGS...      run PROG and require exit status N (stdout
+//	                         and stderr are kept for later checks)
+//	lines FILE N             FILE (or stdout/stderr) has exactly N lines
+//	copyrepo DIR             copy go.mod, scenarios/ and fixtures/ to DIR
+//	tear FILE                cut FILE's last line in half and drop its
+//	                         newline (a torn final write)
+//	garbage FILE N SEED      write N pseudo-random bytes
+//	bigline FILE N           append one line of N bytes of non-JSON text
+func TestScript(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: false,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", root)
+			env.Setenv("TESTDATA", filepath.Join(root, "projection", "testdata"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exit":     cmdExit,
+			"lines":    cmdLines,
+			"copyrepo": func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
+			"tear":     cmdTear,
+			"garbage":  cmdGarbage,
+			"bigline":  cmdBigLine,
+		},
+	})
+}
+
+func cmdExit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exit N PROG ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+func cmdLines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: lines FILE N")
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	text := ts.ReadFile(args[0])
+	got := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		got++
+	}
+	if (got == want) == neg {
+		ts.Fatalf("%s has %d lines, want %s%d", args[0], got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}
+
+// cmdCopyRepo lays out a scratch checkout: the module file and the suite.
+func cmdCopyRepo(ts *testscript.TestScript, root string, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: copyrepo DIR")
+	}
+	dst := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dst, 0o755))
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	ts.Check(err)
+	ts.Check(os.WriteFile(filepath.Join(dst, "go.mod"), b, 0o644))
+	for _, dir := range []string{"scenarios", "fixtures"} {
+		src := filepath.Join(root, dir)
+		ts.Check(filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(src, path)
+			out := filepath.Join(dst, dir, rel)
+			if d.IsDir() {
+				return os.MkdirAll(out, 0o755)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(out, data, 0o644)
+		}))
+	}
+}
+
+func cmdTear(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: tear FILE")
+	}
+	path := ts.MkAbs(args[0])
+	b, err := os.ReadFile(path)
+	ts.Check(err)
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	start := bytes.LastIndexByte(b, '\n') + 1
+	b = b[:start+(len(b)-start)/2]
+	ts.Check(os.WriteFile(path, b, 0o644))
+}
+
+func cmdGarbage(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 {
+		ts.Fatalf("usage: garbage FILE N SEED")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	seed, err := strconv.ParseUint(args[2], 10, 64)
+	ts.Check(err)
+	r := rand.New(rand.NewPCG(seed, seed))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.UintN(256))
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), b, 0o644))
+}
+
+func cmdBigLine(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: bigline FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	ts.Check(err)
+	line := append(bytes.Repeat([]byte("x"), n), '\n')
+	_, err = f.Write(line)
+	ts.Check(err)
+	ts.Check(f.Close())
+}
