@@ -126,9 +126,10 @@ func ParseLog(data []byte, name string) (*Log, error) {
 // Decoder reads events from a JSONL stream one line at a time.
 //
 // Lines may be up to MaxLineBytes long. Blank (white-space only) lines are
-// skipped. The first non-blank line may be upstream's session header; packed
-// chunk rows (text-chunks, reasoning-chunks, tool-call-chunks) expand into
-// the assistant/chunk events they stand for. Keys may come in any order.
+// skipped. The first non-blank line may be upstream's session header (type
+// "session" and no seq key); packed chunk rows (type text-chunks,
+// reasoning-chunks or tool-call-chunks and no seq key) expand into the
+// assistant/chunk events they stand for. Keys may come in any order.
 // Unknown event types decode like any other; Data, SurfaceOp and
 // SourceEventSeqs are kept as raw JSON, so a decode and encode changes no
 // value.
@@ -322,11 +323,15 @@ func (d *Decoder) decodeLine(line []byte, first bool) error {
 			return d.errorf(-1, reasonEnvelope)
 		}
 	}
-	switch {
-	case first && typ == "session":
-		return d.decodeHeader(line, fields)
-	case typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks":
-		return d.decodePacked(typ, fields)
+	// A line with a seq is always an event, so an event whose type happens
+	// to be "session" or a packed row's tag still round-trips.
+	if _, hasSeq := lookup(fields, "seq"); !hasSeq {
+		switch {
+		case first && typ == "session":
+			return d.decodeHeader(line, fields)
+		case typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks":
+			return d.decodePacked(typ, fields)
+		}
 	}
 	ev, err := d.decodeEvent(fields)
 	if err != nil {

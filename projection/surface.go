@@ -277,7 +277,17 @@ func (s *Surface) indexOf(target *node) int {
 	return i
 }
 
-func present(raw json.RawMessage) bool { return len(bytes.TrimSpace(raw)) > 0 }
+// present reports whether an optional raw field is present: non-empty
+// after white space is trimmed.
+func present(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	if c := raw[0]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		return true
+	}
+	return len(bytes.TrimSpace(raw)) > 0
+}
 
 // parseOpFast is ParseOp with a fast path for the common "append".
 func parseOpFast(raw json.RawMessage) Op {
@@ -423,9 +433,216 @@ func hasDuplicate(seqs []int64) bool {
 // whatever their key order. A first block that is not an object reduces to
 // {"content":null}.
 func sameExceptContent(a, b json.RawMessage) bool {
+	if eq, ok := sameExceptContentFast(a, b); ok {
+		return eq
+	}
 	va, okA := contentBlanked(a)
 	vb, okB := contentBlanked(b)
 	return okA && okB && reflect.DeepEqual(va, vb)
+}
+
+// sameExceptContentFast decides the rule for the usual shape (data, message
+// and first content block all objects) without decoding the content: it
+// splits the three objects into raw members and compares every member but
+// message.content[0].content, byte for byte or, when the bytes differ, as
+// decoded JSON values. ok is false for any other shape, which the generic
+// comparison then decides.
+//
+// It does not re-validate the payloads (Load and Session.Append have
+// checked that data is valid JSON); on malformed input it never panics and
+// falls back to the generic comparison whenever the object structure it
+// walks is broken.
+func sameExceptContentFast(a, b []byte) (eq, ok bool) {
+	da, okA := objectMembers(a)
+	db, okB := objectMembers(b)
+	if !okA || !okB {
+		return false, false
+	}
+	ma, okA := objectMembers(da["message"])
+	mb, okB := objectMembers(db["message"])
+	if !okA || !okB {
+		return false, false
+	}
+	ca, okA := firstElement(ma["content"])
+	cb, okB := firstElement(mb["content"])
+	if !okA || !okB {
+		return false, false
+	}
+	ba, okA := objectMembers(ca)
+	bb, okB := objectMembers(cb)
+	if !okA || !okB {
+		return false, false
+	}
+	return membersEqual(da, db, "message") && membersEqual(ma, mb, "content") && membersEqual(ba, bb, "content"), true
+}
+
+// membersEqual compares two objects' members, ignoring the key skip.
+func membersEqual(x, y map[string][]byte, skip string) bool {
+	nx, ny := len(x), len(y)
+	if _, ok := x[skip]; ok {
+		nx--
+	}
+	if _, ok := y[skip]; ok {
+		ny--
+	}
+	if nx != ny {
+		return false
+	}
+	for k, vx := range x {
+		if k == skip {
+			continue
+		}
+		vy, ok := y[k]
+		if !ok || !jsonEqual(vx, vy) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonEqual compares two valid JSON values as values.
+func jsonEqual(x, y []byte) bool {
+	if bytes.Equal(x, y) {
+		return true
+	}
+	var vx, vy any
+	if json.Unmarshal(x, &vx) != nil || json.Unmarshal(y, &vy) != nil {
+		return false
+	}
+	return reflect.DeepEqual(vx, vy)
+}
+
+// objectMembers splits valid JSON holding an object into its members (raw
+// values, not copied; a repeated key keeps its last value, as decoding
+// does). ok is false when raw is not an object.
+func objectMembers(raw []byte) (map[string][]byte, bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return nil, false
+	}
+	m := make(map[string][]byte, 8)
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return m, true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return nil, false
+		}
+		end := skipValue(raw, i) // the key
+		if end-1 <= i || end > len(raw) || raw[end-1] != '"' {
+			return nil, false
+		}
+		key := raw[i+1 : end-1]
+		k := string(key)
+		if bytes.IndexByte(key, '\\') >= 0 {
+			if json.Unmarshal(raw[i:end], &k) != nil {
+				return nil, false
+			}
+		}
+		i = skipSpace(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(raw, i+1)
+		end = skipValue(raw, i)
+		if end <= i || end > len(raw) {
+			return nil, false
+		}
+		m[k] = raw[i:end]
+		i = skipSpace(raw, end)
+		if i < len(raw) && raw[i] == '}' {
+			return m, true
+		}
+		if i >= len(raw) || raw[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(raw, i+1)
+	}
+}
+
+// firstElement returns the first element of valid JSON holding a non-empty
+// array; ok is false for anything else.
+func firstElement(raw []byte) ([]byte, bool) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	i = skipSpace(raw, i+1)
+	if i >= len(raw) || raw[i] == ']' {
+		return nil, false
+	}
+	end := skipValue(raw, i)
+	if end <= i || end > len(raw) {
+		return nil, false
+	}
+	return raw[i:end], true
+}
+
+func skipSpace(raw []byte, i int) int {
+	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value starting at i. On
+// malformed input it stops at some index ≤ len(raw)+1; callers check.
+func skipValue(raw []byte, i int) int {
+	depth := 0
+	for i < len(raw) {
+		switch c := raw[i]; c {
+		case '"':
+			i = skipString(raw, i)
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+		default:
+			if depth == 0 {
+				for i < len(raw) && !isDelim(raw[i]) {
+					i++
+				}
+				return i
+			}
+			i++
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at raw[i],
+// or len(raw)+1 when it is not terminated.
+func skipString(raw []byte, i int) int {
+	for j := i + 1; j < len(raw); {
+		k := bytes.IndexByte(raw[j:], '"')
+		if k < 0 {
+			break
+		}
+		q := j + k
+		backslashes := 0
+		for p := q - 1; p > i && raw[p] == '\\'; p-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+	return len(raw) + 1
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
 }
 
 func contentBlanked(raw json.RawMessage) (any, bool) {
