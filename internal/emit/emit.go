@@ -46,6 +46,12 @@ type Options struct {
 	// Now is the frozen clock (epoch ms) the terminal reads as "now"; 0
 	// means one second after the last event's time.
 	Now int64
+	// Live mounts the terminal on an empty log and appends every event
+	// after it (clock T, append 'JSON'), so the snapshots see the live path
+	// and the harness compares it with a replay of the same log. The
+	// default loads the log (load session.jsonl) and mounts on it: the
+	// replay path.
+	Live bool
 }
 
 // FileName is the name of the embedded log in the archive.
@@ -85,6 +91,10 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 			return nil, errors.New("emit: a log line would read as an archive file marker")
 		}
 	}
+	mode := "loaded and mounted (the replay path)"
+	if opts.Live {
+		mode = "appended after mount (the live path)"
+	}
 	sizes := opts.Sizes
 	if len(sizes) == 0 {
 		sizes = []Size{{80, 24}}
@@ -100,8 +110,8 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 	}
 
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s: a session log of %d events (seqs 0-%d), snapshotted at %s.\n",
-		name, len(events), len(events)-1, sizeList(sizes))
+	fmt.Fprintf(&b, "# %s: a session log of %d events (seqs 0-%d), %s,\n# snapshotted at %s.\n",
+		name, len(events), len(events)-1, mode, sizeList(sizes))
 	if opts.Source != "" {
 		comment(&b, "Source: "+opts.Source)
 	}
@@ -130,18 +140,41 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 	for range opts.ToolPresses % 3 {
 		b.WriteString("toggle tools\n")
 	}
-	fmt.Fprintf(&b, "clock %d\n", now)
-	fmt.Fprintf(&b, "load %s\n", FileName)
-	for i, s := range sizes {
-		verb := "resize"
-		if i == 0 {
-			verb = "mount"
+	if opts.Live {
+		fmt.Fprintf(&b, "clock %d\n", events[0].Time)
+		fmt.Fprintf(&b, "mount %d %d\n", sizes[0].W, sizes[0].H)
+		clock := events[0].Time
+		for i := range events {
+			if t := events[i].Time; t != clock {
+				fmt.Fprintf(&b, "clock %d\n", t)
+				clock = t
+			}
+			line, err := projection.AppendEvent(nil, &events[i])
+			if err != nil {
+				return nil, fmt.Errorf("emit: %w", err)
+			}
+			b.WriteString("append '")
+			b.WriteString(strings.ReplaceAll(string(line), "'", "''"))
+			b.WriteString("'\n")
 		}
-		fmt.Fprintf(&b, "%s %d %d\n", verb, s.W, s.H)
+		fmt.Fprintf(&b, "clock %d\n", now)
+	} else {
+		fmt.Fprintf(&b, "clock %d\n", now)
+		fmt.Fprintf(&b, "load %s\n", FileName)
+	}
+	for i, s := range sizes {
+		switch {
+		case i == 0 && !opts.Live:
+			fmt.Fprintf(&b, "mount %d %d\n", s.W, s.H)
+		case i > 0:
+			fmt.Fprintf(&b, "resize %d %d\n", s.W, s.H)
+		}
 		fmt.Fprintf(&b, "snapshot %s-%dx%d\n", name, s.W, s.H)
 	}
-	b.WriteString("\n-- " + FileName + " --\n")
-	b.Write(log.Bytes())
+	if !opts.Live {
+		b.WriteString("\n-- " + FileName + " --\n")
+		b.Write(log.Bytes())
+	}
 	return b.Bytes(), nil
 }
 

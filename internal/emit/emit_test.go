@@ -40,8 +40,8 @@ func TestScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(events, log.Events); diff != "" {
-		t.Fatalf("embedded log differs (-want +got):\n%s", diff)
+	if !bytes.Equal(encodeLog(t, events), encodeLog(t, log.Events)) {
+		t.Fatal("embedded log differs")
 	}
 	var script []string
 	for _, l := range strings.Split(string(ar.Comment), "\n") {
@@ -178,7 +178,7 @@ func walkPair(t *testing.T, seq int64, key string, a, b any) {
 }
 
 func TestScrub(t *testing.T) {
-	for seed := range int64(30) {
+	for seed := range int64(12) {
 		events := sessiongen.Generate(seed, sessiongen.Config{})
 		got, err := Scrub(events)
 		if err != nil {
@@ -210,7 +210,7 @@ func TestScrub(t *testing.T) {
 			}
 		}
 		again, _ := Scrub(events)
-		if !cmp.Equal(got, again) {
+		if !bytes.Equal(encodeLog(t, got), encodeLog(t, again)) {
 			t.Fatalf("seed %d: Scrub is not deterministic", seed)
 		}
 	}
@@ -251,10 +251,10 @@ func TestScenarioRunsInHarness(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, seed := range []int64{3, 11} {
+	for i, seed := range []int64{3, 11, 12} {
 		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 2})
 		out, err := Scenario(fmt.Sprintf("gen-%d", seed), events, Options{
-			Sizes: []Size{{60, 20}, {30, 12}}, Scrub: i == 1, Source: "emit test"})
+			Sizes: []Size{{60, 20}, {30, 12}}, Scrub: i == 1, Live: i == 2, Source: "emit test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,16 @@ func TestScenarioRunsInHarness(t *testing.T) {
 		harness.Run(t, harness.Config{ScenarioDir: scen, FixtureDir: fix})
 	})
 	names, _ := filepath.Glob(filepath.Join(fix, "*"))
-	if len(names) != 4 {
-		t.Errorf("recorded fixtures: %v, want 4", names)
+	if len(names) != 6 {
+		t.Errorf("recorded fixtures: %v, want 6", names)
 	}
+}
+
+func encodeLog(t *testing.T, events []projection.Event) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := projection.WriteLog(&b, events); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
