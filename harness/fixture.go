@@ -105,7 +105,14 @@ type fixtureStore struct {
 	mu    sync.Mutex
 	taken map[string][]string // fixture name -> scenarios that snapshotted it
 	data  map[string][]byte   // fixture name -> bytes snapshotted in this run
-	pairs [][2]string         // same-fixture pairs left for the end of the run
+	pairs []samePair          // same-fixture pairs left for the end of the run
+}
+
+// samePair is a same-fixture check: the whole files, or only their
+// document sections.
+type samePair struct {
+	a, b     string
+	document bool
 }
 
 func newFixtureStore(dir string, update, ci bool) *fixtureStore {
@@ -252,47 +259,63 @@ func (s *fixtureStore) remember(name string, data []byte) {
 // snapshotted earlier in this run it compares those bytes at once; when
 // one is still to come (scenarios run in parallel) the pair is checked on
 // disk by pendingPairs at the end of the run.
-func (s *fixtureStore) same(a, b string) error {
+func (s *fixtureStore) same(p samePair) error {
 	s.mu.Lock()
-	da, oka := s.data[a]
-	db, okb := s.data[b]
+	da, oka := s.data[p.a]
+	db, okb := s.data[p.b]
 	if !oka || !okb {
-		s.pairs = append(s.pairs, [2]string{a, b})
+		s.pairs = append(s.pairs, p)
 	}
 	s.mu.Unlock()
 	if !oka || !okb {
 		return nil
 	}
-	return s.compareSame(a, b, da, db)
+	return s.compareSame(p, da, db)
 }
 
-func (s *fixtureStore) compareSame(a, b string, da, db []byte) error {
+func (s *fixtureStore) compareSame(p samePair, da, db []byte) error {
+	what := "must be byte-identical"
+	if p.document {
+		da, db = documentSection(da), documentSection(db)
+		what = "must have byte-identical documents"
+	}
 	if bytes.Equal(da, db) {
 		return nil
 	}
-	return fmt.Errorf("%s and %s must be byte-identical but differ:\n%s", s.display(a), s.display(b),
-		lineDiff(a, b, string(da), string(db)))
+	return fmt.Errorf("%s and %s %s but differ:\n%s", s.display(p.a), s.display(p.b), what,
+		lineDiff(p.a, p.b, string(da), string(db)))
+}
+
+// documentSection returns a fixture's document section: from its
+// "document rows=" line up to its "screen" line.
+func documentSection(data []byte) []byte {
+	i := bytes.Index(data, []byte("\ndocument rows="))
+	j := bytes.Index(data, []byte("\nscreen\n"))
+	if i < 0 || j < i {
+		return data
+	}
+	return data[i+1 : j+1]
 }
 
 // pendingPairs checks, on disk, the same-fixture pairs that could not be
 // checked when their step ran.
 func (s *fixtureStore) pendingPairs() []error {
 	s.mu.Lock()
-	pairs := append([][2]string(nil), s.pairs...)
+	pairs := append([]samePair(nil), s.pairs...)
 	s.mu.Unlock()
 	var errs []error
 	for _, p := range pairs {
-		da, err := os.ReadFile(s.path(p[0]))
+		da, err := os.ReadFile(s.path(p.a))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p[0]), err))
+			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p.a), err))
 			continue
 		}
-		db, err := os.ReadFile(s.path(p[1]))
+		db, err := os.ReadFile(s.path(p.b))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p[1]), err))
+			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p.b), err))
 			continue
 		}
-		if err := s.compareSame(p[0], p[1], da, db); err != nil {
+		if err := s.compareSame(p, da, db); err != nil {
 			errs = append(errs, err)
 		}
 	}

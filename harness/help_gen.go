@@ -261,10 +261,12 @@ retry N/always DELAYMS MESSAGE [--as NAME]
         stream 'Partial answer'
         retry 1/3 2000 'rate limited'
 `},
-		{name: "same-fixture", run: verbSameFixture, help: `same-fixture A B
+		{name: "same-fixture", run: verbSameFixture, help: `same-fixture [--document] A B
 
     Checks that fixtures A and B are byte-identical, and prints a line diff
-    when they are not. When one of them is snapshotted by a scenario that
+    when they are not. With --document only their transcript documents must
+    be identical (the screens may differ, say in the status line's event
+    count): "this append changed nothing a person reads". When one of them is snapshotted by a scenario that
     has not run yet (scenarios run in parallel), the check runs on the files
     at the end of the suite. It pins contracts between two paths, such as a live
     compaction and the same log replayed after a resume.

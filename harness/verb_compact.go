@@ -92,6 +92,9 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 		switch errText, failed := p.get("fail"); {
 		case p.has("open"):
 		case failed:
+			if errText, err = textArg(ts, "compact", errText); err != nil {
+				return err
+			}
 			evs = append(evs, logOnly(names.end, compactionBracket(tx, &errText)))
 			label = len(evs) - 1
 		default:

@@ -35,7 +35,11 @@ func verbInject(ts *testscript.TestScript, neg bool, args []string) {
 			if len(pos) != 2 {
 				return fmt.Errorf("usage: inject PLUGIN TEXT [--as NAME] or inject --kind KIND TEXT")
 			}
-			source = pluginSource{"plugin", pos[0]}
+			plugin, err := textArg(ts, "inject", pos[0])
+			if err != nil {
+				return err
+			}
+			source = pluginSource{"plugin", plugin}
 			pos = pos[1:]
 		}
 		text, err := oneText(ts, "inject", pos)

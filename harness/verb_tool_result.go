@@ -47,7 +47,9 @@ func verbToolResult(ts *testscript.TestScript, neg bool, args []string) {
 			meta["exitCode"] = n
 		}
 		if v, ok := p.get("signal"); ok {
-			meta["signal"] = v
+			if meta["signal"], err = textArg(ts, "tool-result", v); err != nil {
+				return err
+			}
 		}
 		seq := s.nextSeq()
 		msg := message{ID: msgID("result", seq), Role: "user",

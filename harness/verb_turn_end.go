@@ -36,6 +36,9 @@ func verbTurnEnd(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		reason := map[string]any{"kind": kind}
 		msg, hasMsg := p.get("message")
+		if msg, err = textArg(ts, "turn-end", msg); err != nil {
+			return err
+		}
 		code, hasCode := p.get("code")
 		if kind == "error" {
 			reason["step"] = s.step
