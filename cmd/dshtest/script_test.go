@@ -3,11 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,7 +36,9 @@ func TestMain(m *testing.M) {
 //	exit N PROG ARGS...      run PROG and require exit status N (stdout
 //	                         and stderr are kept for later checks)
 //	lines FILE N             FILE (or stdout/stderr) has exactly N lines
-//	copyrepo DIR             copy go.mod, scenarios/ and fixtures/ to DIR
+//	copyrepo DIR [NAME...]   copy go.mod, scenarios/ and fixtures/ to DIR;
+//	                         with NAMEs, only those scenarios and the
+//	                         fixtures their snapshot steps name
 //	tear FILE                cut FILE's last line in half and drop its
 //	                         newline (a torn final write)
 //	garbage FILE N SEED      write N pseudo-random bytes
@@ -101,33 +103,44 @@ func cmdLines(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdCopyRepo lays out a scratch checkout: the module file and the suite.
+// cmdCopyRepo lays out a scratch checkout: the module file and the suite,
+// or a part of it.
 func cmdCopyRepo(ts *testscript.TestScript, root string, args []string) {
-	if len(args) != 1 {
-		ts.Fatalf("usage: copyrepo DIR")
+	if len(args) < 1 {
+		ts.Fatalf("usage: copyrepo DIR [NAME...]")
 	}
 	dst := ts.MkAbs(args[0])
-	ts.Check(os.MkdirAll(dst, 0o755))
-	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	ts.Check(err)
-	ts.Check(os.WriteFile(filepath.Join(dst, "go.mod"), b, 0o644))
 	for _, dir := range []string{"scenarios", "fixtures"} {
-		src := filepath.Join(root, dir)
-		ts.Check(filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+		ts.Check(os.MkdirAll(filepath.Join(dst, dir), 0o755))
+	}
+	copyFile := func(rel string) {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		ts.Check(err)
+		ts.Check(os.WriteFile(filepath.Join(dst, rel), b, 0o644))
+	}
+	copyFile("go.mod")
+	names := args[1:]
+	if len(names) == 0 {
+		for _, dir := range []string{"scenarios", "fixtures"} {
+			entries, err := os.ReadDir(filepath.Join(root, dir))
+			ts.Check(err)
+			for _, e := range entries {
+				if e.Type().IsRegular() {
+					copyFile(filepath.Join(dir, e.Name()))
+				}
 			}
-			rel, _ := filepath.Rel(src, path)
-			out := filepath.Join(dst, dir, rel)
-			if d.IsDir() {
-				return os.MkdirAll(out, 0o755)
-			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(out, data, 0o644)
-		}))
+		}
+		return
+	}
+	snapshot := regexp.MustCompile(`(?m)^snapshot\s+(\S+)`)
+	for _, name := range names {
+		rel := filepath.Join("scenarios", name+".txtar")
+		copyFile(rel)
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		ts.Check(err)
+		for _, m := range snapshot.FindAllStringSubmatch(string(b), -1) {
+			copyFile(filepath.Join("fixtures", m[1]+".screen"))
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/minimize"
 	"github.com/dshtest/dshtest/projection"
 )
@@ -190,7 +191,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		}
 	}
 	if f.emit != "" {
-		if err := a.emitScenario(f.emit, events, sizes, f); err != nil {
+		if err := a.emitScenario(f.emit, path, events, sizes, f, rep); err != nil {
 			return err
 		}
 		rep.Emitted = f.emit
@@ -242,8 +243,12 @@ func sessionIDOf(lf *logFile) string {
 // checkEmitPath refuses a scenario path that exists or whose directory does
 // not, before any work is done.
 func checkEmitPath(path string) error {
-	if !strings.HasSuffix(path, ".txtar") {
+	name, ok := strings.CutSuffix(filepath.Base(path), ".txtar")
+	if !ok {
 		return usagef("--emit %s: a scenario file ends in .txtar", path)
+	}
+	if !validScenarioName(name) {
+		return usagef("--emit %s: name the scenario with lower-case letters, digits and '-' (its fixtures are NAME-COLSxROWS)", path)
 	}
 	if _, err := os.Stat(path); err == nil {
 		return usagef("--emit %s: file exists; remove it or choose another name", path)
@@ -325,4 +330,53 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 		m.Events = append(m.Events, describeEvent(&small[i]))
 	}
 	return m, small, nil
+}
+
+// validScenarioName reports whether name makes valid fixture names.
+func validScenarioName(name string) bool {
+	if name == "" || name[0] == '-' {
+		return false
+	}
+	for _, c := range name {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// emitScenario writes a scenario embedding events, snapshotted at every
+// size, with the repro verdicts in its header.
+func (a *app) emitScenario(path, input string, events []projection.Event, sizes []size, f *reproFlags, rep *reproReport) error {
+	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
+	var verdicts []string
+	for _, r := range rep.Invariants {
+		v := "ok"
+		if !r.OK {
+			v = "FAIL"
+		}
+		verdicts = append(verdicts, v+" "+r.Name)
+	}
+	comment := "dshtest repro verdicts on the reported log: " + strings.Join(verdicts, ", ") + "."
+	if rep.Minimized != nil {
+		comment += fmt.Sprintf("\nMinimized on %s from %d to %d events.", rep.Minimized.Invariant, rep.Minimized.Before, rep.Minimized.After)
+	}
+	opts := emit.Options{
+		Source:  "dshtest repro " + filepath.Base(input),
+		Comment: comment,
+		Scrub:   f.scrub,
+		Eager:   f.eager,
+		Now:     frozenNow(events),
+	}
+	for _, sz := range sizes {
+		opts.Sizes = append(opts.Sizes, emit.Size{W: sz.W, H: sz.H})
+	}
+	data, err := emit.Scenario(name, events, opts)
+	if err != nil {
+		return err
+	}
+	if err := checkEmitPath(path); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, data)
 }
