@@ -77,6 +77,7 @@ type Model struct {
 	steps    *stepIndex
 
 	cache  map[projection.ItemID]*cachedRows
+	misses int // items rendered (cache misses), for tests
 	notice string
 
 	follow bool
@@ -329,14 +330,12 @@ func (m *Model) window(v *viewport, h int) []string {
 		// Fewer than h rows below the anchor (the document shrank): show
 		// the tail.
 	}
-	var rows []string
-	for i := v.n - 1; i >= 0 && len(rows) < h; i-- {
-		rows = append(append([]string{}, v.rows(i)...), rows...)
+	a := m.tailAnchor(v, h)
+	rows := make([]string, 0, h+a.off)
+	for i := a.item; i < v.n; i++ {
+		rows = append(rows, v.rows(i)...)
 	}
-	if len(rows) > h {
-		rows = rows[len(rows)-h:]
-	}
-	return pad(rows, h)
+	return pad(rows[a.off:], h)
 }
 
 func pad(rows []string, h int) []string {
@@ -438,6 +437,7 @@ func (v *viewport) rows(i int) []string {
 		return c.rows
 	}
 	rows := v.r.item(it, key.cont)
+	m.misses++
 	m.cache[it.ID] = &cachedRows{key: key, rows: rows}
 	return rows
 }

@@ -436,3 +436,23 @@ func TestContextCard(t *testing.T) {
 		})
 	}
 }
+
+// TestPaintMatchesLipgloss: the precomputed SGR around each span equals
+// what lipgloss's Style.Render produces, cell for cell, for every style of
+// both schemes.
+func TestPaintMatchesLipgloss(t *testing.T) {
+	for si := range palettes {
+		p := &palettes[si]
+		for r := range numRoles {
+			for a := range attr(numAttrs) {
+				for _, text := range []string{"x", "You", "two words", " padded ", "日本🙂", `\x1b]2;t\x07`} {
+					got, want := p.paint(sty{fg: r, at: a}, text), p[r][a].style.Render(text)
+					g, w := screen.DecodeLine(got), screen.DecodeLine(want)
+					if g.Text != w.Text || fmt.Sprint(g.Runs) != fmt.Sprint(w.Runs) {
+						t.Errorf("scheme %d role %d attrs %b %q: got %q %v, lipgloss %q %v", si, r, a, text, g.Text, g.Runs, w.Text, w.Runs)
+					}
+				}
+			}
+		}
+	}
+}

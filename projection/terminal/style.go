@@ -57,7 +57,17 @@ func (s sty) with(a attr) sty { s.at |= a; return s }
 
 // palette holds one lipgloss style per (role, attributes) pair of a scheme.
 // It is built once at package initialisation and only read afterwards.
-type palette [numRoles][numAttrs]lipgloss.Style
+type palette [numRoles][numAttrs]brush
+
+// brush is a lipgloss style and the SGR sequences its Render puts around a
+// single-line text, precomputed: Style.Render does far more work (lines,
+// margins, borders) than a one-row span needs. TestPaintMatchesLipgloss
+// pins that the two agree cell for cell (underlined text with spaces, which
+// lipgloss styles differently, still goes through Render).
+type brush struct {
+	style    lipgloss.Style
+	pre, suf string
+}
 
 // palettes is indexed by Scheme.
 var palettes = [2]palette{buildPalette(SchemeDark), buildPalette(SchemeLight)}
@@ -103,7 +113,9 @@ func buildPalette(s Scheme) palette {
 			if a&atUnderline != 0 {
 				st = st.Underline(true)
 			}
-			p[r][a] = st
+			const probe = "x"
+			pre, suf, _ := strings.Cut(st.Render(probe), probe)
+			p[r][a] = brush{style: st, pre: pre, suf: suf}
 		}
 	}
 	return p
@@ -117,7 +129,12 @@ func (p *palette) paint(s sty, text string) string {
 	if s == plain {
 		return text
 	}
-	return p[s.fg][s.at].Render(text)
+	b := &p[s.fg][s.at]
+	if s.at&atUnderline != 0 && strings.ContainsRune(text, ' ') {
+		// lipgloss styles the spaces of underlined text on their own.
+		return b.style.Render(text)
+	}
+	return b.pre + text + b.suf
 }
 
 // span is a run of display-safe text in one style.
