@@ -109,7 +109,8 @@ func diffLines(v *DiffView, limit int) []line {
 
 // generic renders a generic card body: the title row when it differs from
 // the tool name, then the lines, without leading and trailing blank lines,
-// as Markdown; each non-blank row is dim as a whole (padding included).
+// as Markdown; each non-blank row is dim as a whole (padding included),
+// except a fence's info-string row, whose text only is dim (as upstream).
 // Folding counts rows after wrapping.
 func (r *renderer) generic(v *GenericView, name string) []string {
 	src := v.Lines
@@ -141,9 +142,20 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 		switch {
 		case (i >= markerFrom && i < markerTo) || blankLine(l):
 			out[i] = r.pal.row(l, r.width, true, 0)
+		case len(l) > 0 && l[0].st.at&atLabel != 0:
+			// A fence's info string: dim text, plain padding, as upstream.
+			out[i] = r.pal.row(withAttr(l, atDim), r.width, true, 0)
 		default:
 			out[i] = r.pal.row(l, r.width, true, atDim)
 		}
+	}
+	return out
+}
+
+func withAttr(l line, a attr) line {
+	out := make(line, len(l))
+	for i, sp := range l {
+		out[i] = span{text: sp.text, st: sp.st.with(a)}
 	}
 	return out
 }

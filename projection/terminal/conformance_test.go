@@ -177,10 +177,8 @@ func advancedCards() (projection.Transcript, *Presenters) {
 }
 
 // TestConformanceAdvancedCards renders advanced-cards-collapsed and
-// -expanded: terminal, diff (exact and approximate) and generic cards,
-// folded at 3 lines, and expanded. The task_output card's Markdown code
-// block differs where dshtest's Markdown subset differs from upstream's
-// engine; the known rows are listed.
+// -expanded: terminal, diff (exact and approximate) and generic cards
+// (with a Markdown code block), folded at 3 lines, and expanded.
 func TestConformanceAdvancedCards(t *testing.T) {
 	tr, p := advancedCards()
 	for _, tc := range []struct {
@@ -192,9 +190,7 @@ func TestConformanceAdvancedCards(t *testing.T) {
 		{"advanced-cards-collapsed", ToolsCollapsed, 3, 37, nil},
 		// Upstream's expanded rows 48–49 are the UI notice, which dshtest
 		// shows on the status line (§11.4).
-		{"advanced-cards-expanded", ToolsExpanded, 3, 47, map[int]string{
-			29 - 3: "a fence's info string: upstream dims the text only, dshtest's generic body dims the whole row",
-		}},
+		{"advanced-cards-expanded", ToolsExpanded, 3, 47, nil},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			doc := Render(tr, Settings{Width: 100, Tools: tc.tools, MaxToolOutputLines: 3,

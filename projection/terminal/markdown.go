@@ -18,7 +18,7 @@ func markdown(text string, base sty) []line {
 	for i, src := range lines {
 		if info, ok := fence(src); ok {
 			if !inFence && info != "" {
-				out = append(out, textLine(info, base))
+				out = append(out, textLine(info, base.with(atLabel)))
 			}
 			inFence = !inFence
 			if !inFence && (i+1 == len(lines) || strings.TrimSpace(lines[i+1]) != "") {

@@ -95,7 +95,7 @@ func TestMarkdownSubset(t *testing.T) {
 		{"unclosed backtick literal", "a `b", []string{"[{a `b {0 0}}]"}},
 		{"empty code literal", "a `` b", []string{"[{a `` {0 0}} { b {0 0}}]"}},
 		{"fence", "x\n```go\nfmt.Println()\n\n```\ny", []string{
-			"[{x {0 0}}]", "[{go {0 0}}]", "[{   {0 0}} {fmt.Println() {2 0}}]", "[{   {0 0}}]", "[]", "[{y {0 0}}]"}},
+			"[{x {0 0}}]", "[{go {0 16}}]", "[{   {0 0}} {fmt.Println() {2 0}}]", "[{   {0 0}}]", "[]", "[{y {0 0}}]"}},
 		{"unclosed fence runs to the end", "```\na", []string{"[{   {0 0}} {a {2 0}}]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -30,6 +30,9 @@ const (
 	atDim
 	atItalic
 	atUnderline
+	// atLabel renders nothing: it marks a Markdown fence's info-string row,
+	// which a generic card body does not dim as a whole row.
+	atLabel
 	numAttrs = 1 << iota
 )
 
