@@ -265,61 +265,19 @@ func (d *Decoder) malformed(line []byte, newline bool) error {
 	return d.errorf(-1, "%s%s", reasonMalformedPfx, msg)
 }
 
-// field is one key of a JSON object with its raw value.
-type field struct {
-	key string
-	val json.RawMessage
-}
-
-// objectFields splits a valid JSON object into its fields. ok is false when
-// the value is not an object or repeats a key.
-func objectFields(raw []byte) (fields []field, ok bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		return nil, false
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := tok.(string)
-		for _, f := range fields {
-			if f.key == key {
-				return nil, false
-			}
-		}
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return nil, false
-		}
-		fields = append(fields, field{key, val})
-	}
-	return fields, true
-}
-
-func lookup(fields []field, key string) (json.RawMessage, bool) {
-	for _, f := range fields {
-		if f.key == key {
-			return f.val, true
-		}
-	}
-	return nil, false
-}
-
 // decodeLine decodes one valid JSON line into d.pending.
+//
+// The line is copied once and the events' raw fields are slices of the
+// copy.
 func (d *Decoder) decodeLine(line []byte, first bool) error {
-	fields, ok := objectFields(line)
-	if !ok {
+	line = bytes.Clone(line)
+	fields, ok := splitObject(line)
+	if !ok || hasDuplicateKey(fields) {
 		return d.errorf(-1, reasonEnvelope)
 	}
 	var typ string
 	if raw, ok := lookup(fields, "type"); ok {
-		if json.Unmarshal(raw, &typ) != nil {
+		if typ, ok = decodeString(raw); !ok {
 			return d.errorf(-1, reasonEnvelope)
 		}
 	}
@@ -355,7 +313,8 @@ func (d *Decoder) decodeEvent(fields []field) (Event, error) {
 	for _, f := range fields {
 		switch f.key {
 		case "type":
-			hasType = json.Unmarshal(f.val, &ev.Type) == nil && ev.Type != ""
+			ev.Type, hasType = decodeString(f.val)
+			hasType = hasType && ev.Type != ""
 		case "seq":
 			ev.Seq = seq
 		case "time":
@@ -453,8 +412,8 @@ func (d *Decoder) decodePacked(typ string, fields []field) error {
 	if seen != 4 {
 		return bad()
 	}
-	dfields, ok := objectFields(data)
-	if !ok {
+	dfields, ok := splitObject(data)
+	if !ok || hasDuplicateKey(dfields) {
 		return bad()
 	}
 	tool := typ == "tool-call-chunks"

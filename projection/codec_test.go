@@ -218,6 +218,10 @@ func TestDecodeAccepts(t *testing.T) {
 			`{"type":"user/message","seq":0,"time":0,"data":null,"surfaceOp":"append","sourceEventSeqs":[1],"ignorable":true}` + "\n"},
 		{"no HTML escaping", `{"type":"x<&>","seq":0,"time":1,"data":{"t":"<&> ` + "\u2028\u2029" + `"}}` + "\n",
 			`{"type":"x<&>","seq":0,"time":1,"data":{"t":"<&> ` + "\u2028\u2029" + `"}}` + "\n"},
+		{"event typed session on line 1", `{"type":"session","seq":0,"time":1,"data":{"version":0}}` + "\n",
+			`{"type":"session","seq":0,"time":1,"data":{"version":0}}` + "\n"},
+		{"event typed like a packed row", `{"type":"text-chunks","seq":0,"time":1,"data":{}}` + "\n",
+			`{"type":"text-chunks","seq":0,"time":1,"data":{}}` + "\n"},
 		{"header only", `{"type":"session","version":0,"id":"s","createdAt":1,"delegationDepth":0}` + "\n", ""},
 	}
 	for _, tt := range tests {

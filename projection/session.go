@@ -81,7 +81,8 @@ func Resume(events []Event, clock Clock) (*Session, error) {
 // listener fails with "session append cannot reenter while another append
 // is being published".
 //
-// The raw fields of e are copied; the returned Event is the one pushed.
+// The raw fields of e are copied (an empty one reads as absent); the
+// returned Event is the one pushed.
 func (s *Session) Append(e Event) (Event, error) {
 	if s.publishing {
 		return Event{}, &EventError{Seq: int64(len(s.events)), Type: e.Type,
@@ -166,8 +167,9 @@ func (s *Session) Surface() *Surface { return s.surface }
 // §7).
 func (s *Session) DeriveMessages() []ModelMessage { return s.surface.DeriveMessages() }
 
+// cloneRaw copies a raw field; an empty one reads as absent.
 func cloneRaw(raw json.RawMessage) json.RawMessage {
-	if raw == nil {
+	if len(raw) == 0 {
 		return nil
 	}
 	return bytes.Clone(raw)

@@ -157,7 +157,8 @@ func isMessageType(t string) bool {
 // message event (user/message, steering/message, assistant/message,
 // tool/result) and returns nil for any other type. subject starts every
 // error text: "seed <type> at index N" when loading, "session event at seq
-// N" when appending.
+// N" when appending. Data is expected to be valid JSON (the envelope check
+// runs first); malformed data fails the first check that cannot read it.
 func CheckMessageShape(e *Event, subject string) error {
 	if !isMessageType(e.Type) {
 		return nil
@@ -165,16 +166,16 @@ func CheckMessageShape(e *Event, subject string) error {
 	fail := func(format string, args ...any) error {
 		return eventErrorf(e, e.Seq, "%s %s", subject, fmt.Sprintf(format, args...))
 	}
-	msgRaw := e.Data
+	msgRaw := []byte(e.Data)
 	if e.Type != TypeUserMessage {
-		var data map[string]json.RawMessage
-		if json.Unmarshal(e.Data, &data) != nil {
+		data, ok := objectMembers(e.Data)
+		if !ok {
 			return fail("lacks an identified message")
 		}
 		msgRaw = data["message"]
 	}
-	var msg map[string]json.RawMessage
-	if json.Unmarshal(msgRaw, &msg) != nil || msg == nil {
+	msg, ok := objectMembers(msgRaw)
+	if !ok {
 		return fail("lacks an identified message")
 	}
 	if id, ok := jsonString(msg["id"]); !ok || id == "" {
@@ -187,16 +188,15 @@ func CheckMessageShape(e *Event, subject string) error {
 	if role, ok := jsonString(msg["role"]); !ok || role != wantRole {
 		return fail("message must have role %q", wantRole)
 	}
-	var source map[string]json.RawMessage
-	if json.Unmarshal(msg["source"], &source) != nil || source == nil {
+	source, ok := objectMembers(msg["source"])
+	if !ok {
 		return fail("message has invalid source")
 	}
 	kind, ok := jsonString(source["kind"])
 	if !ok || kind == "" {
 		return fail("message has invalid source")
 	}
-	var content []json.RawMessage
-	if raw := bytes.TrimSpace(msg["content"]); len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &content) != nil {
+	if !isArray(msg["content"]) {
 		return fail("message has invalid content")
 	}
 	switch e.Type {
@@ -211,14 +211,15 @@ func CheckMessageShape(e *Event, subject string) error {
 		if kind != "tool" || !ok || callID == "" {
 			return fail("message must have tool source")
 		}
-		var block map[string]json.RawMessage
-		if len(content) != 1 || json.Unmarshal(content[0], &block) != nil || block == nil {
+		first, ok := soleElement(msg["content"])
+		if !ok {
 			return fail("message must contain one tool-result block")
 		}
-		if typ, _ := jsonString(block["type"]); typ != "tool-result" {
+		block, ok := objectMembers(first)
+		if !ok {
 			return fail("message must contain one tool-result block")
 		}
-		if raw := bytes.TrimSpace(block["content"]); len(raw) == 0 || raw[0] != '[' {
+		if typ, _ := jsonString(block["type"]); typ != "tool-result" || !isArray(block["content"]) {
 			return fail("message must contain one tool-result block")
 		}
 		if id, ok := jsonString(block["toolCallId"]); !ok || id != callID {
@@ -228,15 +229,13 @@ func CheckMessageShape(e *Event, subject string) error {
 	return nil
 }
 
+// isArray reports whether raw JSON holds an array.
+func isArray(raw []byte) bool {
+	i := skipSpace(raw, 0)
+	return i < len(raw) && raw[i] == '['
+}
+
 // jsonString decodes raw as a JSON string; ok is false for any other value.
-func jsonString(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+func jsonString(raw []byte) (string, bool) {
+	return decodeString(bytes.TrimSpace(raw))
 }
