@@ -1,0 +1,275 @@
+package viewer_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
+	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
+)
+
+// programOptions pins what Bubble Tea would otherwise detect.
+var programOptions = teatest.WithProgramOptions(
+	tea.WithColorProfile(colorprofile.ANSI),
+	tea.WithEnvironment([]string{"TERM=xterm-256color"}),
+)
+
+func exampleLog(t *testing.T) []projection.Event {
+	t.Helper()
+	path := filepath.Join("..", "..", "..", "..", "projection", "testdata", "example-session.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	log, err := projection.ReadLog(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return log.Events
+}
+
+// transcriptModel is what "dshtest view" mounts.
+func transcriptModel(t *testing.T, w, h int) *terminal.Model {
+	events := exampleLog(t)
+	now := events[len(events)-1].Time
+	return terminal.New(terminal.Config{
+		SessionID: "example-session", Log: events, Width: w, Height: h,
+		Clock: func() int64 { return now },
+	})
+}
+
+var (
+	keyQ      = tea.KeyPressMsg{Code: 'q', Text: "q"}
+	keyCtrlO  = tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
+	keyCtrlR  = tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl}
+	keyPgUp   = tea.KeyPressMsg{Code: tea.KeyPgUp}
+	keyPgDown = tea.KeyPressMsg{Code: tea.KeyPgDown}
+	keyHome   = tea.KeyPressMsg{Code: tea.KeyHome}
+	keyEnd    = tea.KeyPressMsg{Code: tea.KeyEnd}
+)
+
+// gate wraps a model to count the window sizes it has been sent, so that a
+// test can wait for the program's own initial size messages before sending
+// its resize (Bubble Tea sends one from a goroutine at start).
+type gate struct {
+	tea.Model
+	sizes atomic.Int32
+}
+
+func (g *gate) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.WindowSizeMsg); ok {
+		defer g.sizes.Add(1)
+	}
+	var cmd tea.Cmd
+	g.Model, cmd = g.Model.Update(msg)
+	return g, cmd
+}
+
+// run drives m through msgs in a real Bubble Tea program and returns the
+// model after q quit it.
+func run(t *testing.T, m tea.Model, w, h int, msgs ...tea.Msg) tea.Model {
+	t.Helper()
+	g := &gate{Model: m}
+	tm := teatest.NewTestModel(t, g, teatest.WithInitialTermSize(w, h), programOptions)
+	// teatest sends one initial size and the program another.
+	deadline := time.Now().Add(10 * time.Second)
+	for g.sizes.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the program never received its initial size")
+		}
+		runtime.Gosched()
+	}
+	for _, msg := range msgs {
+		tm.Send(msg)
+	}
+	tm.Send(keyQ)
+	return tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*gate).Model
+}
+
+// plain strips styling and trailing spaces from screen rows.
+func plain(rows []string) string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = strings.TrimRight(ansi.Strip(r), " ")
+	}
+	return strings.Join(out, "\n")
+}
+
+func checkScreen(t *testing.T, rows []string, w, h int) {
+	t.Helper()
+	if len(rows) != h {
+		t.Fatalf("screen has %d rows, want %d", len(rows), h)
+	}
+	for i, r := range rows {
+		if got := ansi.StringWidth(r); got > w {
+			t.Errorf("row %d is %d cells wide, more than %d: %q", i, got, w, ansi.Strip(r))
+		}
+	}
+}
+
+// TestTranscriptToggles: Ctrl+O cycles the tool cards, Ctrl+R hides
+// reasoning, and q quits the program.
+func TestTranscriptToggles(t *testing.T) {
+	tests := []struct {
+		keys          []tea.Msg
+		tools         terminal.ToolMode
+		hideReasoning bool
+		notice        string
+	}{
+		{nil, terminal.ToolsCollapsed, false, ""},
+		{[]tea.Msg{keyCtrlO}, terminal.ToolsExpanded, false, "Tool and context cards expanded."},
+		{[]tea.Msg{keyCtrlO, keyCtrlO}, terminal.ToolsHidden, false, "Tool cards hidden."},
+		{[]tea.Msg{keyCtrlO, keyCtrlO, keyCtrlO}, terminal.ToolsCollapsed, false, "Tool and context cards collapsed."},
+		{[]tea.Msg{keyCtrlR}, terminal.ToolsCollapsed, true, "Reasoning blocks hidden."},
+		{[]tea.Msg{keyCtrlR, keyCtrlR}, terminal.ToolsCollapsed, false, "Reasoning blocks shown."},
+	}
+	for i, tt := range tests {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			m := run(t, transcriptModel(t, 140, 24), 140, 24, tt.keys...).(*terminal.Model)
+			s := m.Settings()
+			if s.Tools != tt.tools || s.HideReasoning != tt.hideReasoning {
+				t.Errorf("tools %v, hide reasoning %v; want %v, %v", s.Tools, s.HideReasoning, tt.tools, tt.hideReasoning)
+			}
+			screen := m.Screen()
+			checkScreen(t, screen, 140, 24)
+			if tt.notice != "" && !strings.Contains(plain(screen), tt.notice) {
+				t.Errorf("screen lacks the notice %q:\n%s", tt.notice, plain(screen))
+			}
+			doc := plain(m.Document().Lines)
+			if got := strings.Contains(doc, "Run ls."); got == tt.hideReasoning {
+				t.Errorf("reasoning shown = %v, want %v", got, !tt.hideReasoning)
+			}
+		})
+	}
+}
+
+// TestTranscriptScroll: the view follows the tail; Home shows the top,
+// PgDn and PgUp move by a window, End follows the tail again.
+func TestTranscriptScroll(t *testing.T) {
+	const first, last = "List the files", "Summarize the README in one line"
+	tests := []struct {
+		name      string
+		keys      []tea.Msg
+		has, lacks string
+	}{
+		{"tail", nil, last, first},
+		{"home", []tea.Msg{keyHome}, first, last},
+		{"home-pgdown-pgup", []tea.Msg{keyHome, keyPgDown, keyPgUp}, first, last},
+		{"pgup-from-tail", []tea.Msg{keyPgUp}, "", last},
+		{"home-end", []tea.Msg{keyHome, keyEnd}, last, first},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := run(t, transcriptModel(t, 80, 24), 80, 24, tt.keys...).(*terminal.Model)
+			screen := plain(m.Screen())
+			if tt.has != "" && !strings.Contains(screen, tt.has) {
+				t.Errorf("screen lacks %q:\n%s", tt.has, screen)
+			}
+			if strings.Contains(screen, tt.lacks) {
+				t.Errorf("screen shows %q:\n%s", tt.lacks, screen)
+			}
+		})
+	}
+}
+
+// TestTranscriptResize: a resize re-wraps the document to the new width
+// and the screen takes the new size; nothing is lost.
+func TestTranscriptResize(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{44, 18}, {104, 30}, {20, 6}} {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			m := run(t, transcriptModel(t, 80, 24), 80, 24, tea.WindowSizeMsg{Width: sz.w, Height: sz.h}).(*terminal.Model)
+			checkScreen(t, m.Screen(), sz.w, sz.h)
+			doc := m.Document()
+			if doc.Width != sz.w {
+				t.Errorf("document width %d, want %d", doc.Width, sz.w)
+			}
+			var norm strings.Builder
+			for _, r := range plain(doc.Lines) {
+				if r != '\n' && r != ' ' {
+					norm.WriteRune(r)
+				}
+			}
+			for _, text := range []string{"List the files", "Show README.md", "Summarize the README in one line", projection.MarkerText} {
+				if !strings.Contains(norm.String(), strings.ReplaceAll(text, " ", "")) {
+					t.Errorf("document at %dx%d lacks %q", sz.w, sz.h, text)
+				}
+			}
+		})
+	}
+}
+
+// TestPager: the surface pager scrolls by lines and pages, clamps at the
+// ends and on resize, and quits on q.
+func TestPager(t *testing.T) {
+	lines := make([]string, 100)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("line %d", i+1)
+	}
+	down := tea.KeyPressMsg{Code: tea.KeyDown}
+	tests := []struct {
+		name string
+		msgs []tea.Msg
+		top  int
+	}{
+		{"start", nil, 0},
+		{"down", []tea.Msg{down, down}, 2},
+		{"pgdown", []tea.Msg{keyPgDown}, 22},
+		{"pgdown-pgup", []tea.Msg{keyPgDown, keyPgDown, keyPgUp}, 22},
+		{"pgup-at-top", []tea.Msg{keyPgUp}, 0},
+		{"end", []tea.Msg{keyEnd}, 78},
+		{"end-home", []tea.Msg{keyEnd, keyHome}, 0},
+		{"end-taller", []tea.Msg{keyEnd, tea.WindowSizeMsg{Width: 80, Height: 50}}, 52},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := run(t, viewer.NewPager("title", lines, 80, 24), 80, 24, tt.msgs...).(*viewer.Pager)
+			if p.Top() != tt.top {
+				t.Errorf("top %d, want %d", p.Top(), tt.top)
+			}
+			_, h := p.Size()
+			screen := p.Screen()
+			if len(screen) != h {
+				t.Fatalf("%d rows, want %d", len(screen), h)
+			}
+			if screen[0] != "title" || screen[1] != fmt.Sprintf("line %d", tt.top+1) {
+				t.Errorf("screen starts %q, %q", screen[0], screen[1])
+			}
+			if !strings.HasPrefix(screen[h-1], fmt.Sprintf("lines %d–", tt.top+1)) {
+				t.Errorf("status %q", screen[h-1])
+			}
+		})
+	}
+}
+
+// TestRun: Run starts a program on the given streams and returns when the
+// keys read quit it.
+func TestRun(t *testing.T) {
+	p := viewer.NewPager("title", []string{"a", "b", "c"}, 20, 5)
+	var out bytes.Buffer
+	err := viewer.Run(p, strings.NewReader("jq"), &out,
+		tea.WithWindowSize(20, 5), tea.WithColorProfile(colorprofile.ANSI),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Top() != 0 { // three lines fit in the window: nothing to scroll
+		t.Errorf("top %d, want 0", p.Top())
+	}
+	if out.Len() == 0 {
+		t.Error("the program drew nothing")
+	}
+}
