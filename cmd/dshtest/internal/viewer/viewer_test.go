@@ -162,8 +162,8 @@ func TestTranscriptToggles(t *testing.T) {
 func TestTranscriptScroll(t *testing.T) {
 	const first, last = "List the files", "Summarize the README in one line"
 	tests := []struct {
-		name      string
-		keys      []tea.Msg
+		name       string
+		keys       []tea.Msg
 		has, lacks string
 	}{
 		{"tail", nil, last, first},
