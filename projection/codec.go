@@ -204,6 +204,9 @@ func (d *Decoder) readRecord() error {
 // whether the line ended with one. It returns io.EOF only when no byte is
 // left.
 func (d *Decoder) readLine() (line []byte, newline bool, err error) {
+	if cap(d.buf) > 1<<20 {
+		d.buf = nil // do not keep a huge line's buffer
+	}
 	d.buf = d.buf[:0]
 	for {
 		chunk, rerr := d.r.ReadSlice('\n')

@@ -29,7 +29,7 @@ type listener struct {
 	active bool
 }
 
-// NewSession returns an empty session.
+// NewSession returns an empty session. clock must not be nil.
 func NewSession(clock Clock) *Session {
 	return &Session{clock: clock, surface: NewSurface(0)}
 }
