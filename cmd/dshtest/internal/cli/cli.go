@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -150,7 +151,14 @@ func envMap(env []string) map[string]string {
 func oneLine(s string) string {
 	const max = 400
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			i++
+			continue
+		}
+		i += size
 		switch {
 		case r == '\n':
 			b.WriteString(`\n`)

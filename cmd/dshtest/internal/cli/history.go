@@ -46,7 +46,8 @@ never counted. The last line names the command for the next older page.`,
 			}
 			page := projection.NewHistory(lf.Events).Page(before, maxMessages)
 			if asJSON {
-				return writeJSON(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
+				writeJSONLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
+				return nil
 			}
 			writePage(a.stdout, lf.Path, maxMessages, page)
 			return nil
@@ -54,7 +55,7 @@ never counted. The last line names the command for the next older page.`,
 	}
 	cmd.Flags().IntVar(&maxMessages, "max", projection.DefaultHistoryMessages, "messages per page (maxMessages)")
 	cmd.Flags().Int64Var(&before, "before", -1, "page before this seq (beforeSeq); absent: the tail page")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object with the raw events")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
 	return cmd
 }
 

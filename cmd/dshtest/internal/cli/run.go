@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -195,10 +196,14 @@ func writeSummaryJSON(w io.Writer, res *suiteResult) {
 	writeJSONLine(w, s)
 }
 
+// writeJSONLine writes v as one line of JSON, without HTML escaping.
 func writeJSONLine(w io.Writer, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		b.Reset()
+		fmt.Fprintf(&b, "{\"error\":%q}\n", err.Error())
 	}
-	fmt.Fprintf(w, "%s\n", b)
+	_, _ = w.Write(b.Bytes())
 }

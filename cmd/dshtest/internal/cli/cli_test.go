@@ -1,0 +1,296 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+var exampleLog = filepath.Join("..", "..", "..", "..", "projection", "testdata", "example-session.jsonl")
+
+// TestRunExitCodes runs the program in-process: 0 when everything held, 1
+// for a failed check, 2 for usage errors and bad input.
+func TestRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"type\":\"turn/start\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		env  []string
+		code int
+		err  string // a substring of standard error
+	}{
+		{[]string{"check", exampleLog}, nil, ExitOK, ""},
+		{[]string{"render", exampleLog, "--width", "44"}, nil, ExitOK, ""},
+		{[]string{"history", exampleLog, "--max", "3"}, nil, ExitOK, ""},
+		{[]string{"repro", exampleLog, "--size", "80x24"}, nil, ExitOK, ""},
+		{[]string{"repro", exampleLog, "--size", "80x24"}, []string{"DSHTEST_PROJECTOR=surface"}, ExitFail, ""},
+		{[]string{"check", filepath.Join(dir, "missing.jsonl")}, nil, ExitUsage, "missing.jsonl: no such file or directory"},
+		{[]string{"check", bad}, nil, ExitUsage, "bad.jsonl:1: malformed JSON"},
+		{[]string{"render", exampleLog, "--width", "0"}, nil, ExitUsage, "--width 0"},
+		{[]string{"render"}, nil, ExitUsage, "accepts 1 arg(s)"},
+		{[]string{"nope"}, nil, ExitUsage, `unknown command "nope"`},
+		{[]string{"record"}, []string{"CI=true"}, ExitUsage, "refuses to run when CI is set"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run(tt.args, strings.NewReader(""), &stdout, &stderr, tt.env)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tt.err) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tt.err)
+			}
+			if tt.code == ExitUsage && strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("stderr is not one line: %q", stderr.String())
+			}
+		})
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"two\nlines", `two\nlines`},
+		{"esc \x1b[31m and \u009b", `esc \x1b[31m and \x9b`},
+		{"invalid \xff byte", `invalid \xff byte`},
+		{"tab\there", "tab here"},
+	}
+	for _, tt := range tests {
+		if got := oneLine(tt.in); got != tt.want {
+			t.Errorf("oneLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	long := oneLine(strings.Repeat("é", 5000))
+	if n := len(long); n > 420 || strings.Contains(long, "\n") || !strings.Contains(long, " … ") {
+		t.Errorf("a long message is not shortened: %d bytes", n)
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		i, n int
+		ok   bool
+	}{
+		{"", 1, 1, true},
+		{"1/1", 1, 1, true},
+		{"2/4", 2, 4, true},
+		{"0/4", 0, 0, false},
+		{"5/4", 0, 0, false},
+		{"1/0", 0, 0, false},
+		{"x/2", 0, 0, false},
+		{"2", 0, 0, false},
+	}
+	for _, tt := range tests {
+		i, n, err := parseShard(tt.in)
+		if (err == nil) != tt.ok || i != tt.i || n != tt.n {
+			t.Errorf("parseShard(%q) = %d, %d, %v", tt.in, i, n, err)
+		}
+	}
+}
+
+// TestShardPartition: for every n, each name falls in exactly one shard,
+// and a name's shard does not depend on the other names.
+func TestShardPartition(t *testing.T) {
+	var names []string
+	for i := range 50 {
+		names = append(names, fmt.Sprintf("scenario-%d", i))
+	}
+	for n := 1; n <= 7; n++ {
+		counts := map[int]int{}
+		for _, name := range names {
+			s := shardOf(name, n)
+			if s < 1 || s > n {
+				t.Fatalf("shardOf(%q, %d) = %d", name, n, s)
+			}
+			counts[s]++
+		}
+		total := 0
+		for _, c := range counts {
+			total += c
+		}
+		if total != len(names) {
+			t.Errorf("n=%d: %d names in shards, want %d", n, total, len(names))
+		}
+		if n > 1 && len(counts) < 2 {
+			t.Errorf("n=%d: every name in one shard", n)
+		}
+	}
+	if shardOf("surface-compaction-live", 4) != shardOf("surface-compaction-live", 4) {
+		t.Error("shardOf is not stable")
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want size
+		ok   bool
+	}{
+		{"80x24", size{80, 24}, true},
+		{"44X18", size{44, 18}, true},
+		{"0x24", size{}, false},
+		{"80", size{}, false},
+		{"80x", size{}, false},
+		{"axb", size{}, false},
+	}
+	for _, tt := range tests {
+		got, err := parseSize(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseSize(%q) = %v, %v", tt.in, got, err)
+		}
+	}
+}
+
+// TestChangeGrouping: the same edit at different rows of different
+// fixtures groups as one change; a different edit does not.
+func TestChangeGrouping(t *testing.T) {
+	a := "0| <blank>\n1| \"You\"\n2| \"hi\"\n"
+	b := "0| <blank>\n1| <blank>\n1| \"You\"\n2| \"hi\"\n"
+	edit := func(s string) string { return strings.Replace(s, `"You"`, `"Yuo"`, 1) }
+	d1, d2 := compactDiff(a, edit(a)), compactDiff(b, edit(b))
+	if d1 == "" || d2 == "" {
+		t.Fatal("no diff")
+	}
+	if changeKey(d1) != changeKey(d2) {
+		t.Errorf("same edit, different keys:\n%s\n---\n%s", d1, d2)
+	}
+	if d3 := compactDiff(a, strings.Replace(a, "hi", "ho", 1)); changeKey(d3) == changeKey(d1) {
+		t.Error("different edits share a key")
+	}
+	var w bytes.Buffer
+	printChanges(&w, "fixtures/", []string{"a.screen", "b.screen"},
+		tree{"a.screen": []byte(a), "b.screen": []byte(b)},
+		tree{"a.screen": []byte(edit(a)), "b.screen": []byte(edit(b))})
+	if !strings.Contains(w.String(), "changed   2 fixtures: same change in fixtures/a.screen, fixtures/b.screen") {
+		t.Errorf("not grouped:\n%s", w.String())
+	}
+}
+
+func TestCompactDiffBounded(t *testing.T) {
+	var old, new strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		fmt.Fprintf(&new, "line %d changed\n", i)
+	}
+	d := compactDiff(old.String(), new.String())
+	lines := strings.Split(d, "\n")
+	if len(lines) != maxDiffLines+1 || !strings.HasPrefix(lines[maxDiffLines], "… ") {
+		t.Errorf("diff of %d lines, last %q", len(lines), lines[len(lines)-1])
+	}
+	if compactDiff("same\n", "same\n") != "" {
+		t.Error("a diff of equal texts")
+	}
+}
+
+func TestDiffering(t *testing.T) {
+	a := tree{"x.screen": []byte("1\n"), "y.screen": []byte("2\n")}
+	b := tree{"x.screen": []byte("1\n"), "y.screen": []byte("3\n"), "z.screen": []byte("4\n")}
+	var names []string
+	for _, d := range differing(a, b, "fixtures/", tree{}, tree{}, "scenarios/") {
+		names = append(names, d.name)
+	}
+	if diff := cmp.Diff([]string{"fixtures/y.screen", "fixtures/z.screen"}, names); diff != "" {
+		t.Errorf("differing (-want +got):\n%s", diff)
+	}
+}
+
+// ev builds an event for the invariant tests.
+func ev(typ string, data string, op string) projection.Event {
+	e := projection.Event{Type: typ, Data: json.RawMessage(data)}
+	if op != "" {
+		e.SurfaceOp = json.RawMessage(op)
+	}
+	return e
+}
+
+const (
+	prompt    = `{"id":"u","role":"user","content":[{"type":"text","text":"hello"}],"source":{"kind":"user"}}`
+	injected  = `{"id":"c","role":"user","content":[{"type":"text","text":"ctx"}],"source":{"kind":"plugin","plugin":"x"}}`
+	assistant = `{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[{"type":"reasoning","text":"think"},{"type":"text","text":"answer"}],"source":{"kind":"model","provider":"p","model":"m"}}}`
+	step      = `{"turn":1,"step":1}`
+)
+
+// TestExpectedTexts: the texts no-lost-message requires are the
+// append-origin prompts and assistant texts, less the steps the renderer
+// removes by rule.
+func TestExpectedTexts(t *testing.T) {
+	tests := []struct {
+		name   string
+		events []projection.Event
+		want   []string
+	}{
+		{"prompt and answer", []projection.Event{
+			ev("user/message", prompt, `"append"`),
+			ev("step/start", step, ""),
+			ev("assistant/message", assistant, `"append"`),
+			ev("step/end", step, ""),
+		}, []string{"0 prompt hello", "2 assistant answer"}},
+		{"injected context and replacements are not required", []projection.Event{
+			ev("user/message", injected, `"append"`),
+			ev("assistant/message", assistant, `{"op":"replace","start":0,"end":0}`),
+		}, nil},
+		{"a retry removes the failed step", []projection.Event{
+			ev("step/start", step, ""),
+			ev("assistant/message", assistant, `"append"`),
+			ev("llm/retry", `{}`, ""),
+			ev("assistant/message", assistant, `"append"`),
+			ev("step/end", step, ""),
+		}, []string{"3 assistant answer"}},
+		{"a retry after step/end removes the step just completed", []projection.Event{
+			ev("step/start", step, ""),
+			ev("assistant/message", assistant, `"append"`),
+			ev("step/end", step, ""),
+			ev("llm/retry", `{}`, ""),
+		}, nil},
+		{"turn/end removes a step still open", []projection.Event{
+			ev("step/start", step, ""),
+			ev("assistant/message", assistant, `"append"`),
+			ev("turn/end", `{"turn":1,"reason":{"kind":"aborted"}}`, ""),
+		}, nil},
+		{"turn/end keeps a completed step", []projection.Event{
+			ev("step/start", step, ""),
+			ev("assistant/message", assistant, `"append"`),
+			ev("step/end", step, ""),
+			ev("turn/end", `{"turn":1,"reason":{"kind":"completed"}}`, ""),
+		}, []string{"1 assistant answer"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range tt.events {
+				tt.events[i].Seq = int64(i)
+			}
+			var got []string
+			for _, s := range expectedTexts(tt.events) {
+				got = append(got, fmt.Sprintf("%d %s %s", s.seq, s.kind, s.text))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("expectedTexts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestNorm(t *testing.T) {
+	// The renderer escapes controls as \xNN; norm keeps their letters and
+	// digits, so a text is found in the document whatever its escapes.
+	if got, want := norm("a\x1b]2;b c\n"), "ax1b2bc"; got != want {
+		t.Errorf("norm = %q, want %q", got, want)
+	}
+	doc := []string{"\x1b[1mhel\x1b[0m  ", "lo   wor", "ld"}
+	if got := docNorm(doc); got != "helloworld" {
+		t.Errorf("docNorm = %q", got)
+	}
+}
