@@ -33,8 +33,14 @@ type Config struct {
 	// CI refuses every recording: nothing is written, and a missing
 	// fixture is a failure even with Update.
 	CI bool
-	// Verbose logs every scenario step, as go test -v does.
+	// Verbose asks a runner to log every scenario step, as go test -v
+	// does. The harness itself does not read it; runners built on NewSuite
+	// (dshtest run -v) do.
 	Verbose bool
+	// UpdateScripts lets a failing cmp against a file of a scenario's
+	// archive rewrite that file (testscript's UpdateScripts), to re-record
+	// surface, transcript and history outputs. Ignored when CI is set.
+	UpdateScripts bool
 
 	// Projection is the terminal's projection seam; the zero value is the
 	// projection package's transcript.
@@ -50,14 +56,17 @@ type Config struct {
 }
 
 // ConfigFromEnv returns a Config for the given directories with Update set
-// from GOLDIE_UPDATE (1, t or true) and CI from CI (any non-empty value).
+// from GOLDIE_UPDATE (1, t or true), CI from CI (any non-empty value), and
+// UpdateScripts when updating outside CI.
 func ConfigFromEnv(scenarioDir, fixtureDir string) Config {
-	return Config{
+	cfg := Config{
 		ScenarioDir: scenarioDir,
 		FixtureDir:  fixtureDir,
 		Update:      truthy(os.Getenv("GOLDIE_UPDATE")),
 		CI:          os.Getenv("CI") != "",
 	}
+	cfg.UpdateScripts = cfg.Update && !cfg.CI
+	return cfg
 }
 
 func truthy(s string) bool {
@@ -115,14 +124,15 @@ func (s *Suite) Config() Config { return s.cfg }
 
 // Params returns the testscript parameters that run the suite: the
 // scenario files, the verbs, and a per-scenario setup. With Update (and not
-// CI) a failing cmp against a file of the archive rewrites the archive.
+// CI) and UpdateScripts a failing cmp against a file of the archive
+// rewrites the archive.
 func (s *Suite) Params() testscript.Params {
 	p := testscript.Params{
 		Dir:                s.cfg.ScenarioDir,
 		Setup:              s.setup,
 		Cmds:               commands(),
 		RequireUniqueNames: true,
-		UpdateScripts:      s.cfg.Update && !s.cfg.CI,
+		UpdateScripts:      s.cfg.UpdateScripts && !s.cfg.CI,
 	}
 	if len(s.cfg.Scenarios) > 0 {
 		p.Dir = ""
