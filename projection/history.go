@@ -1,0 +1,145 @@
+package projection
+
+import "sort"
+
+// DefaultHistoryMessages is session.history's default maxMessages.
+const DefaultHistoryMessages = 50
+
+// Page is one page of session.history (log.md §12.2): one contiguous raw
+// range of the log, every event type included. From and To are the seqs of
+// its first and last event; an empty page has From > To (To+1 == From, and
+// From is the requested beforeSeq, or 0). HasMore says an older page exists.
+type Page struct {
+	From, To int64
+	Events   []Event
+	HasMore  bool
+}
+
+// History indexes a log once for paging. Events must be in log order (seq
+// ascending). A History is immutable and safe for concurrent use; the pages
+// it returns share the log's backing array.
+type History struct {
+	events []Event
+	// contiguous: events[i].Seq == base+i, so a seq's index is arithmetic.
+	contiguous bool
+	base       int64
+	// counted[i] is the number of counted messages among events[:i];
+	// groups[k] is the group start of the k-th counted message, oldest first.
+	counted []int32
+	groups  []int64
+}
+
+// historyCounted reports whether e counts toward maxMessages: an
+// append-origin user/message or assistant/message. Replacement copies,
+// tool results, steering and log-only events never count.
+func historyCounted(e *Event) bool {
+	return (e.Type == TypeUserMessage || e.Type == TypeAssistantMessage) && IsAppendSurfaceEvent(e)
+}
+
+// historyGroupStart is the smallest of e's seq and its sourceEventSeqs: an
+// assistant message pulls its chunks onto its page.
+func historyGroupStart(e *Event) int64 {
+	g := e.Seq
+	if seqs, ok := e.Sources(); ok {
+		for _, s := range seqs {
+			g = min(g, s)
+		}
+	}
+	return g
+}
+
+// NewHistory indexes events in one pass.
+func NewHistory(events []Event) *History {
+	h := &History{events: events, contiguous: true, counted: make([]int32, len(events)+1)}
+	if len(events) > 0 {
+		h.base = events[0].Seq
+	}
+	for i := range events {
+		e := &events[i]
+		if e.Seq != h.base+int64(i) {
+			h.contiguous = false
+		}
+		if historyCounted(e) {
+			h.groups = append(h.groups, historyGroupStart(e))
+		}
+		h.counted[i+1] = int32(len(h.groups))
+	}
+	return h
+}
+
+// index returns the index of the first event whose seq is at least seq.
+func (h *History) index(seq int64) int {
+	if h.contiguous {
+		return int(min(max(seq-h.base, 0), int64(len(h.events))))
+	}
+	return sort.Search(len(h.events), func(i int) bool { return h.events[i].Seq >= seq })
+}
+
+// Page returns the page of at most maxMessages counted messages that ends
+// just before beforeSeq (a negative beforeSeq means absent: the tail page).
+// maxMessages ≤ 0 means DefaultHistoryMessages. On a contiguous log it costs
+// O(1) and reads no event; otherwise O(log n).
+func (h *History) Page(beforeSeq int64, maxMessages int) Page {
+	if maxMessages <= 0 {
+		maxMessages = DefaultHistoryMessages
+	}
+	end := len(h.events)
+	if beforeSeq >= 0 {
+		end = h.index(beforeSeq)
+	}
+	var cut int64
+	if k := int(h.counted[end]); k >= maxMessages {
+		cut = h.groups[k-maxMessages]
+	}
+	start := min(h.index(cut), end)
+	if !h.contiguous || start == end {
+		return historyMakePage(h.events[start:end], beforeSeq, cut)
+	}
+	return Page{From: h.base + int64(start), To: h.base + int64(end) - 1, Events: h.events[start:end], HasMore: cut > 0}
+}
+
+// HistoryPage is session.history over events as log.md §12.2 writes it: a
+// newest-first scan of the window. It costs O(len(events)); use a History to
+// page one log repeatedly.
+func HistoryPage(events []Event, beforeSeq int64, maxMessages int) Page {
+	if maxMessages <= 0 {
+		maxMessages = DefaultHistoryMessages
+	}
+	end := len(events)
+	if beforeSeq >= 0 {
+		end = 0
+		for end < len(events) && events[end].Seq < beforeSeq {
+			end++
+		}
+	}
+	window := events[:end]
+	count, cut := 0, int64(0)
+	for i := len(window) - 1; i >= 0; i-- {
+		e := &window[i]
+		if !historyCounted(e) {
+			continue
+		}
+		count++
+		if count >= maxMessages {
+			cut = historyGroupStart(e)
+			break
+		}
+	}
+	start := 0
+	for start < len(window) && window[start].Seq < cut {
+		start++
+	}
+	return historyMakePage(window[start:], beforeSeq, cut)
+}
+
+func historyMakePage(events []Event, beforeSeq, cut int64) Page {
+	p := Page{Events: events, HasMore: cut > 0}
+	if len(events) == 0 {
+		p.From = max(beforeSeq, 0)
+		p.To = p.From - 1
+		p.Events = nil
+		return p
+	}
+	p.From, p.To = events[0].Seq, events[len(events)-1].Seq
+	return p
+}

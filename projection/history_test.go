@@ -1,0 +1,153 @@
+package projection_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dshtest/dshtest/projection"
+)
+
+type trPageSummary struct {
+	From, To int64
+	N        int
+	HasMore  bool
+}
+
+func trSummarize(p projection.Page) trPageSummary {
+	return trPageSummary{From: p.From, To: p.To, N: len(p.Events), HasMore: p.HasMore}
+}
+
+// trSamePage compares two pages of the same log: bounds, flag and the seqs
+// of their events (both share the log's events).
+func trSamePage(a, b projection.Page) string {
+	seqs := func(p projection.Page) []int64 {
+		var s []int64
+		for _, e := range p.Events {
+			s = append(s, e.Seq)
+		}
+		return s
+	}
+	if d := cmp.Diff(trSummarize(a), trSummarize(b)); d != "" {
+		return d
+	}
+	return cmp.Diff(seqs(a), seqs(b))
+}
+
+// TestHistoryExample is example-session.expected.md §4.
+func TestHistoryExample(t *testing.T) {
+	events := trLoad(t, "example-session.jsonl")
+	h := projection.NewHistory(events)
+	tests := []struct {
+		name      string
+		beforeSeq int64
+		max       int
+		want      trPageSummary
+	}{
+		{"tail page", -1, 3, trPageSummary{25, 40, 16, true}},
+		{"before 25", 25, 3, trPageSummary{14, 24, 11, true}},
+		{"before 14: 9 pulls in its chunks", 14, 3, trPageSummary{0, 13, 14, false}},
+		{"default max is 50", -1, 0, trPageSummary{0, 40, 41, false}},
+		{"negative max is 50", -1, -7, trPageSummary{0, 40, 41, false}},
+		{"one message: the regenerated copy is not counted", -1, 1, trPageSummary{37, 40, 4, true}},
+		{"two messages", -1, 2, trPageSummary{36, 40, 5, true}},
+		{"before 0 is empty", 0, 3, trPageSummary{0, -1, 0, false}},
+		{"before 1", 1, 3, trPageSummary{0, 0, 1, false}},
+		{"before past the end is the whole log", 99, 3, trPageSummary{25, 40, 16, true}},
+		{"tool results, replacements never count", 33, 4, trPageSummary{14, 32, 19, true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := h.Page(tt.beforeSeq, tt.max)
+			if diff := cmp.Diff(tt.want, trSummarize(got)); diff != "" {
+				t.Errorf("Page(%d, %d) (-want +got):\n%s", tt.beforeSeq, tt.max, diff)
+			}
+			for i, e := range got.Events {
+				if e.Seq != got.From+int64(i) {
+					t.Fatalf("page is not one contiguous range: event %d has seq %d", i, e.Seq)
+				}
+			}
+			scan := projection.HistoryPage(events, tt.beforeSeq, tt.max)
+			if diff := trSamePage(scan, got); diff != "" {
+				t.Errorf("indexed page differs from the §12.2 scan (-scan +indexed):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestHistoryWalk walks every log backwards page by page, as the client's
+// loadOlder does, and checks the pages tile the log and agree with the scan.
+func TestHistoryWalk(t *testing.T) {
+	for _, name := range trLogFiles(t) {
+		events := trLoad(t, name)
+		h := projection.NewHistory(events)
+		for max := 1; max <= 6; max++ {
+			before, next := int64(-1), int64(len(events))
+			for pages := 0; ; pages++ {
+				if pages > len(events) {
+					t.Fatalf("%s max=%d: paging does not terminate", name, max)
+				}
+				p := h.Page(before, max)
+				if diff := trSamePage(projection.HistoryPage(events, before, max), p); diff != "" {
+					t.Fatalf("%s Page(%d, %d) (-scan +indexed):\n%s", name, before, max, diff)
+				}
+				if p.To+1 != next {
+					t.Fatalf("%s max=%d: page %d–%d does not end before %d", name, max, p.From, p.To, next)
+				}
+				if !p.HasMore {
+					if p.From != 0 {
+						t.Fatalf("%s max=%d: last page starts at %d", name, max, p.From)
+					}
+					break
+				}
+				before, next = p.From, p.From
+			}
+		}
+	}
+}
+
+// TestHistoryPageProjects projects each page of the example on its own, the
+// browser's situation: page 1 holds the checkpoint and its summary while the
+// shadowed range lies on older pages.
+func TestHistoryPageProjects(t *testing.T) {
+	events := trLoad(t, "example-session.jsonl")
+	h := projection.NewHistory(events)
+	page1 := h.Page(-1, 3)
+	rows := trRows(projection.Project(page1.Events, projection.TranscriptOptions{}), 1784630605302)
+	want := []string{
+		`[25] Assistant 2/2 text="The README describes a demo."`,
+		`[25f] Footer 2/2: Model wait 0.0s · Completed 2026-07-21 10:41:40`,
+		`[33] Marker summary=32 items=4 tokens=1900 text=<54 runes>`,
+		`[36] You: "Summarize the README in one line"`,
+		`[37] Assistant 3/1 text="A demo project."`,
+		`[37f] Footer 3/1: Model wait 0.2s · Completed 2026-07-21 10:43:25`,
+	}
+	trCheckRows(t, rows, want)
+
+	// A page cut between the summary and an older start still shows a
+	// marker; one that starts after the summary shows it without data.
+	rows = trRows(projection.Project(events[33:], projection.TranscriptOptions{}), 1784630605302)
+	if rows[0] != `[33] Marker (no summary)` {
+		t.Errorf("window 33–40 starts with %q", rows[0])
+	}
+}
+
+// TestHistoryNonContiguous pages a log with gaps in its seqs (every third
+// event dropped): the index falls back to searching by seq.
+func TestHistoryNonContiguous(t *testing.T) {
+	all := trLoad(t, "example-session.jsonl")
+	var events []projection.Event
+	for i, e := range all {
+		if i%3 != 1 {
+			events = append(events, e)
+		}
+	}
+	h := projection.NewHistory(events)
+	for before := int64(-1); before <= 42; before++ {
+		for max := 1; max <= 4; max++ {
+			if diff := trSamePage(projection.HistoryPage(events, before, max), h.Page(before, max)); diff != "" {
+				t.Fatalf("Page(%d, %d) (-scan +indexed):\n%s", before, max, diff)
+			}
+		}
+	}
+}
