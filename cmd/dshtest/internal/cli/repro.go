@@ -44,7 +44,6 @@ type reproFlags struct {
 	minimize string
 	out      string
 	asJSON   bool
-	dir      string
 }
 
 func (a *app) reproCommand() *cobra.Command {
