@@ -46,12 +46,19 @@ type Options struct {
 	// Now is the frozen clock (epoch ms) the terminal reads as "now"; 0
 	// means one second after the last event's time.
 	Now int64
-	// Live mounts the terminal on an empty log and appends every event
-	// after it (clock T, append 'JSON'), so the snapshots see the live path
-	// and the harness compares it with a replay of the same log. The
-	// default loads the log (load session.jsonl) and mounts on it: the
-	// replay path.
-	Live bool
+	// Live mounts the terminal on events[:LiveFrom] (loaded from the
+	// archive; empty when LiveFrom is 0) and appends every later event
+	// after the mount (clock T, append 'JSON'), so the snapshots see the
+	// live path and the harness compares it with a replay of the same log.
+	// The default loads the whole log (load session.jsonl) and mounts on
+	// it: the replay path.
+	Live     bool
+	LiveFrom int
+	// Before holds script lines to run before event i is appended (live
+	// form only); Before[len(events)] runs after the last one. A
+	// "resize W H" line among them changes the size later snapshot names
+	// use. Use it to toggle, resize or switch scheme mid-stream.
+	Before map[int][]string
 }
 
 // FileName is the name of the embedded log in the archive.
@@ -93,7 +100,10 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 	}
 	mode := "loaded and mounted (the replay path)"
 	if opts.Live {
-		mode = "appended after mount (the live path)"
+		if opts.LiveFrom < 0 || opts.LiveFrom > len(events) {
+			return nil, fmt.Errorf("emit: LiveFrom %d out of range", opts.LiveFrom)
+		}
+		mode = fmt.Sprintf("events %d- appended after mount (the live path)", opts.LiveFrom)
 	}
 	sizes := opts.Sizes
 	if len(sizes) == 0 {
@@ -140,11 +150,31 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 	for range opts.ToolPresses % 3 {
 		b.WriteString("toggle tools\n")
 	}
+	// The stored part: the whole log for a replay, events[:LiveFrom] for
+	// the live form.
+	stored := events
 	if opts.Live {
-		fmt.Fprintf(&b, "clock %d\n", events[0].Time)
-		fmt.Fprintf(&b, "mount %d %d\n", sizes[0].W, sizes[0].H)
+		stored = events[:opts.LiveFrom]
+	}
+	cur := sizes[0]
+	if len(stored) > 0 {
+		fmt.Fprintf(&b, "load %s\n", FileName)
+	}
+	if opts.Live {
 		clock := events[0].Time
-		for i := range events {
+		if len(stored) > 0 {
+			clock = stored[len(stored)-1].Time
+		}
+		fmt.Fprintf(&b, "clock %d\n", clock)
+		fmt.Fprintf(&b, "mount %d %d\n", cur.W, cur.H)
+		for i := opts.LiveFrom; i < len(events); i++ {
+			for _, l := range opts.Before[i] {
+				b.WriteString(l + "\n")
+				if f := strings.Fields(l); len(f) == 3 && f[0] == "resize" {
+					fmt.Sscan(f[1], &cur.W)
+					fmt.Sscan(f[2], &cur.H)
+				}
+			}
 			if t := events[i].Time; t != clock {
 				fmt.Fprintf(&b, "clock %d\n", t)
 				clock = t
@@ -157,21 +187,30 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 			b.WriteString(strings.ReplaceAll(string(line), "'", "''"))
 			b.WriteString("'\n")
 		}
-		fmt.Fprintf(&b, "clock %d\n", now)
-	} else {
-		fmt.Fprintf(&b, "clock %d\n", now)
-		fmt.Fprintf(&b, "load %s\n", FileName)
+		for _, l := range opts.Before[len(events)] {
+			b.WriteString(l + "\n")
+			if f := strings.Fields(l); len(f) == 3 && f[0] == "resize" {
+				fmt.Sscan(f[1], &cur.W)
+				fmt.Sscan(f[2], &cur.H)
+			}
+		}
 	}
+	fmt.Fprintf(&b, "clock %d\n", now)
 	for i, s := range sizes {
 		switch {
 		case i == 0 && !opts.Live:
 			fmt.Fprintf(&b, "mount %d %d\n", s.W, s.H)
 		case i > 0:
 			fmt.Fprintf(&b, "resize %d %d\n", s.W, s.H)
+			cur = s
 		}
-		fmt.Fprintf(&b, "snapshot %s-%dx%d\n", name, s.W, s.H)
+		fmt.Fprintf(&b, "snapshot %s-%dx%d\n", name, cur.W, cur.H)
 	}
-	if !opts.Live {
+	if len(stored) > 0 {
+		var log bytes.Buffer
+		if err := projection.WriteLog(&log, stored); err != nil {
+			return nil, fmt.Errorf("emit: %w", err)
+		}
 		b.WriteString("\n-- " + FileName + " --\n")
 		b.Write(log.Bytes())
 	}

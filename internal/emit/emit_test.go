@@ -54,7 +54,7 @@ func TestScenario(t *testing.T) {
 	}
 	now := events[len(events)-1].Time + 1000
 	want := []string{"option eager", "scheme light", "toggle reasoning", "toggle tools", "toggle tools",
-		"clock " + itoa(now), "load session.jsonl",
+		"load session.jsonl", "clock " + itoa(now),
 		"mount 80 24", "snapshot gen-2-80x24", "resize 44 18", "snapshot gen-2-44x18"}
 	if diff := cmp.Diff(want, script); diff != "" {
 		t.Errorf("script (-want +got):\n%s", diff)
@@ -251,10 +251,18 @@ func TestScenarioRunsInHarness(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for i, seed := range []int64{3, 11, 12} {
+	for i, seed := range []int64{3, 11, 12, 13} {
 		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 2})
-		out, err := Scenario(fmt.Sprintf("gen-%d", seed), events, Options{
-			Sizes: []Size{{60, 20}, {30, 12}}, Scrub: i == 1, Live: i == 2, Source: "emit test"})
+		opts := Options{Sizes: []Size{{60, 20}, {30, 12}}, Scrub: i == 1, Live: i >= 2, Source: "emit test"}
+		if i == 3 {
+			opts.LiveFrom = len(events) / 2
+			opts.Before = map[int][]string{
+				len(events) / 2:   {"toggle reasoning", "scheme light"},
+				len(events)/2 + 3: {"resize 50 16", "toggle tools"},
+				len(events):       {"toggle reasoning"},
+			}
+		}
+		out, err := Scenario(fmt.Sprintf("gen-%d", seed), events, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,8 +277,14 @@ func TestScenarioRunsInHarness(t *testing.T) {
 		harness.Run(t, harness.Config{ScenarioDir: scen, FixtureDir: fix})
 	})
 	names, _ := filepath.Glob(filepath.Join(fix, "*"))
-	if len(names) != 6 {
-		t.Errorf("recorded fixtures: %v, want 6", names)
+	want := []string{"gen-11-30x12", "gen-11-60x20", "gen-12-30x12", "gen-12-60x20", "gen-13-30x12", "gen-13-50x16",
+		"gen-3-30x12", "gen-3-60x20"}
+	var got []string
+	for _, n := range names {
+		got = append(got, strings.TrimSuffix(filepath.Base(n), filepath.Ext(n)))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("recorded fixtures: %v, want %v", got, want)
 	}
 }
 

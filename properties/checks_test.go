@@ -1,0 +1,601 @@
+package properties
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
+)
+
+// subject is one session under check, with the replay terminal and its
+// renderings computed once and shared by the properties.
+type subject struct {
+	events []projection.Event
+	p      params
+	replay *terminal.Model
+	doc    *terminal.Document
+}
+
+func newSubject(events []projection.Event, p params) *subject { return &subject{events: events, p: p} }
+
+// model is a terminal mounted on the whole log with the final settings.
+func (s *subject) model() *terminal.Model {
+	if s.replay == nil {
+		s.replay = terminal.New(s.p.config(s.events, s.events))
+	}
+	return s.replay
+}
+
+func (s *subject) document() terminal.Document {
+	if s.doc == nil {
+		d := s.model().Document()
+		s.doc = &d
+	}
+	return *s.doc
+}
+
+// plainRows are the document's rows without their SGR sequences.
+func (s *subject) plainRows() []string {
+	var out []string
+	for _, l := range s.document().Lines {
+		out = append(out, ansi.Strip(l))
+	}
+	return out
+}
+
+// checkCodec: the JSONL codec round-trips the log, and encoding is stable.
+func checkCodec(s *subject) error {
+	var a bytes.Buffer
+	if err := projection.WriteLog(&a, s.events); err != nil {
+		return fmt.Errorf("encode: %w", err)
+	}
+	log, err := projection.ParseLog(a.Bytes(), "session.jsonl")
+	if err != nil {
+		return fmt.Errorf("decode: %w", err)
+	}
+	if log.Header != nil {
+		return fmt.Errorf("decode invented a header: %s", log.Header)
+	}
+	if len(log.Events) != len(s.events) {
+		return fmt.Errorf("decode gave %d events, want %d", len(log.Events), len(s.events))
+	}
+	for i := range s.events {
+		x, y := &s.events[i], &log.Events[i]
+		if x.Type != y.Type || x.Seq != y.Seq || x.Time != y.Time || x.Ignorable != y.Ignorable ||
+			!jsonEqual(x.Data, y.Data) || !rawEqual(x.SurfaceOp, y.SurfaceOp) || !rawEqual(x.SourceEventSeqs, y.SourceEventSeqs) {
+			return fmt.Errorf("seq %d changed in a round trip:\n was %s\n now %s", x.Seq, line(x), line(y))
+		}
+	}
+	var b bytes.Buffer
+	if err := projection.WriteLog(&b, log.Events); err != nil {
+		return fmt.Errorf("re-encode: %w", err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		al, bl := strings.Split(a.String(), "\n"), strings.Split(b.String(), "\n")
+		for i := range min(len(al), len(bl)) {
+			if al[i] != bl[i] {
+				return fmt.Errorf("encode is not byte-stable at line %d:\n first %q\nsecond %q", i+1, al[i], bl[i])
+			}
+		}
+		return fmt.Errorf("encode is not byte-stable (%d vs %d bytes)", a.Len(), b.Len())
+	}
+	return nil
+}
+
+func line(e *projection.Event) string {
+	b, err := projection.AppendEvent(nil, e)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// rawEqual compares optional raw fields: both absent, or the same bytes.
+func rawEqual(a, b json.RawMessage) bool { return (a == nil) == (b == nil) && bytes.Equal(a, b) }
+
+// jsonEqual compares two JSON values byte for byte (the codec keeps raw
+// data; a compacting writer may only drop insignificant white space, which
+// the generator never writes).
+func jsonEqual(a, b json.RawMessage) bool { return bytes.Equal(a, b) }
+
+// checkLiveReplay: the live path equals the replay path, and the model's
+// cached document equals a fresh Render of a fresh projection.
+func checkLiveReplay(s *subject) error {
+	ev, p := s.events, s.p
+	k := index(p.liveFrom, len(ev))
+	cfg := p.config(ev, ev[:k:k])
+	cfg.Width, cfg.Scheme, cfg.HideReasoning, cfg.Tools = p.width0, p.scheme0, p.hideReasoning0, p.tools0
+	live := terminal.New(cfg)
+	scheme, pi := p.scheme0, 0
+	for i := k; i < len(ev); i++ {
+		for ; pi < len(p.perturb) && max(index(p.perturb[pi].at, len(ev)), k) <= i; pi++ {
+			live.Update(perturbMsg(p.perturb[pi], p, &scheme))
+		}
+		live.Update(terminal.EventMsg{Event: ev[i]})
+	}
+	for ; pi < len(p.perturb); pi++ {
+		live.Update(perturbMsg(p.perturb[pi], p, &scheme))
+	}
+	replay := s.model()
+	if got, want := live.Settings(), replay.Settings(); got != want {
+		return fmt.Errorf("test bug: live settings %+v, replay %+v", got, want)
+	}
+	if err := diffRows("document", live.Document().Lines, s.document().Lines); err != nil {
+		return fmt.Errorf("live (mounted on %d events, %d appended) ≠ replay: %w", k, len(ev)-k, err)
+	}
+	ls, rs := live.Screen(), replay.Screen()
+	if len(ls) > 0 && len(rs) > 0 {
+		if err := diffRows("screen", ls[:len(ls)-1], rs[:len(rs)-1]); err != nil {
+			return fmt.Errorf("live (mounted on %d events, %d appended) ≠ replay: %w", k, len(ev)-k, err)
+		}
+	}
+	if rt, lt := replay.Transcript(), live.Transcript(); !sameTranscript(rt, lt) {
+		opts := cmp.Options{cmpopts.IgnoreFields(projection.Item{}, "Rev"), cmpopts.EquateEmpty()}
+		if d := cmp.Diff(rt, lt, opts); d != "" {
+			return fmt.Errorf("live transcript ≠ replay transcript (-replay +live):\n%s", clip(d))
+		}
+	}
+	replayFn := projection.Project
+	if p.proj.Replay != nil {
+		replayFn = p.proj.Replay
+	}
+	fresh := terminal.Render(replayFn(ev, projection.TranscriptOptions{EagerSteps: p.eager}), p.settings(ev))
+	if err := diffRows("document", s.document().Lines, fresh.Lines); err != nil {
+		return fmt.Errorf("the mounted model's document ≠ Render(Project(log)): %w", err)
+	}
+	return nil
+}
+
+// sameTranscript is a fast exact comparison ignoring Rev; a false result
+// is confirmed by cmp with EquateEmpty.
+func sameTranscript(a, b projection.Transcript) bool {
+	if len(a.Items) != len(b.Items) || !reflect.DeepEqual(a.Progress, b.Progress) {
+		return false
+	}
+	for i := range a.Items {
+		x, y := a.Items[i], b.Items[i]
+		x.Rev, y.Rev = 0, 0
+		if !reflect.DeepEqual(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+func diffRows(what string, got, want []string) error {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Errorf("%s row %d of %d/%d differs:\n got %q\nwant %q", what, i, len(got), len(want), got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("%s has %d rows, want %d", what, len(got), len(want))
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) > 4000 {
+		return s[:4000] + "\n…"
+	}
+	return s
+}
+
+// expected is a text the transcript must hold.
+type expected struct {
+	seq        int64
+	kind       projection.ItemKind
+	header     string // prompts
+	text       string
+	reasoning  string // steps
+	sessionRef int    // number of entries, for session references
+}
+
+// expectedTexts reads, from the log alone, what the transcript must keep:
+// every append-origin prompt and context with non-empty text, every
+// well-formed session reference, and every settled append-origin assistant
+// message with a non-empty text or reasoning whose step block survives.
+//
+// Which step blocks survive follows terminal.md §2.3 and §2.6: a block is
+// created at the step's first chunk, message or step/end (or at step/start
+// under the eager rule), a second message in a settled block starts a new
+// one, llm/retry removes the current block (else the one step/end just
+// completed), and turn/end removes a block still open.
+func expectedTexts(events []projection.Event, eager bool) []expected {
+	type block struct {
+		settled bool
+		msgs    []expected
+		removed bool
+	}
+	var (
+		out              []expected
+		blocks           []*block
+		current, lastEnd *block
+	)
+	newBlock := func() *block {
+		b := &block{}
+		blocks = append(blocks, b)
+		current = b
+		return b
+	}
+	for i := range events {
+		e := &events[i]
+		if projection.IsReplacementSurfaceEvent(e) {
+			continue
+		}
+		switch projection.Canonical(e.Type) {
+		case projection.TypeUserMessage, projection.TypeSteeringMessage:
+			raw := e.Data
+			header := "You"
+			if e.Type == projection.TypeSteeringMessage {
+				var d struct {
+					Message json.RawMessage `json:"message"`
+				}
+				_ = json.Unmarshal(e.Data, &d)
+				raw, header = d.Message, "Steering"
+			}
+			var m projection.Message
+			if json.Unmarshal(raw, &m) != nil {
+				continue
+			}
+			text := projection.TrimJS(projection.ContentText(m.Content))
+			src := projection.DecodeSource(m.Source)
+			switch {
+			case e.Type == projection.TypeSteeringMessage || src.Kind == "user":
+				if text != "" {
+					out = append(out, expected{seq: e.Seq, kind: projection.KindPrompt, header: header, text: text})
+				}
+			case src.Kind == "session-reference" && sessionRefEntries(m.Source) >= 0:
+				out = append(out, expected{seq: e.Seq, kind: projection.KindSessionRef, sessionRef: sessionRefEntries(m.Source)})
+			case text != "":
+				out = append(out, expected{seq: e.Seq, kind: projection.KindContext, text: text})
+			}
+		case projection.TypeStepStart:
+			lastEnd = nil
+			if eager {
+				newBlock()
+			}
+		case projection.TypeAssistantChunk:
+			if current == nil || current.settled {
+				newBlock()
+			}
+		case projection.TypeAssistantMessage:
+			if current == nil || current.settled {
+				newBlock()
+			}
+			current.settled = true
+			var d projection.AssistantMessageData
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			st := projection.Step{Blocks: blocksOf(d.Message.Content)}
+			if x := (expected{seq: e.Seq, kind: projection.KindStep, text: st.Text(), reasoning: st.Reasoning()}); x.text != "" || x.reasoning != "" {
+				current.msgs = append(current.msgs, x)
+			}
+		case projection.TypeStepEnd:
+			if current == nil {
+				newBlock()
+			}
+			lastEnd, current = current, nil
+		case projection.TypeLLMRetry:
+			switch {
+			case current != nil:
+				current.removed = true
+			case lastEnd != nil:
+				lastEnd.removed = true
+			}
+			current, lastEnd = nil, nil
+		case projection.TypeTurnEnd:
+			if current != nil {
+				current.removed = true
+			}
+			current, lastEnd = nil, nil
+		}
+	}
+	for _, b := range blocks {
+		if !b.removed {
+			out = append(out, b.msgs...)
+		}
+	}
+	return out
+}
+
+func blocksOf(content []projection.ContentBlock) []projection.Block {
+	var out []projection.Block
+	for _, c := range content {
+		out = append(out, projection.Block{Type: c.Type, Text: c.Text})
+	}
+	return out
+}
+
+// sessionRefEntries returns the number of references of a well-formed
+// session-reference source (terminal.md §2.1.2), or -1.
+func sessionRefEntries(source json.RawMessage) int {
+	var s struct {
+		References []map[string]json.RawMessage `json:"references"`
+	}
+	if json.Unmarshal(source, &s) != nil || s.References == nil {
+		return -1
+	}
+	for _, r := range s.References {
+		var a, b string
+		if json.Unmarshal(r["sessionId"], &a) != nil || json.Unmarshal(r["label"], &b) != nil {
+			return -1
+		}
+	}
+	return len(s.References)
+}
+
+// checkKeepsText: every text the log says a person saw is in the
+// transcript (as a multiset: each expected text needs its own item).
+func checkKeepsText(s *subject) error {
+	items := s.model().Transcript().Items
+	used := make([]bool, len(items))
+	for _, x := range expectedTexts(s.events, s.p.eager) {
+		found := false
+		for i := range items {
+			if used[i] || items[i].Kind != x.kind {
+				continue
+			}
+			it := &items[i]
+			switch x.kind {
+			case projection.KindPrompt:
+				found = it.Prompt.Header == x.header && it.Prompt.Text == x.text
+			case projection.KindContext:
+				found = it.Context.Text == x.text
+			case projection.KindSessionRef:
+				found = len(it.SessionRef.Entries) == x.sessionRef
+			case projection.KindStep:
+				found = it.Step.Settled && it.Step.Text() == x.text && it.Step.Reasoning() == x.reasoning
+			}
+			if found {
+				used[i] = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("the %s of seq %d is in no transcript item: header %q text %q reasoning %q",
+				x.kind, x.seq, x.header, clip(x.text), clip(x.reasoning))
+		}
+	}
+	return nil
+}
+
+// checkMarkers: one marker per landed checkpoint, in log order, carrying
+// the data of the summary the checkpoint cites; and, where the marker fits
+// the width, one marker row each.
+func checkMarkers(s *subject) error {
+	var want []int64
+	summaries := map[int64]*projection.Event{}
+	for i := range s.events {
+		e := &s.events[i]
+		if projection.Canonical(e.Type) == projection.TypeCompactionSummary {
+			summaries[e.Seq] = e
+		}
+		if projection.IsCheckpoint(e) {
+			want = append(want, e.Seq)
+		}
+	}
+	var got []*projection.Marker
+	var gotSeqs []int64
+	for _, it := range s.model().Transcript().Items {
+		if it.Kind == projection.KindMarker {
+			got = append(got, it.Marker)
+			gotSeqs = append(gotSeqs, it.Marker.Seq)
+		}
+	}
+	if !slices.Equal(gotSeqs, want) {
+		return fmt.Errorf("markers at seqs %v, checkpoints at %v", gotSeqs, want)
+	}
+	for _, m := range got {
+		e := &s.events[m.Seq]
+		srcs, _ := e.Sources()
+		var sum *projection.Event
+		for _, x := range srcs {
+			if summaries[x] != nil {
+				sum = summaries[x]
+				break
+			}
+		}
+		if sum == nil {
+			continue
+		}
+		var d projection.CompactionSummaryData
+		if json.Unmarshal(sum.Data, &d) != nil {
+			continue
+		}
+		if m.SummaryEventSeq == nil || *m.SummaryEventSeq != sum.Seq {
+			return fmt.Errorf("marker %d: summaryEventSeq %v, want %d", m.Seq, deref(m.SummaryEventSeq), sum.Seq)
+		}
+		if m.ShadowedItemCount == nil || *m.ShadowedItemCount != len(d.ShadowedSeqs) {
+			return fmt.Errorf("marker %d: shadowedItemCount %v, want %d", m.Seq, deref(m.ShadowedItemCount), len(d.ShadowedSeqs))
+		}
+		if m.ShadowedTokenCount == nil || *m.ShadowedTokenCount != d.ShadowedTokenCount {
+			return fmt.Errorf("marker %d: shadowedTokenCount %v, want %d", m.Seq, deref(m.ShadowedTokenCount), d.ShadowedTokenCount)
+		}
+	}
+	if s.p.width >= ansi.StringWidth(projection.MarkerText) {
+		n := 0
+		for _, r := range s.plainRows() {
+			if strings.TrimRight(r, " ") == projection.MarkerText {
+				n++
+			}
+		}
+		if n != len(want) {
+			return fmt.Errorf("%d marker rows drawn for %d checkpoints", n, len(want))
+		}
+	}
+	return nil
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+var preamble = strings.Join(strings.Fields(projection.CheckpointPreamble), " ")
+
+// checkModelOnly: nothing only the model reads reaches the screen.
+func checkModelOnly(s *subject) error {
+	rows := s.plainRows()
+	for i, r := range rows {
+		for _, c := range []string{sessiongen.ModelOnlyCanary, sessiongen.SummaryCanary} {
+			if strings.Contains(r, c) {
+				return fmt.Errorf("row %d draws model-only text %q: %q", i, c, r)
+			}
+		}
+	}
+	joined := strings.Join(strings.Fields(strings.Join(rows, " ")), " ")
+	if strings.Contains(joined, preamble[:80]) {
+		return fmt.Errorf("the checkpoint preamble is drawn")
+	}
+	return nil
+}
+
+// checkRowWidth: no row is wider than the terminal.
+func checkRowWidth(s *subject) error {
+	w := s.p.width
+	for i, l := range s.document().Lines {
+		if n := ansi.StringWidth(l); n > w {
+			return fmt.Errorf("document row %d is %d cells wide at width %d: %q", i, n, w, l)
+		}
+	}
+	for i, l := range s.model().Screen() {
+		if n := ansi.StringWidth(l); n > w {
+			return fmt.Errorf("screen row %d is %d cells wide at width %d: %q", i, n, w, l)
+		}
+	}
+	return nil
+}
+
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// checkEscaped: rows hold SGR sequences and displayable text only; every
+// control character from the log was escaped (terminal.md §6).
+func checkEscaped(s *subject) error {
+	for i, l := range s.document().Lines {
+		rest := sgr.ReplaceAllString(l, "")
+		for _, r := range rest {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+				return fmt.Errorf("document row %d holds the raw control %U: %q", i, r, l)
+			}
+		}
+	}
+	return nil
+}
+
+// checkHistory: for every maxMessages from 1 to 7, paging backwards from
+// the tail partitions the log into contiguous pages down to seq 0; the
+// indexed pager agrees with the spec's scan; and every summary is on its
+// checkpoint's page. For one seeded maxMessages (s.p.pageMax) every page
+// is also projected on its own, its markers filled in.
+func checkHistory(s *subject) error {
+	ev := s.events
+	h := projection.NewHistory(ev)
+	for max := 1; max <= 7; max++ {
+		before := int64(-1)
+		next := int64(len(ev)) // the seq the page must end just before
+		for pages := 0; ; pages++ {
+			if pages > len(ev)+1 {
+				return fmt.Errorf("max %d: paging does not terminate", max)
+			}
+			pg := h.Page(before, max)
+			ref := projection.HistoryPage(ev, before, max)
+			if pg.From != ref.From || pg.To != ref.To || pg.HasMore != ref.HasMore || len(pg.Events) != len(ref.Events) {
+				return fmt.Errorf("max %d before %d: History.Page %d-%d hasMore=%v, HistoryPage %d-%d hasMore=%v",
+					max, before, pg.From, pg.To, pg.HasMore, ref.From, ref.To, ref.HasMore)
+			}
+			if len(ev) == 0 {
+				break
+			}
+			if len(pg.Events) == 0 {
+				return fmt.Errorf("max %d before %d: empty page with events left", max, before)
+			}
+			if pg.To != next-1 || pg.Events[len(pg.Events)-1].Seq != pg.To || pg.Events[0].Seq != pg.From {
+				return fmt.Errorf("max %d before %d: page %d-%d does not end at %d", max, before, pg.From, pg.To, next-1)
+			}
+			for i := range pg.Events {
+				if pg.Events[i].Seq != pg.From+int64(i) {
+					return fmt.Errorf("max %d: page %d-%d is not contiguous at %d", max, pg.From, pg.To, i)
+				}
+			}
+			if pg.HasMore != (pg.From > 0) {
+				return fmt.Errorf("max %d: page %d-%d hasMore=%v", max, pg.From, pg.To, pg.HasMore)
+			}
+			counted := 0
+			for i := range pg.Events {
+				e := &pg.Events[i]
+				if (e.Type == projection.TypeUserMessage || e.Type == projection.TypeAssistantMessage) && projection.IsAppendSurfaceEvent(e) {
+					counted++
+				}
+			}
+			if pg.HasMore && counted < max {
+				return fmt.Errorf("max %d: page %d-%d counts %d messages and has more", max, pg.From, pg.To, counted)
+			}
+			if err := pageProjects(ev, pg, max == s.p.pageMax); err != nil {
+				return fmt.Errorf("max %d: page %d-%d: %w", max, pg.From, pg.To, err)
+			}
+			if !pg.HasMore {
+				if pg.From != 0 {
+					return fmt.Errorf("max %d: last page starts at %d", max, pg.From)
+				}
+				break
+			}
+			before, next = pg.From, pg.From
+		}
+	}
+	return nil
+}
+
+// pageProjects projects a page on its own: no panic, and each checkpoint's
+// cited summary (the compaction/summary among its sourceEventSeqs) is on
+// the page, so its marker carries the summary's data.
+func pageProjects(all []projection.Event, pg projection.Page, project bool) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("Project panics: %v", r)
+		}
+	}()
+	summaryOf := func(e *projection.Event) int64 {
+		srcs, _ := e.Sources()
+		for _, x := range srcs {
+			if x >= 0 && x < int64(len(all)) && projection.Canonical(all[x].Type) == projection.TypeCompactionSummary {
+				return x
+			}
+		}
+		return -1
+	}
+	onPage := func(seq int64) bool { return seq >= pg.From && seq <= pg.To }
+	for i := range pg.Events {
+		e := &pg.Events[i]
+		if sum := summaryOf(e); projection.IsCheckpoint(e) && sum >= 0 && !onPage(sum) {
+			return fmt.Errorf("checkpoint %d's summary %d is on another page", e.Seq, sum)
+		}
+	}
+	if !project {
+		return nil
+	}
+	t := projection.Project(pg.Events, projection.TranscriptOptions{})
+	for _, it := range t.Items {
+		if it.Kind != projection.KindMarker {
+			continue
+		}
+		if sum := summaryOf(&all[it.Marker.Seq]); sum >= 0 && onPage(sum) && it.Marker.SummaryEventSeq == nil {
+			return fmt.Errorf("marker %d lacks the data of summary %d, which is on the page", it.Marker.Seq, sum)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package properties
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/dshtest/dshtest/internal/emit"
+	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
+)
+
+// The mutation tests prove that the properties catch the bugs they are
+// for: each swaps a broken projection into the terminal, expects a
+// property to fail, and shrinks the failure into a small scenario.
+
+// surfaceView is the seed's bug: the transcript drawn from the model
+// surface. Only events still on the surface are shown, each replacement as
+// if appended; log-only events pass through.
+func surfaceView(events []projection.Event) []projection.Event {
+	fold, err := projection.Fold(events, firstSeq(events))
+	if err != nil {
+		return events
+	}
+	on := map[int64]bool{}
+	for _, s := range fold.Nodes {
+		on[s] = true
+	}
+	var out []projection.Event
+	for _, e := range events {
+		if projection.IsSurfaceEvent(&e) {
+			if !on[e.Seq] {
+				continue
+			}
+			e.SurfaceOp = projection.AppendOp()
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// leakyView renders replacement copies as if they were appended.
+func leakyView(events []projection.Event) []projection.Event {
+	out := make([]projection.Event, len(events))
+	for i, e := range events {
+		if projection.IsReplacementSurfaceEvent(&e) {
+			e.SurfaceOp = projection.AppendOp()
+		}
+		out[i] = e
+	}
+	return out
+}
+
+func firstSeq(events []projection.Event) int64 {
+	if len(events) == 0 {
+		return 0
+	}
+	return events[0].Seq
+}
+
+// viewProjection projects view(log) on both paths, rebuilding live.
+func viewProjection(view func([]projection.Event) []projection.Event) terminal.Projection {
+	return terminal.Projection{
+		Replay: func(events []projection.Event, o projection.TranscriptOptions) projection.Transcript {
+			return projection.Project(view(events), o)
+		},
+		Live: func(o projection.TranscriptOptions) terminal.LiveProjector {
+			return &rebuildLive{view: view, opts: o}
+		},
+	}
+}
+
+// rebuildLive re-projects the whole view whenever its transcript is read.
+type rebuildLive struct {
+	view   func([]projection.Event) []projection.Event
+	opts   projection.TranscriptOptions
+	events []projection.Event
+	t      *projection.Transcript
+}
+
+func (l *rebuildLive) Apply(e *projection.Event) projection.Change {
+	l.events = append(l.events, *e)
+	l.t = nil
+	return projection.Change{From: 0}
+}
+
+func (l *rebuildLive) Transcript() projection.Transcript {
+	if l.t == nil {
+		t := projection.Project(l.view(l.events), l.opts)
+		l.t = &t
+	}
+	return *l.t
+}
+
+// forgetfulLive is a live projector that drops turn/end events.
+type forgetfulLive struct{ *projection.Projector }
+
+func (l forgetfulLive) Apply(e *projection.Event) projection.Change {
+	if e.Type == projection.TypeTurnEnd {
+		return projection.Change{From: len(l.Transcript().Items)}
+	}
+	return l.Projector.Apply(e)
+}
+
+func propertyNamed(t *testing.T, name string) property {
+	for _, p := range properties {
+		if p.name == name {
+			return p
+		}
+	}
+	t.Fatalf("no property %q", name)
+	return property{}
+}
+
+func TestMutants(t *testing.T) {
+	seeds := make([]int64, 40)
+	for i := range seeds {
+		seeds[i] = int64(i)
+	}
+	tests := []struct {
+		name      string
+		proj      terminal.Projection
+		prop      string
+		maxEvents int
+	}{
+		{"surface projector loses shadowed prompts", viewProjection(surfaceView), "keeps-text", 8},
+		{"surface projector draws no markers", viewProjection(surfaceView), "markers", 8},
+		{"leaky projector draws checkpoint payloads", viewProjection(leakyView), "model-only", 8},
+		{"live projector drops turn/end", terminal.Projection{
+			Live: func(o projection.TranscriptOptions) terminal.LiveProjector {
+				return forgetfulLive{projection.NewProjector(o)}
+			}}, "live-replay", 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			prop := propertyNamed(t, tc.prop)
+			res := checkSessions(seeds, []property{prop}, tc.proj)
+			f := res.failures[tc.prop]
+			if f == nil {
+				t.Fatalf("property %s never failed in %d sessions", tc.prop, len(seeds))
+			}
+			path, small, err := shrink(f, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d of %d sessions fail; seed %d shrinks from %d to %d events: %s",
+				f.count, len(seeds), f.seed, len(f.events), len(small), types(small))
+			if run(prop, newSubject(small, f.p)) == nil {
+				t.Fatal("the shrunk session no longer fails")
+			}
+			if len(small) > tc.maxEvents {
+				t.Errorf("shrunk to %d events, want at most %d", len(small), tc.maxEvents)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ar := txtar.Parse(data)
+			if len(ar.Comment) == 0 {
+				t.Fatal("emitted scenario has no script")
+			}
+			if tc.prop != "live-replay" {
+				if len(ar.Files) != 1 || ar.Files[0].Name != emit.FileName {
+					t.Fatalf("emitted scenario files: %v", ar.Files)
+				}
+				log, err := projection.ParseLog(ar.Files[0].Data, emit.FileName)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(log.Events) != len(small) {
+					t.Fatalf("emitted log has %d events, want %d", len(log.Events), len(small))
+				}
+			}
+		})
+	}
+}
+
+func types(events []projection.Event) string {
+	s := ""
+	for i, e := range events {
+		if i > 0 {
+			s += " "
+		}
+		s += e.Type
+		if projection.IsReplacementSurfaceEvent(&e) {
+			s += "(replace)"
+		}
+	}
+	return s
+}
