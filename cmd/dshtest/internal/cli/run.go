@@ -100,7 +100,11 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *suiteRe
 	failed := 0
 	r.started = func(name string, i, n int) {
 		if tty {
-			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …", i, n, name)
+			status := ""
+			if failed > 0 {
+				status = fmt.Sprintf(" (%d failed so far)", failed)
+			}
+			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …%s", i, n, name, status)
 		}
 	}
 	r.finished = func(o outcome, i, n int) {

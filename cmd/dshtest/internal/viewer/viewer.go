@@ -23,19 +23,34 @@ func Run(m tea.Model, in io.Reader, out io.Writer, opts ...tea.ProgramOption) er
 	return err
 }
 
-// Pager pages through lines: a title row, a window of lines and a status
-// row. Keys: q or Ctrl+C quit; PgUp/PgDn, Up/Down (k/j), Home/End scroll.
-// It opens at the top.
+// Pager pages through lines, wrapped to the width: a title row, a window
+// of rows and a status row. Keys: q or Ctrl+C quit; PgUp/PgDn, Up/Down
+// (k/j), Home/End scroll. It opens at the top.
 type Pager struct {
 	title         string
-	lines         []string
+	source        []string
+	lines         []string // source wrapped to width
 	width, height int
 	top           int
 }
 
 // NewPager returns a pager over lines (plain or styled) with a title.
 func NewPager(title string, lines []string, width, height int) *Pager {
-	return &Pager{title: title, lines: lines, width: width, height: height}
+	p := &Pager{title: title, source: lines, width: width, height: height}
+	p.wrap()
+	return p
+}
+
+// wrap re-wraps the source lines to the width.
+func (p *Pager) wrap() {
+	p.lines = p.lines[:0]
+	for _, l := range p.source {
+		if p.width < 1 || ansi.StringWidth(l) <= p.width {
+			p.lines = append(p.lines, l)
+			continue
+		}
+		p.lines = append(p.lines, strings.Split(ansi.Hardwrap(ansi.Wordwrap(l, p.width, ""), p.width, true), "\n")...)
+	}
 }
 
 // Init implements tea.Model.
@@ -57,7 +72,11 @@ func (p *Pager) scroll(n int) { p.top = min(max(p.top+n, 0), p.maxTop()) }
 func (p *Pager) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		p.width, p.height = msg.Width, msg.Height
+		if msg.Width != p.width {
+			p.width = msg.Width
+			p.wrap()
+		}
+		p.height = msg.Height
 		p.scroll(0)
 	case tea.KeyPressMsg:
 		switch msg.String() {

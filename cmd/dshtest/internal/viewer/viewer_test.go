@@ -273,3 +273,23 @@ func TestRun(t *testing.T) {
 		t.Error("the program drew nothing")
 	}
 }
+
+// TestPagerWraps: long lines wrap to the width and re-wrap on resize.
+func TestPagerWraps(t *testing.T) {
+	long := strings.Repeat("word ", 20) // 100 cells
+	p := run(t, viewer.NewPager("t", []string{long, "short"}, 30, 12), 30, 12).(*viewer.Pager)
+	rows := p.Screen()
+	if got := strings.Join(rows[1:6], "|"); !strings.Contains(got, "short") {
+		t.Errorf("at 30 columns the long line does not wrap into 4 rows: %q", got)
+	}
+	for i, r := range rows {
+		if ansi.StringWidth(r) > 30 {
+			t.Errorf("row %d wider than 30: %q", i, r)
+		}
+	}
+	p = run(t, viewer.NewPager("t", []string{long, "short"}, 30, 12), 30, 12,
+		tea.WindowSizeMsg{Width: 120, Height: 12}).(*viewer.Pager)
+	if rows := p.Screen(); rows[2] != "short" {
+		t.Errorf("at 120 columns row 2 is %q, want %q", rows[2], "short")
+	}
+}
