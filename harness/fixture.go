@@ -245,9 +245,6 @@ func sortedKeys[V any](m map[string]V) []string {
 // recordHint says how to record fixtures.
 const recordHint = "run GOLDIE_UPDATE=1 go test ./harness (or dshtest record)"
 
-// errNotRecorded marks a fixture that is missing or different.
-var errNotRecorded = errors.New("fixture not recorded")
-
 // remember keeps the bytes a snapshot produced in this run.
 func (s *fixtureStore) remember(name string, data []byte) {
 	s.mu.Lock()
@@ -341,11 +338,11 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 		return nil
 	}
 	if missing {
-		return fmt.Errorf("%s: missing; %s: %w", s.display(name), recordHint, errNotRecorded)
+		return fmt.Errorf("%s: missing; %s", s.display(name), recordHint)
 	}
 	if !bytes.Equal(want, data) {
-		return fmt.Errorf("%s: the screen differs from the recorded fixture:\n%s\nto accept: GOLDIE_UPDATE=1 go test ./harness -run TestScenarios/%s: %w",
-			s.display(name), lineDiff("recorded", "actual", string(want), string(data)), scenario, errNotRecorded)
+		return fmt.Errorf("%s: the screen differs from the recorded fixture:\n%s\nto accept: GOLDIE_UPDATE=1 go test ./harness -run TestScenarios/%s",
+			s.display(name), lineDiff("recorded", "actual", string(want), string(data)), scenario)
 	}
 	return nil
 }
