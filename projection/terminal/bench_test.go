@@ -111,10 +111,13 @@ func BenchmarkMount(b *testing.B) {
 	for _, n := range sizes {
 		log := synthLog(n)
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			cpu := cpuNanos()
 			for b.Loop() {
 				New(benchConfig(log)).Screen()
 			}
+			cpu = cpuNanos() - cpu
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+			b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/event")
 		})
 	}
 }
@@ -128,11 +131,16 @@ func BenchmarkLiveAppend(b *testing.B) {
 			m := New(benchConfig(log))
 			m.Screen()
 			next := n
+			var cpu int64
 			for b.Loop() {
+				if cpu == 0 {
+					cpu = cpuNanos() // b.Loop resets the timer on entry
+				}
 				m.Update(EventMsg{Event: synthEvent(next)})
 				m.Screen()
 				next++
 			}
+			b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -144,10 +152,15 @@ func BenchmarkToggleReasoning(b *testing.B) {
 	b.Run("events=100000", func(b *testing.B) {
 		m := New(benchConfig(log))
 		m.Screen()
+		var cpu int64
 		for b.Loop() {
+			if cpu == 0 {
+				cpu = cpuNanos()
+			}
 			m.Update(ctrlR)
 			m.Screen()
 		}
+		b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
 	})
 }
 
