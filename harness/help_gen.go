@@ -472,6 +472,7 @@ toggle tools
     content:[{type:"text",text:TEXT}], source:{kind:"user"}} with surfaceOp
     "append". TEXT may be '"a Go string\nliteral"' (escapes are decoded)
     or @FILE (a file of the archive); this holds for every TEXT argument.
+    A TEXT that starts with "--" goes after a lone "--" (user -- '--help').
 
     Example:
 
