@@ -346,6 +346,16 @@ func TestLiveEqualsReplay(t *testing.T) {
 				fc.Log = log
 				replay := New(fc)
 				tr := projection.Project(log, opts)
+				// The render cache is keyed by ItemID: IDs must be unique.
+				for _, m := range []*Model{live, replay} {
+					seen := map[projection.ItemID]bool{}
+					for _, it := range m.Transcript().Items {
+						if seen[it.ID] {
+							t.Fatalf("duplicate item ID %+v", it.ID)
+						}
+						seen[it.ID] = true
+					}
+				}
 				for _, width := range []int{20, 44, 80, 104} {
 					for _, scheme := range []Scheme{SchemeDark, SchemeLight} {
 						for _, hide := range []bool{false, true} {
