@@ -295,3 +295,97 @@ func TestNorm(t *testing.T) {
 		t.Errorf("docNorm = %q", got)
 	}
 }
+
+// TestBadInputEverywhere: every command that reads a log answers every
+// kind of bad input with one line naming file:line, exit 2, nothing on
+// standard output and no file written. repro alone reads a torn log's
+// valid prefix, with a warning naming the line.
+func TestBadInputEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(exampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(good), "\n")
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	garbage := make([]byte, 2048)
+	for i := range garbage {
+		garbage[i] = byte(i*7919 + 13)
+	}
+	last := lines[len(lines)-2] // the final event line (the split leaves "" last)
+	torn := strings.Join(lines[:len(lines)-2], "") + last[:len(last)/2]
+	badOp := strings.Join(lines[:2], "") + strings.Replace(lines[2], `"surfaceOp":"append"`, `"surfaceOp":7`, 1)
+	inputs := []struct {
+		name, content string
+		pos           string // the file:line prefix, "" when the file is missing
+		torn          bool
+	}{
+		{"missing.jsonl", "", "", false},
+		{"empty.jsonl", "", ":1: empty log", false},
+		{"malformed.jsonl", strings.Join(lines[:2], "") + "{\"type\":\n", ":3: malformed JSON", false},
+		{"badop.jsonl", badOp, ":3: session event \"user/message\" carries an invalid surfaceOp (seq 2)", false},
+		{"torn.jsonl", torn, ":41: truncated last line", true},
+		{"big.jsonl", strings.Join(lines[:3], "") + strings.Repeat("z", 1<<20) + "\n", ":4: malformed JSON", false},
+		{"garbage.bin", string(garbage), ":1: malformed JSON", false},
+	}
+	commands := [][]string{
+		{"check", "FILE"},
+		{"check", "FILE", "--json"},
+		{"render", "FILE"},
+		{"render", "FILE", "--projection", "surface"},
+		{"history", "FILE", "--max", "2"},
+		{"view", "FILE"},
+		{"repro", "FILE", "--size", "40x10"},
+		{"repro", "FILE", "--emit", filepath.Join(dir, "out.txtar")},
+		{"repro", "FILE", "--minimize", "no-lost-message", "--out", filepath.Join(dir, "small.jsonl")},
+	}
+	for _, in := range inputs {
+		path := filepath.Join(dir, in.name)
+		if in.name != "missing.jsonl" {
+			write(in.name, in.content)
+		}
+		for _, c := range commands {
+			args := make([]string, len(c))
+			for i, a := range c {
+				args[i] = strings.ReplaceAll(a, "FILE", path)
+			}
+			t.Run(in.name+" "+strings.Join(c, " "), func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				code := Run(args, strings.NewReader(""), &stdout, &stderr, nil)
+				for _, f := range []string{"out.txtar", "small.jsonl"} {
+					if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+						os.Remove(filepath.Join(dir, f))
+						if !(in.torn && c[0] == "repro") {
+							t.Errorf("%s written", f)
+						}
+					}
+				}
+				if in.torn && c[0] == "repro" {
+					if code != ExitOK || !strings.HasPrefix(stderr.String(), "dshtest: warning: "+path+":41: truncated last line") {
+						t.Errorf("exit %d, stderr %q; want 0 and a warning", code, stderr.String())
+					}
+					return
+				}
+				if code != ExitUsage {
+					t.Errorf("exit %d, want %d", code, ExitUsage)
+				}
+				want := "dshtest: " + path + in.pos
+				if in.pos == "" {
+					want += ": no such file or directory"
+				}
+				if got := stderr.String(); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 1 {
+					t.Errorf("stderr %q, want one line starting %q", got, want)
+				}
+				if stdout.Len() > 0 && !(len(c) > 2 && c[2] == "--json") {
+					t.Errorf("stdout %q", stdout.String())
+				}
+			})
+		}
+	}
+}

@@ -17,9 +17,10 @@ import (
 
 func (a *app) recordCommand() *cobra.Command {
 	var (
-		dir    string
-		prune  bool
-		dryRun bool
+		dir     string
+		prune   bool
+		dryRun  bool
+		verbose bool
 	)
 	cmd := &cobra.Command{
 		Use:   "record [PATTERN]",
@@ -57,12 +58,13 @@ record refuses to run when CI is set (exit 2): fixtures are read-only in CI.`,
 			if err != nil {
 				return err
 			}
-			return a.record(root, pattern, prune, dryRun)
+			return a.record(root, pattern, prune, dryRun, verbose)
 		}),
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "repository root (default: found from the working directory)")
 	cmd.Flags().BoolVar(&prune, "prune", false, "delete orphaned fixtures")
 	cmd.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "show what would change; write nothing")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also name every unchanged fixture")
 	return cmd
 }
 
@@ -139,7 +141,7 @@ func renderScratch(scenarios, fixtures tree, names []string, all bool) (*render,
 	return r, nil
 }
 
-func (a *app) record(root, pattern string, prune, dryRun bool) error {
+func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
 	names, all, err := selectScenarios(sdir, pattern, "")
 	if err != nil {
@@ -213,8 +215,12 @@ func (a *app) record(root, pattern string, prune, dryRun bool) error {
 	}
 	printChanges(a.stdout, "fixtures/", changed, origFix, first.fixtures)
 	printChanges(a.stdout, "scenarios/", scenChanged, origScen, first.scenarios)
-	if len(unchanged) > 0 {
-		fmt.Fprintf(a.stdout, "unchanged %d fixtures\n", len(unchanged))
+	if verbose {
+		for _, n := range unchanged {
+			fmt.Fprintf(a.stdout, "unchanged fixtures/%s\n", n)
+		}
+	} else if len(unchanged) > 0 {
+		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", plural(len(unchanged), "fixture"))
 	}
 	for _, n := range orphaned {
 		what := "no snapshot step takes it; --prune deletes it"
