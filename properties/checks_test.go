@@ -599,3 +599,259 @@ func pageProjects(all []projection.Event, pg projection.Page, project bool) (err
 	}
 	return nil
 }
+
+// expectedNotices reads, from the log alone, the notices the transcript
+// must show in log order (terminal.md §2.6, §11.1): one per turn/end of a
+// kind other than completed, one per llm/retry, one per compaction end
+// that carries an error.
+func expectedNotices(events []projection.Event) []projection.Notice {
+	var out []projection.Notice
+	for i := range events {
+		e := &events[i]
+		switch projection.Canonical(e.Type) {
+		case projection.TypeTurnEnd:
+			var d projection.TurnEndData
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			switch k := d.Reason.Kind; k {
+			case "completed":
+			case "error":
+				text := d.Reason.Message
+				if d.Reason.Failure != nil {
+					text = d.Reason.Failure.Message
+				}
+				out = append(out, projection.Notice{Level: projection.LevelError, Text: text})
+			case "aborted":
+				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Turn cancelled."})
+			case "max-tokens":
+				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "The model reached its output-token limit."})
+			case "disposed":
+				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Turn stopped: the agent was disposed."})
+			case "interrupted":
+				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "The previous process ended during this turn."})
+			default:
+				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Turn ended: " + k + "."})
+			}
+		case projection.TypeLLMRetry:
+			var d projection.RetryData
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			max := "∞"
+			if d.Mode != "always" && d.MaxRetries != nil {
+				max = fmt.Sprint(*d.MaxRetries)
+			}
+			out = append(out, projection.Notice{Level: projection.LevelWarning,
+				Text: fmt.Sprintf("Retrying model request (%d/%s) in %dms: %s", d.Retry, max, d.DelayMs, d.Failure.Message)})
+		case projection.TypeCompactionEnd:
+			var d projection.CompactionEndData
+			if json.Unmarshal(e.Data, &d) == nil && d.Error != "" {
+				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Compaction failed: " + d.Error})
+			}
+		}
+	}
+	return out
+}
+
+// checkNotices: the transcript's notices are exactly the log's, in log
+// order, with the spec's texts and colours.
+func checkNotices(s *subject) error {
+	want := expectedNotices(s.events)
+	var got []projection.Notice
+	for _, it := range s.model().Transcript().Items {
+		if it.Kind == projection.KindNotice {
+			got = append(got, *it.Notice)
+		}
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Errorf("notice %d is %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("%d notices, want %d", len(got), len(want))
+	}
+	return nil
+}
+
+// expectedProgress is the standalone compaction the log leaves open
+// (terminal.md §11.2): the first turn:null start not closed by a
+// turn:null end and not made stale by a later session/end-seed.
+func expectedProgress(events []projection.Event) *projection.Progress {
+	var open *projection.Progress
+	for i := range events {
+		e := &events[i]
+		switch projection.Canonical(e.Type) {
+		case projection.TypeCompactionStart:
+			var d projection.CompactionStartData
+			if json.Unmarshal(e.Data, &d) == nil && d.Turn == nil && open == nil {
+				open = &projection.Progress{StartSeq: e.Seq, StartTime: e.Time}
+			}
+		case projection.TypeCompactionEnd:
+			var d projection.CompactionEndData
+			if json.Unmarshal(e.Data, &d) == nil && d.Turn == nil {
+				open = nil
+			}
+		case projection.TypeSessionEndSeed:
+			open = nil
+		}
+	}
+	return open
+}
+
+// checkProgress: the indicator is shown exactly while a standalone
+// compaction is open at the tail; a resume (session/end-seed) makes it
+// stale and changes nothing else in the transcript.
+func checkProgress(s *subject) error {
+	tr := s.model().Transcript()
+	if got, want := tr.Progress, expectedProgress(s.events); !reflect.DeepEqual(got, want) {
+		return fmt.Errorf("progress %+v, want %+v", deref(got), deref(want))
+	}
+	resumed, err := projection.Resume(slices.Clip(s.events), func() int64 { return s.p.now(s.events) })
+	if err != nil {
+		return fmt.Errorf("resume: %w", err)
+	}
+	rt := projection.Project(resumed.Events(), projection.TranscriptOptions{EagerSteps: s.p.eager})
+	if rt.Progress != nil {
+		return fmt.Errorf("a resumed log still shows compaction progress from seq %d", rt.Progress.StartSeq)
+	}
+	rt.Progress = tr.Progress
+	if !sameTranscript(tr, rt) {
+		return fmt.Errorf("resuming (session/end-seed) changed the transcript")
+	}
+	return nil
+}
+
+// packContainer writes events in upstream's persistence container (log.md
+// §1.3): a session header line, and each run of three or more consecutive
+// assistant/chunk deltas of one block as one packed row
+// (text-chunks, reasoning-chunks, tool-call-chunks).
+func packContainer(events []projection.Event) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"type":"session","version":0,"id":"prop-session","createdAt":%d,"cwd":"/w","delegationDepth":0}`+"\n",
+		firstTime(events))
+	type member struct {
+		turn, step json.RawMessage
+		chunk      map[string]json.RawMessage
+	}
+	decode := func(e *projection.Event) (member, string, bool) {
+		if e.Type != projection.TypeAssistantChunk || e.SurfaceOp != nil || e.SourceEventSeqs != nil || e.Ignorable {
+			return member{}, "", false
+		}
+		var d struct {
+			Turn, Step json.RawMessage
+			Chunk      map[string]json.RawMessage
+		}
+		if json.Unmarshal(e.Data, &d) != nil {
+			return member{}, "", false
+		}
+		// Only payloads the expansion rebuilds byte for byte pack.
+		var typ string
+		_ = json.Unmarshal(d.Chunk["type"], &typ)
+		m := member{d.Turn, d.Step, d.Chunk}
+		var want []byte
+		switch typ {
+		case "text-delta", "reasoning-delta":
+			want = fmt.Appendf(nil, `{"turn":%s,"step":%s,"chunk":{"type":"%s","index":%s,"text":%s}}`,
+				d.Turn, d.Step, typ, d.Chunk["index"], d.Chunk["text"])
+		case "tool-call-delta":
+			name := ""
+			if n, ok := d.Chunk["name"]; ok {
+				name = `,"name":` + string(n)
+			}
+			want = fmt.Appendf(nil, `{"turn":%s,"step":%s,"chunk":{"type":"tool-call-delta","index":%s,"id":%s%s,"argumentsDelta":%s}}`,
+				d.Turn, d.Step, d.Chunk["index"], d.Chunk["id"], name, d.Chunk["argumentsDelta"])
+		default:
+			return member{}, "", false
+		}
+		if !bytes.Equal(want, e.Data) {
+			return member{}, "", false
+		}
+		key := fmt.Sprintf("%s|%s|%s|%s|%s|%s", typ, d.Turn, d.Step, d.Chunk["index"], d.Chunk["id"], d.Chunk["name"])
+		return m, key, true
+	}
+	for i := 0; i < len(events); {
+		_, key, ok := decode(&events[i])
+		j := i + 1
+		for ok && j < len(events) {
+			if _, k, ok2 := decode(&events[j]); !ok2 || k != key {
+				break
+			}
+			j++
+		}
+		if !ok || j-i < 3 {
+			line, err := projection.AppendEvent(nil, &events[i])
+			if err != nil {
+				return nil, err
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+			i++
+			continue
+		}
+		first, _, _ := decode(&events[i])
+		var typ string
+		_ = json.Unmarshal(first.chunk["type"], &typ)
+		row := map[string]string{"text-delta": "text-chunks", "reasoning-delta": "reasoning-chunks", "tool-call-delta": "tool-call-chunks"}[typ]
+		var dts, members []string
+		for k := i; k < j; k++ {
+			m, _, _ := decode(&events[k])
+			if k > i {
+				dts = append(dts, fmt.Sprint(events[k].Time-events[k-1].Time))
+			}
+			if typ == "tool-call-delta" {
+				members = append(members, string(m.chunk["argumentsDelta"]))
+			} else {
+				members = append(members, string(m.chunk["text"]))
+			}
+		}
+		fmt.Fprintf(&b, `{"type":"%s","seq0":%d,"time0":%d,"data":{"turn":%s,"step":%s,"index":%s,"dt":[%s],`,
+			row, events[i].Seq, events[i].Time, first.turn, first.step, first.chunk["index"], strings.Join(dts, ","))
+		if typ == "tool-call-delta" {
+			fmt.Fprintf(&b, `"id":%s,`, first.chunk["id"])
+			if n, ok := first.chunk["name"]; ok {
+				fmt.Fprintf(&b, `"name":%s,`, n)
+			}
+			fmt.Fprintf(&b, `"args":[%s]}}`+"\n", strings.Join(members, ","))
+		} else {
+			fmt.Fprintf(&b, `"texts":[%s]}}`+"\n", strings.Join(members, ","))
+		}
+		i = j
+	}
+	return b.Bytes(), nil
+}
+
+func firstTime(events []projection.Event) int64 {
+	if len(events) == 0 {
+		return 0
+	}
+	return events[0].Time
+}
+
+// checkContainer: the same log in upstream's container form (header line,
+// packed chunk rows) decodes to the same events, byte for byte.
+func checkContainer(s *subject) error {
+	data, err := packContainer(s.events)
+	if err != nil {
+		return err
+	}
+	log, err := projection.ParseLog(data, "container.jsonl")
+	if err != nil {
+		return fmt.Errorf("decode: %w", err)
+	}
+	if log.Header == nil {
+		return fmt.Errorf("the header line was not recognised")
+	}
+	if len(log.Events) != len(s.events) {
+		return fmt.Errorf("decoded %d events, want %d", len(log.Events), len(s.events))
+	}
+	for i := range s.events {
+		x, y := &s.events[i], &log.Events[i]
+		if x.Type != y.Type || x.Seq != y.Seq || x.Time != y.Time || x.Ignorable != y.Ignorable ||
+			!bytes.Equal(x.Data, y.Data) || !rawEqual(x.SurfaceOp, y.SurfaceOp) || !rawEqual(x.SourceEventSeqs, y.SourceEventSeqs) {
+			return fmt.Errorf("seq %d differs after packing:\n was %s\n now %s", x.Seq, line(x), line(y))
+		}
+	}
+	return nil
+}

@@ -63,9 +63,12 @@ type property struct {
 // properties are checked in this order on every session.
 var properties = []property{
 	{"codec", "decode(encode(log)) == log, and encode is byte-stable", checkCodec},
+	{"container", "the log in upstream's container form (header line, packed chunk rows) decodes to the same events", checkContainer},
 	{"live-replay", "a terminal fed the events live (with mid-stream toggles, resizes and scheme changes) draws the same document, screen and transcript as one mounted on the log", checkLiveReplay},
 	{"keeps-text", "every append-origin prompt, context and settled assistant text is in some transcript item", checkKeepsText},
 	{"markers", "one marker per landed checkpoint, in log order, with its cited summary's data", checkMarkers},
+	{"notices", "one notice per non-completed turn/end, retry and failed compaction, in log order, with the spec's text and colour", checkNotices},
+	{"progress", "the compaction indicator shows exactly while a standalone compaction is open at the tail; a resume makes it stale and changes nothing else", checkProgress},
 	{"model-only", "no model-only text (checkpoint preamble and summary, foreign and regenerated copies) is rendered", checkModelOnly},
 	{"row-width", "every document and screen row is at most the terminal width", checkRowWidth},
 	{"escaped", "no rendered row holds a control character outside SGR sequences", checkEscaped},
