@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dshtest/dshtest/internal/sessiongen"
 	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
 )
 
 var exampleLog = filepath.Join("..", "..", "..", "..", "projection", "testdata", "example-session.jsonl")
@@ -388,4 +390,47 @@ func TestBadInputEverywhere(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestInvariantsOnGeneratedSessions: on generated sessions of both
+// vocabularies, hostile texts included, every invariant holds with the real
+// projection (no false alarm), and the surface projector trips at least one
+// invariant on every session with a landed checkpoint (no false calm).
+func TestInvariantsOnGeneratedSessions(t *testing.T) {
+	sizes := []size{{80, 24}, {33, 12}}
+	n := 12
+	if testing.Short() {
+		n = 4
+	}
+	tripped, withCheckpoint := 0, 0
+	for seed := int64(1); seed <= int64(n); seed++ {
+		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 4})
+		for _, eager := range []bool{false, true} {
+			opts := projection.TranscriptOptions{EagerSteps: eager}
+			c := newChecker(events, sizes, opts, terminal.Projection{}, "gen")
+			for _, name := range invariantNames {
+				if r := c.check(name); !r.OK {
+					t.Errorf("seed %d eager %v: %s: %s", seed, eager, name, r.Detail)
+				}
+			}
+		}
+		if len(checkpoints(events)) == 0 {
+			continue
+		}
+		withCheckpoint++
+		c := newChecker(events, sizes, projection.TranscriptOptions{}, surfaceProjection(), "gen")
+		for _, name := range invariantNames {
+			if !c.check(name).OK {
+				tripped++
+				break
+			}
+		}
+	}
+	if tripped != withCheckpoint {
+		t.Errorf("the surface projector tripped an invariant on %d of %d sessions with a checkpoint", tripped, withCheckpoint)
+	}
+	if withCheckpoint == 0 {
+		t.Error("no generated session has a checkpoint")
+	}
+	t.Logf("%d sessions, %d with a checkpoint", n, withCheckpoint)
 }

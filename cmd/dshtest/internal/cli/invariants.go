@@ -403,8 +403,9 @@ func (c *checker) checkMarkers() (bool, string) {
 
 // payloadTexts returns the normalised pieces of a checkpoint's payload
 // that must never show: the whole content, the preamble, and every text
-// block long enough to be telling, unless the log shows the same text as
-// conversation (a summary may quote a prompt).
+// block and line long enough to be telling (24 letters and digits), unless
+// the log shows the same text as conversation (a summary may quote a
+// prompt).
 func payloadTexts(events []projection.Event, cp *projection.Event) []string {
 	var m projection.Message
 	if json.Unmarshal(cp.Data, &m) != nil {
@@ -428,6 +429,11 @@ func payloadTexts(events []projection.Event, cp *projection.Event) []string {
 				add(projection.CheckpointPreamble)
 			}
 			add(b.Text)
+			// A renderer may drop a frame (<tag>…</tag>) around the text:
+			// each telling line on its own must not show either.
+			for _, l := range strings.Split(b.Text, "\n") {
+				add(l)
+			}
 		}
 	}
 	return out
