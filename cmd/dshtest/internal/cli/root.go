@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +48,30 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.checkCommand(),
 		a.historyCommand(),
 	)
+	// Give cobra's own commands examples too.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  dshtest help repro\n  dshtest help completion bash"
+		case "completion":
+			c.Example = "  source <(dshtest completion bash)\n  dshtest completion zsh > \"${fpath[1]}/_dshtest\"\n  dshtest completion fish > ~/.config/fish/completions/dshtest.fish"
+			for _, sh := range c.Commands() {
+				sh.Example = "  dshtest completion " + sh.Name() + " --help"
+				switch sh.Name() {
+				case "bash":
+					sh.Example = "  source <(dshtest completion bash)"
+				case "zsh":
+					sh.Example = "  dshtest completion zsh > \"${fpath[1]}/_dshtest\""
+				case "fish":
+					sh.Example = "  dshtest completion fish > ~/.config/fish/completions/dshtest.fish"
+				case "powershell":
+					sh.Example = "  dshtest completion powershell | Out-String | Invoke-Expression"
+				}
+			}
+		}
+	}
 	return root
 }
 
@@ -108,5 +131,3 @@ func relTo(base, path string) string {
 	}
 	return path
 }
-
-var _ = fmt.Sprint
