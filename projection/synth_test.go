@@ -16,8 +16,12 @@ import (
 // copy); every 10th turn compacts the first two thirds of the surface
 // (compaction/start, summary, checkpoint, end), so the surface stays
 // bounded as real sessions do. The output is deterministic.
-func synthLog(n int) []Event {
-	g := &synth{events: make([]Event, 0, n+64)}
+func synthLog(n int) []Event { return synthLogSeed(n, 0) }
+
+// synthLogSeed is synthLog with another random seed: same shape, other
+// sizes and texts.
+func synthLogSeed(n int, seed uint64) []Event {
+	g := &synth{events: make([]Event, 0, n+64), rng: seed}
 	for turn := int64(1); len(g.events) < n; turn++ {
 		g.turn(turn)
 	}
@@ -185,18 +189,45 @@ func sizeName(n int) string {
 	return fmt.Sprintf("events=%d", n)
 }
 
+// reportPerEvent reports wall and process CPU nanoseconds per event. The
+// CPU figure (all threads, GC included) is the steadier one on a shared
+// machine; run with -cpu 1 to keep it comparable across sizes.
+func reportPerEvent(b *testing.B, n int, cpu0 int64) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+	if cpu1 := processCPUTime(); cpu0 >= 0 && cpu1 >= 0 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N)/float64(n), "cpu-ns/event")
+	}
+}
+
+// benchPool returns distinct synthetic logs of n events each, together at
+// least 100k events, so that every size is measured on data that is not
+// in the CPU cache (as a log loaded from disk is). Folding one small log
+// over and over would measure a warm cache instead and make the small
+// sizes look cheaper per event than they are.
+func benchPool(n int) [][]Event {
+	pool := make([][]Event, max(1, 100000/n))
+	for i := range pool {
+		pool[i] = synthLogSeed(n, uint64(i))
+	}
+	return pool
+}
+
 // BenchmarkFold measures the whole-log surface fold; ns/event should not
-// grow with the log.
+// grow with the log. Each op folds one n-event log, taken in turn from a
+// pool (see benchPool).
 func BenchmarkFold(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(sizeName(n), func(b *testing.B) {
-			events := synthLog(n)
+			pool := benchPool(n)
+			cpu0 := processCPUTime()
+			i := 0
 			for b.Loop() {
-				if _, err := Fold(events, 0); err != nil {
+				if _, err := Fold(pool[i%len(pool)], 0); err != nil {
 					b.Fatal(err)
 				}
+				i++
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+			reportPerEvent(b, n, cpu0)
 		})
 	}
 }
@@ -206,16 +237,20 @@ func BenchmarkFold(b *testing.B) {
 func BenchmarkAppend(b *testing.B) {
 	for _, n := range benchSizes() {
 		b.Run(sizeName(n), func(b *testing.B) {
-			events := synthLog(n)
+			pool := benchPool(n)
+			cpu0 := processCPUTime()
+			i := 0
 			for b.Loop() {
 				s := NewSession(frozenClock)
+				events := pool[i%len(pool)]
+				i++
 				for _, e := range events {
 					if _, err := s.Append(e); err != nil {
 						b.Fatal(err)
 					}
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+			reportPerEvent(b, n, cpu0)
 		})
 	}
 }
@@ -229,12 +264,13 @@ func BenchmarkDecode(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.SetBytes(int64(buf.Len()))
+			cpu0 := processCPUTime()
 			for b.Loop() {
 				if _, err := ParseLog(buf.Bytes(), "bench"); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+			reportPerEvent(b, n, cpu0)
 		})
 	}
 }
