@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -359,4 +358,3 @@ func changeKey(diff string) string {
 	return b.String()
 }
 
-var _ fs.FileMode

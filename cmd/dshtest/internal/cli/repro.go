@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -287,7 +286,6 @@ func encodeLog(events []projection.Event) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-var _ io.Writer = (*bytes.Buffer)(nil)
 
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"io"
 	"strconv"
 	"strings"
 
@@ -85,4 +84,3 @@ terminal; use render to print.`,
 	return cmd
 }
 
-var _ io.Reader = (*bytes.Reader)(nil)
