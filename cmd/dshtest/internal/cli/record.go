@@ -357,4 +357,3 @@ func changeKey(diff string) string {
 	}
 	return b.String()
 }
-

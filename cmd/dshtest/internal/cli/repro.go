@@ -286,7 +286,6 @@ func encodeLog(events []projection.Event) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.
 func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport) (*minimized, []projection.Event, error) {

@@ -83,4 +83,3 @@ terminal; use render to print.`,
 	cmd.Flags().BoolVar(&surface, "surface", false, "page through the model's view (the surface messages) instead")
 	return cmd
 }
-
