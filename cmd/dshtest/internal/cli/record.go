@@ -157,15 +157,15 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "recording %d scenarios (rendering twice) …\n", len(names))
+	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", plural(len(names), "scenario"))
 	first, err := renderScratch(origScen, origFix, names, all)
 	if err != nil {
 		return err
 	}
 	if failed := failures(first.res); len(failed) > 0 {
 		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
-		return failf("record: %d scenarios fail for a reason other than a changed screen (%s); nothing written",
-			len(failed), strings.Join(failed, ", "))
+		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
+			plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
 	second, err := renderScratch(origScen, origFix, names, all)
 	if err != nil {

@@ -49,7 +49,7 @@ func (a *app) reproCommand() *cobra.Command {
 	var f reproFlags
 	var names []string
 	for _, n := range invariantNames {
-		names = append(names, fmt.Sprintf("  %-16s %s", n, invariantDoc[n]))
+		names = append(names, hangingIndent(fmt.Sprintf("  %-16s ", n), invariantDoc[n], 78))
 	}
 	cmd := &cobra.Command{
 		Use:   "repro LOG.jsonl",
@@ -375,4 +375,28 @@ func (a *app) emitScenario(path, input string, events []projection.Event, sizes 
 		return err
 	}
 	return writeFileAtomic(path, data)
+}
+
+// hangingIndent writes prefix and then text wrapped at width columns, its
+// continuation lines indented to line up after prefix.
+func hangingIndent(prefix, text string, width int) string {
+	indent := len([]rune(prefix))
+	var b strings.Builder
+	b.WriteString(prefix)
+	col := indent
+	for i, w := range strings.Fields(text) {
+		n := len([]rune(w))
+		switch {
+		case i == 0:
+		case col+1+n > width:
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			col = indent
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += n
+	}
+	return b.String()
 }
