@@ -855,3 +855,55 @@ func checkContainer(s *subject) error {
 	}
 	return nil
 }
+
+var plainText = regexp.MustCompile(`^[A-Za-z .\n]+$`)
+
+// checkRenderedText: every plain prompt and every plain settled assistant
+// text or shown reasoning (letters, spaces, full stops and newlines only,
+// so Markdown renders it as it is) is drawn as a contiguous run of its
+// words, in transcript order: wrapping may break lines but loses, adds or
+// reorders no word.
+func checkRenderedText(s *subject) error {
+	var stream []string
+	for _, r := range s.plainRows() {
+		stream = append(stream, strings.Fields(r)...)
+	}
+	pos := 0
+	find := func(what string, seq int64, text string) error {
+		if !plainText.MatchString(text) {
+			return nil
+		}
+		words := strings.Fields(text)
+		if len(words) == 0 {
+			return nil
+		}
+		for i := pos; i+len(words) <= len(stream); i++ {
+			if slices.Equal(stream[i:i+len(words)], words) {
+				pos = i + len(words)
+				return nil
+			}
+		}
+		return fmt.Errorf("the %s of seq %d is not drawn (after word %d of %d): %q", what, seq, pos, len(stream), clip(text))
+	}
+	for _, it := range s.model().Transcript().Items {
+		var err error
+		switch it.Kind {
+		case projection.KindPrompt:
+			err = find("prompt", it.ID.Seq, it.Prompt.Text)
+		case projection.KindStep:
+			if !it.Step.Settled {
+				continue
+			}
+			if !s.p.hideReasoning {
+				if err = find("reasoning", it.ID.Seq, it.Step.Reasoning()); err != nil {
+					break
+				}
+			}
+			err = find("text", it.ID.Seq, it.Step.Text())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

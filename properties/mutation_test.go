@@ -135,7 +135,7 @@ func TestMutants(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			prop := propertyNamed(t, tc.prop)
-			res := checkSessions(seeds, []property{prop}, tc.proj)
+			res := checkSessions(seeds, []property{prop}, tc.proj, genConfig)
 			f := res.failures[tc.prop]
 			if f == nil {
 				t.Fatalf("property %s never failed in %d sessions", tc.prop, len(seeds))

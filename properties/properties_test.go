@@ -30,7 +30,16 @@ var (
 	flagProp = flag.String("prop", "", "check only the properties whose name matches this regexp")
 	flagN    = flag.Int("sessions", 0, "number of sessions (default 500, or DSHTEST_SOAK)")
 	flagKeep = flag.Bool("keep", true, "shrink a failing session and write it to testdata/shrunk")
+	flagGen  = flag.String("gen", "", "generator preset for exploration: hostile, older, huge or long (default: the standard mix)")
 )
+
+// presets are the -gen generator configurations.
+var presets = map[string]sessiongen.Config{
+	"hostile": {Turns: 4, Hostile: 1},
+	"older":   {Turns: 4, Generation: sessiongen.GenOlder},
+	"huge":    {Turns: 4, Huge: 0.6},
+	"long":    {Turns: 12, MaxStepsPerTurn: 6},
+}
 
 // DefaultSessions is the number of sessions go test checks.
 const DefaultSessions = 500
@@ -66,6 +75,7 @@ var properties = []property{
 	{"container", "the log in upstream's container form (header line, packed chunk rows) decodes to the same events", checkContainer},
 	{"live-replay", "a terminal fed the events live (with mid-stream toggles, resizes and scheme changes) draws the same document, screen and transcript as one mounted on the log", checkLiveReplay},
 	{"keeps-text", "every append-origin prompt, context and settled assistant text is in some transcript item", checkKeepsText},
+	{"rendered-text", "every plain prompt and settled assistant text is drawn, word for word, in transcript order", checkRenderedText},
 	{"markers", "one marker per landed checkpoint, in log order, with its cited summary's data", checkMarkers},
 	{"notices", "one notice per non-completed turn/end, retry and failed compaction, in log order, with the spec's text and colour", checkNotices},
 	{"progress", "the compaction indicator shows exactly while a standalone compaction is open at the tail; a resume makes it stale and changes nothing else", checkProgress},
@@ -196,6 +206,7 @@ type failure struct {
 	prop   property
 	count  int
 	seed   int64
+	cfg    sessiongen.Config
 	p      params
 	events []projection.Event
 	err    error
@@ -236,8 +247,16 @@ func TestProperties(t *testing.T) {
 			seeds = append(seeds, s)
 		}
 	}
+	cfg := genConfig
+	if *flagGen != "" {
+		c, ok := presets[*flagGen]
+		if !ok {
+			t.Fatalf("-gen %q: no such preset", *flagGen)
+		}
+		cfg = c
+	}
 	start := time.Now()
-	res := checkSessions(seeds, props, terminal.Projection{})
+	res := checkSessions(seeds, props, terminal.Projection{}, cfg)
 	t.Logf("%d sessions, %d events checked in %v", len(seeds), res.events, time.Since(start).Round(time.Millisecond))
 	for _, f := range res.sorted() {
 		msg := f.String()
@@ -266,7 +285,7 @@ func (r results) sorted() []*failure {
 // checkSessions generates the sessions of seeds and checks props on each,
 // on two goroutines, with the terminal projection proj (the zero value is
 // the real one).
-func checkSessions(seeds []int64, props []property, proj terminal.Projection) results {
+func checkSessions(seeds []int64, props []property, proj terminal.Projection, cfg sessiongen.Config) results {
 	ch := make(chan int64)
 	go func() {
 		defer close(ch)
@@ -282,7 +301,7 @@ func checkSessions(seeds []int64, props []property, proj terminal.Projection) re
 	for range min(runtime.GOMAXPROCS(0), 2) {
 		wg.Go(func() {
 			for seed := range ch {
-				log := sessiongen.Generate(seed, genConfig)
+				log := sessiongen.Generate(seed, cfg)
 				p := paramsFor(seed)
 				p.proj = proj
 				subj := newSubject(log, p)
@@ -299,7 +318,7 @@ func checkSessions(seeds []int64, props []property, proj terminal.Projection) re
 					}
 					f.count++
 					if seed <= f.seed {
-						f.seed, f.events, f.err, f.p = seed, log, err, p
+						f.seed, f.events, f.err, f.p, f.cfg = seed, log, err, p, cfg
 					}
 					mu.Unlock()
 				}
@@ -326,7 +345,13 @@ func keep(f *failure, dir string) string {
 		return err.Error()
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
-	return fmt.Sprintf("shrunk to %d events: properties/%s\nrerun: go test ./properties -run TestProperties -seed %d -prop '^%s$'\nkeep:  cp properties/%s scenarios/ && GOLDIE_UPDATE=1 go test ./harness -run 'TestScenarios/%s$'",
+	gen := ""
+	for name, c := range presets {
+		if c == f.cfg {
+			gen = " -gen " + name
+		}
+	}
+	return fmt.Sprintf("shrunk to %d events: properties/%s\nrerun: go test ./properties -run TestProperties -seed %d -prop '^%s$'"+gen+"\nkeep:  cp properties/%s scenarios/ && GOLDIE_UPDATE=1 go test ./harness -run 'TestScenarios/%s$'",
 		len(small), path, f.seed, f.prop.name, path, name)
 }
 
@@ -341,7 +366,7 @@ func shrink(f *failure, dir string) (path string, small []projection.Event, err 
 	name := fmt.Sprintf("%s-%d", f.prop.name, f.seed)
 	opts := emit.Options{
 		Sizes:  []emit.Size{{W: p.width, H: p.height}},
-		Source: fmt.Sprintf("internal/sessiongen seed %d (%+v), shrunk from %d to %d events by internal/minimize", f.seed, genConfig, len(f.events), len(small)),
+		Source: fmt.Sprintf("internal/sessiongen seed %d (%+v), shrunk from %d to %d events by internal/minimize", f.seed, f.cfg, len(f.events), len(small)),
 		Comment: fmt.Sprintf("Property %s failed: %s.\nSettings: %s.\n%s", f.prop.name, f.prop.doc, p,
 			firstLine(smallErr)),
 		Eager: p.eager, HideReasoning: p.hideReasoning, ToolPresses: int(p.tools), Light: p.scheme == terminal.SchemeLight,

@@ -167,7 +167,7 @@ type gen struct {
 	now   int64
 	meta  map[int64]*nodeMeta
 
-	msgN, callN, cmpN, cmdN int
+	msgN, callN, cmdN int
 	model                   string
 	endSeeds                int
 }
