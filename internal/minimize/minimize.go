@@ -3,9 +3,10 @@
 // [Minimize] removes events from a log while the log stays valid (it loads:
 // envelope, message shapes and surface fold) and a caller's failure
 // predicate still holds. Every candidate is a real log: seqs are renumbered
-// contiguously, replace ranges and sourceEventSeqs are remapped, and events
-// whose surfaceOp names a removed node are removed with it (a cascade), so
-// a removal that would orphan a replacement still has a chance.
+// contiguously, replace ranges and sourceEventSeqs are remapped, a replace
+// whose start or end node was removed is narrowed to the nodes it still
+// shadows, and one that shadows nothing kept is removed with them (a
+// cascade). Candidates that do not load are skipped.
 //
 // The algorithm is Zeller's ddmin over the event list followed by single
 // event removals until no single removal keeps the failure (the result is
@@ -48,7 +49,7 @@ type minimizer struct {
 	shadow map[int64][]int64
 	fails  func([]projection.Event) bool
 	cache  map[string]bool
-	// Tests counts predicate calls, for tests of the minimizer itself.
+	// tests counts predicate calls (cache misses).
 	tests int
 }
 
