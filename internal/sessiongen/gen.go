@@ -168,8 +168,8 @@ type gen struct {
 	meta  map[int64]*nodeMeta
 
 	msgN, callN, cmdN int
-	model                   string
-	endSeeds                int
+	model             string
+	endSeeds          int
 }
 
 func (g *gen) intn(n int) int {
