@@ -1,6 +1,9 @@
 package projection
 
-import "sort"
+import (
+	"math/bits"
+	"sort"
+)
 
 // DefaultHistoryMessages is session.history's default maxMessages.
 const DefaultHistoryMessages = 50
@@ -23,10 +26,19 @@ type History struct {
 	// contiguous: events[i].Seq == base+i, so a seq's index is arithmetic.
 	contiguous bool
 	base       int64
-	// counted[i] is the number of counted messages among events[:i];
+	// Bit i%64 of counted[i/64] says events[i] is a counted message, and
+	// before[b] is the number of counted messages among events[:64*b]: 1.06
+	// bits per event, small enough to stay in cache on a huge log.
+	counted []uint64
+	before  []int32
 	// groups[k] is the group start of the k-th counted message, oldest first.
-	counted []int32
-	groups  []int64
+	groups []int64
+}
+
+// countBefore is the number of counted messages among events[:i].
+func (h *History) countBefore(i int) int {
+	w := i >> 6
+	return int(h.before[w]) + bits.OnesCount64(h.counted[w]&(1<<(i&63)-1))
 }
 
 // historyCounted reports whether e counts toward maxMessages: an
@@ -50,19 +62,26 @@ func historyGroupStart(e *Event) int64 {
 
 // NewHistory indexes events in one pass.
 func NewHistory(events []Event) *History {
-	h := &History{events: events, contiguous: true, counted: make([]int32, len(events)+1)}
+	words := len(events)/64 + 1
+	h := &History{events: events, contiguous: true, counted: make([]uint64, words), before: make([]int32, words)}
 	if len(events) > 0 {
 		h.base = events[0].Seq
 	}
 	for i := range events {
 		e := &events[i]
+		if i&63 == 0 {
+			h.before[i>>6] = int32(len(h.groups))
+		}
 		if e.Seq != h.base+int64(i) {
 			h.contiguous = false
 		}
 		if historyCounted(e) {
+			h.counted[i>>6] |= 1 << (i & 63)
 			h.groups = append(h.groups, historyGroupStart(e))
 		}
-		h.counted[i+1] = int32(len(h.groups))
+	}
+	if len(events)&63 == 0 {
+		h.before[len(events)>>6] = int32(len(h.groups))
 	}
 	return h
 }
@@ -88,7 +107,7 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 		end = h.index(beforeSeq)
 	}
 	var cut int64
-	if k := int(h.counted[end]); k >= maxMessages {
+	if k := h.countBefore(end); k >= maxMessages {
 		cut = h.groups[k-maxMessages]
 	}
 	start := min(h.index(cut), end)
