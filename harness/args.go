@@ -92,17 +92,6 @@ func (p parsed) get(name string) (string, bool) {
 	return v, ok
 }
 
-// all returns every value of flag name, in order.
-func (p parsed) all(name string) []string {
-	var out []string
-	for _, f := range p.flags {
-		if f.name == name {
-			out = append(out, f.value)
-		}
-	}
-	return out
-}
-
 // intArg parses a decimal integer argument.
 func intArg(verb, what, s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
