@@ -284,14 +284,22 @@ func (m *Model) headerRow(v *viewport) string {
 
 var toolModeNames = [...]string{"collapsed", "expanded", "hidden"}
 
+// plural formats a count with its noun: "1 event", "2 events".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
 func (m *Model) status(v *viewport) string {
 	var b strings.Builder
 	b.WriteString(displayInlineText(m.cfg.SessionID))
 	b.WriteString(" · ")
-	b.WriteString(strconv.Itoa(m.events))
-	b.WriteString(" events · ")
-	b.WriteString(strconv.Itoa(len(m.markers)))
-	b.WriteString(" compactions · tools ")
+	b.WriteString(plural(m.events, "event"))
+	b.WriteString(" · ")
+	b.WriteString(plural(len(m.markers), "compaction"))
+	b.WriteString(" · tools ")
 	b.WriteString(toolModeNames[m.tools%3])
 	b.WriteString(" · reasoning ")
 	if m.hideReasoning {

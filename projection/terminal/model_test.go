@@ -114,35 +114,35 @@ func TestProgramKeys(t *testing.T) {
 		status string
 	}{
 		{"mount follows the tail", nil, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"ctrl+r hides reasoning", []tea.Msg{ctrlR}, Settings{HideReasoning: true},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning off · Reasoning blocks hidden."},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning off · Reasoning blocks hidden."},
 		{"ctrl+r twice shows it", []tea.Msg{ctrlR, ctrlR}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on · Reasoning blocks shown."},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on · Reasoning blocks shown."},
 		{"ctrl+o expands", []tea.Msg{ctrlO}, Settings{Tools: ToolsExpanded},
-			"example · 41 events · 1 compactions · tools expanded · reasoning on · Tool and context cards expanded."},
+			"example · 41 events · 1 compaction · tools expanded · reasoning on · Tool and context cards expanded."},
 		{"ctrl+o twice hides", []tea.Msg{ctrlO, ctrlO}, Settings{Tools: ToolsHidden},
-			"example · 41 events · 1 compactions · tools hidden · reasoning on · Tool cards hidden."},
+			"example · 41 events · 1 compaction · tools hidden · reasoning on · Tool cards hidden."},
 		{"ctrl+o thrice collapses", []tea.Msg{ctrlO, ctrlO, ctrlO}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on · Tool and context cards collapsed."},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on · Tool and context cards collapsed."},
 		{"pgup", []tea.Msg{pgUp}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"pgup twice", []tea.Msg{pgUp, pgUp}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"pgup twice, pgdown", []tea.Msg{pgUp, pgUp, pgDown}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"pgup, pgdown back to the tail", []tea.Msg{pgUp, pgDown}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"pgup, pgdown twice", []tea.Msg{pgUp, pgDown, pgDown}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"home", []tea.Msg{home}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"home, pgdown", []tea.Msg{home, pgDown}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"home, end", []tea.Msg{home, end}, Settings{},
-			"example · 41 events · 1 compactions · tools collapsed · reasoning on"},
+			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"home keeps its place while toggling", []tea.Msg{home, ctrlO}, Settings{Tools: ToolsExpanded},
-			"example · 41 events · 1 compactions · tools expanded · reasoning on · Tool and context cards expanded."},
+			"example · 41 events · 1 compaction · tools expanded · reasoning on · Tool and context cards expanded."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := run(t, New(exampleConfig(t, w, h)), w, h, quit, tc.msgs...)
@@ -205,7 +205,7 @@ func TestProgramChrome(t *testing.T) {
 	got := []string{fmt.Sprintf("%q %v", rows[0].Text, rows[0].Runs), fmt.Sprintf("%q %v", rows[9].Text, rows[9].Runs)}
 	want := []string{
 		`"dshtest · example                                 " [style 0-6 fg=bright-magenta bold style 7-16 dim]`,
-		`"example · 41 events · 1 compactions · tools colla…" [style 0-49 dim]`,
+		`"example · 41 events · 1 compaction · tools collap…" [style 0-49 dim]`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("%s", lineDiffText(got, want))
@@ -301,7 +301,7 @@ func TestProgramCompactionScenario(t *testing.T) {
 	}
 	// The 44x18 window shows the last 16 document rows, ending in the marker.
 	got := decodedText(narrow.Screen())
-	if got[16] != projection.MarkerText || got[17] != "main-session · 7 events · 1 compactions · t…" {
+	if got[16] != projection.MarkerText || got[17] != "main-session · 7 events · 1 compaction · to…" {
 		t.Errorf("narrow screen tail %q", got[15:])
 	}
 }
