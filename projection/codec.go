@@ -652,7 +652,7 @@ func AppendEvent(dst []byte, ev *Event) ([]byte, error) {
 		}
 	}
 	dst = append(dst, `{"type":`...)
-	dst = appendJSONString(dst, ev.Type)
+	dst = AppendJSONString(dst, ev.Type)
 	dst = append(dst, `,"seq":`...)
 	dst = strconv.AppendInt(dst, ev.Seq, 10)
 	dst = append(dst, `,"time":`...)
@@ -673,10 +673,11 @@ func AppendEvent(dst []byte, ev *Event) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// appendJSONString appends s as a JSON string the way JSON.stringify writes
-// it: only '"', '\\' and control characters are escaped. Invalid UTF-8
-// becomes U+FFFD, as decoding would make it.
-func appendJSONString(dst []byte, s string) []byte {
+// AppendJSONString appends s as a JSON string the way JSON.stringify writes
+// it, which is how every log line this package writes spells its strings:
+// only '"', '\\' and control characters are escaped. Invalid UTF-8 becomes
+// U+FFFD, as decoding would make it.
+func AppendJSONString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	for i := 0; i < len(s); {

@@ -293,7 +293,7 @@ func (v *jvalue) appendTo(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, k)
+			dst = projection.AppendJSONString(dst, k)
 			dst = append(dst, ':')
 			dst = v.vals[i].appendTo(dst)
 		}
@@ -308,36 +308,7 @@ func (v *jvalue) appendTo(dst []byte) []byte {
 		}
 		return append(dst, ']')
 	case 's':
-		return appendString(dst, v.str)
+		return projection.AppendJSONString(dst, v.str)
 	}
 	return append(dst, v.str...)
-}
-
-// appendString writes s as JSON.stringify does: '"', '\\' and C0 controls
-// escaped, everything else raw.
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, `\n`...)
-		case c == '\r':
-			dst = append(dst, `\r`...)
-		case c == '\t':
-			dst = append(dst, `\t`...)
-		case c == '\b':
-			dst = append(dst, `\b`...)
-		case c == '\f':
-			dst = append(dst, `\f`...)
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
 }
