@@ -52,6 +52,38 @@ type checker struct {
 	// rendered per size, filled by render.
 	replayDoc, liveDoc       [][]string
 	replayScreen, liveScreen [][]string
+
+	// Derived once, on first use: each document's docNorm (the live one
+	// shares the replay one's when the documents are equal) and the log's
+	// expected texts.
+	replayNorm, liveNorm []string
+	shown                []shownText
+	shownDone            bool
+}
+
+// norms returns docNorm of the replay and live documents at size i.
+func (c *checker) norms(i int) (replay, live string) {
+	if c.replayNorm == nil {
+		c.replayNorm = make([]string, len(c.sizes))
+		c.liveNorm = make([]string, len(c.sizes))
+		for j := range c.sizes {
+			c.replayNorm[j] = docNorm(c.replayDoc[j])
+			if slices.Equal(c.replayDoc[j], c.liveDoc[j]) {
+				c.liveNorm[j] = c.replayNorm[j]
+			} else {
+				c.liveNorm[j] = docNorm(c.liveDoc[j])
+			}
+		}
+	}
+	return c.replayNorm[i], c.liveNorm[i]
+}
+
+// expected returns expectedTexts(c.events), computed once.
+func (c *checker) expected() []shownText {
+	if !c.shownDone {
+		c.shown, c.shownDone = expectedTexts(c.events), true
+	}
+	return c.shown
 }
 
 // result is one invariant's verdict.
@@ -324,7 +356,7 @@ func docNorm(lines []string) string {
 }
 
 func (c *checker) checkNoLoss() (bool, string) {
-	want := expectedTexts(c.events)
+	want := c.expected()
 	var prompts, assistant int
 	for _, w := range want {
 		if w.kind == "prompt" {
@@ -333,23 +365,36 @@ func (c *checker) checkNoLoss() (bool, string) {
 			assistant++
 		}
 	}
+	norms := make([]string, len(want))
 	need := map[string]int{}
-	for _, w := range want {
-		need[norm(w.text)]++
+	for i, w := range want {
+		norms[i] = norm(w.text)
+		need[norms[i]]++
+	}
+	// shownAt[n] lists the sizes at which some document shows n fewer
+	// than need[n] times.
+	lacking := map[string][]string{}
+	for i, sz := range c.sizes {
+		replay, live := c.norms(i)
+		docs := []string{replay}
+		if live != replay {
+			docs = append(docs, live)
+		}
+		for _, doc := range docs {
+			for n := range countsBelow(doc, norms, need) {
+				if at := lacking[n]; len(at) == 0 || at[len(at)-1] != sz.String() {
+					lacking[n] = append(at, sz.String())
+				}
+			}
+		}
 	}
 	var missing []string
-	for _, w := range want {
-		n := norm(w.text)
+	for i, w := range want {
+		n := norms[i]
 		if n == "" {
 			continue
 		}
-		var at []string
-		for i, sz := range c.sizes {
-			if strings.Count(docNorm(c.replayDoc[i]), n) < need[n] || strings.Count(docNorm(c.liveDoc[i]), n) < need[n] {
-				at = append(at, sz.String())
-			}
-		}
-		if len(at) > 0 {
+		if at := lacking[n]; len(at) > 0 {
 			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, preview(w.text, 40), strings.Join(at, ", ")))
 		}
 	}
@@ -363,6 +408,37 @@ func (c *checker) checkNoLoss() (bool, string) {
 	return true, fmt.Sprintf("%s and %s shown at every size", plural(prompts, "prompt"), plural(assistant, "assistant text"))
 }
 
+// countsBelow returns the non-empty texts of texts that doc holds fewer
+// than need[text] times (strings.Count, non-overlapping), as a set.
+//
+// It finds the texts in one pass: a transcript shows them in log order,
+// one after another, so each is searched from just past the previous
+// find, which costs O(len(doc)) for all of them together. A text found
+// need[text] times that way is in the doc at least that often (the finds
+// do not overlap); only a text the pass does not find often enough is
+// counted over the whole doc, so the verdict is the same as counting every
+// text, which would cost O(len(texts) × len(doc)).
+func countsBelow(doc string, texts []string, need map[string]int) map[string]bool {
+	found := make(map[string]int, len(need))
+	at := 0
+	for _, n := range texts {
+		if n == "" {
+			continue
+		}
+		if i := strings.Index(doc[at:], n); i >= 0 {
+			found[n]++
+			at += i + len(n)
+		}
+	}
+	below := map[string]bool{}
+	for n, k := range need {
+		if n != "" && found[n] < k && strings.Count(doc, n) < k {
+			below[n] = true
+		}
+	}
+	return below
+}
+
 // checkpoints returns the log's landed checkpoints.
 func checkpoints(events []projection.Event) []*projection.Event {
 	var out []*projection.Event
@@ -374,23 +450,29 @@ func checkpoints(events []projection.Event) []*projection.Event {
 	return out
 }
 
-// countMarkers counts the marker rows of a document, however the marker
-// wrapped, less the times conversation text itself says the same words.
-func countMarkers(lines []string, shown []shownText) int {
-	m := norm(projection.MarkerText)
-	n := strings.Count(docNorm(lines), m)
+// countMarkers counts the marker rows of a document (its docNorm),
+// however the marker wrapped, less quoted: the times conversation text
+// itself says the same words.
+func countMarkers(doc string, quoted int) int {
+	return strings.Count(doc, norm(projection.MarkerText)) - quoted
+}
+
+// quotedMarkers counts the marker's words in the texts a transcript shows.
+func quotedMarkers(shown []shownText) int {
+	m, n := norm(projection.MarkerText), 0
 	for _, s := range shown {
-		n -= strings.Count(norm(s.text), m)
+		n += strings.Count(norm(s.text), m)
 	}
 	return n
 }
 
 func (c *checker) checkMarkers() (bool, string) {
 	want := len(checkpoints(c.events))
-	shown := expectedTexts(c.events)
+	quoted := quotedMarkers(c.expected())
 	var bad []string
 	for i, sz := range c.sizes {
-		r, l := countMarkers(c.replayDoc[i], shown), countMarkers(c.liveDoc[i], shown)
+		replay, live := c.norms(i)
+		r, l := countMarkers(replay, quoted), countMarkers(live, quoted)
 		if r != want || l != want {
 			bad = append(bad, fmt.Sprintf("%s: replay %d, live %d", sz, r, l))
 		}
@@ -403,22 +485,19 @@ func (c *checker) checkMarkers() (bool, string) {
 
 // payloadTexts returns the normalised pieces of a checkpoint's payload
 // that must never show: the whole content, the preamble, and every text
-// block and line long enough to be telling (24 letters and digits), unless
-// the log shows the same text as conversation (a summary may quote a
-// prompt).
-func payloadTexts(events []projection.Event, cp *projection.Event) []string {
+// block and line long enough to be telling (payloadMin letters and
+// digits), unless the log shows the same text as conversation (a summary
+// may quote a prompt). conversation holds the norms of the log's expected
+// texts.
+func payloadTexts(conversation map[string]bool, cp *projection.Event) []string {
 	var m projection.Message
 	if json.Unmarshal(cp.Data, &m) != nil {
 		return nil
 	}
-	conversation := map[string]bool{}
-	for _, w := range expectedTexts(events) {
-		conversation[norm(w.text)] = true
-	}
 	var out []string
 	add := func(s string) {
 		n := norm(s)
-		if len(n) >= 24 && !conversation[n] && !slices.Contains(out, n) {
+		if len(n) >= payloadMin && !conversation[n] && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
@@ -441,16 +520,42 @@ func payloadTexts(events []projection.Event, cp *projection.Event) []string {
 
 func (c *checker) checkNoPayload() (bool, string) {
 	cps := checkpoints(c.events)
-	var bad []string
-	for _, cp := range cps {
-		pieces := payloadTexts(c.events, cp)
-		for i, sz := range c.sizes {
-			doc, live := docNorm(c.replayDoc[i]), docNorm(c.liveDoc[i])
-			for _, p := range pieces {
-				if strings.Contains(doc, p) || strings.Contains(live, p) {
-					bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", cp.Seq, sz))
-					break
+	conversation := map[string]bool{}
+	for _, w := range c.expected() {
+		conversation[norm(w.text)] = true
+	}
+	pieces := make([][]string, len(cps))
+	for k, cp := range cps {
+		pieces[k] = payloadTexts(conversation, cp)
+	}
+	// shown[k][i]: checkpoint k's payload shows at size i.
+	shown := make([][]bool, len(cps))
+	for k := range shown {
+		shown[k] = make([]bool, len(c.sizes))
+	}
+	for i := range c.sizes {
+		replay, live := c.norms(i)
+		docs := []string{replay}
+		if live != replay {
+			docs = append(docs, live)
+		}
+		for _, doc := range docs {
+			ix := newDocIndex(doc, payloadMin)
+			for k := range cps {
+				for _, p := range pieces[k] {
+					if !shown[k][i] && ix.contains(p) {
+						shown[k][i] = true
+						break
+					}
 				}
+			}
+		}
+	}
+	var bad []string
+	for k, cp := range cps {
+		for i, sz := range c.sizes {
+			if shown[k][i] {
+				bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", cp.Seq, sz))
 			}
 		}
 	}
