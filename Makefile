@@ -2,11 +2,13 @@
 GO        ?= go
 PKGS      ?= ./...
 FUZZTIME  ?= 60s
-BENCHTIME ?= 1x
+BENCHTIME ?= 1s
+BENCHCOUNT ?= 6
+REPRO_EVENTS ?= 100000
 SOAK      ?= 10000
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: test race lint staticcheck bench fuzz soak record ci
+.PHONY: test race lint staticcheck bench bench-repro fuzz soak record ci
 
 ## test: run every test (the README's test command)
 test:
@@ -25,10 +27,23 @@ lint: staticcheck
 staticcheck:
 	@true
 
-## bench: benchmarks in benchstat-readable form (bench/latest.txt)
+## bench: benchmarks in benchstat-readable form (bench/latest.txt), one CPU,
+## BENCHCOUNT runs of BENCHTIME each, then the table of cost ratios
 bench:
 	@mkdir -p bench
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PKGS) | tee bench/latest.txt
+	$(GO) test -run '^$$' -bench . -benchmem -cpu 1 -count $(BENCHCOUNT) -benchtime $(BENCHTIME) -timeout 90m $(PKGS) | tee bench/latest.txt
+	@$(GO) run ./benchmarks/cmd/benchratio bench/latest.txt
+
+## bench-repro: "dshtest repro" of a generated REPRO_EVENTS-event log as a
+## process: the log's size, then wall time and peak RSS (/usr/bin/time -v)
+bench-repro:
+	@tmp=$${TMPDIR:-/tmp}; \
+	$(GO) build -o $$tmp/dshtest-bench ./cmd/dshtest && \
+	$(GO) run ./internal/sessiongen/cmd/gen -n $(REPRO_EVENTS) > $$tmp/dshtest-repro.jsonl && \
+	ls -l $$tmp/dshtest-repro.jsonl && \
+	{ /usr/bin/time -v $$tmp/dshtest-bench repro $$tmp/dshtest-repro.jsonl 2>&1 >/dev/null | \
+	  grep -E 'Elapsed \(wall|Maximum resident|Exit status'; }; \
+	rm -f $$tmp/dshtest-bench $$tmp/dshtest-repro.jsonl
 
 ## fuzz: run every fuzz target for FUZZTIME each
 fuzz:

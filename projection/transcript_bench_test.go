@@ -252,23 +252,5 @@ func BenchmarkHistoryPage(b *testing.B) {
 	}
 }
 
-// BenchmarkHistoryPageRandom asks for pages at pseudo-random places. On a
-// large log every page then costs a few cache misses, which the sequential
-// walk above does not pay; the algorithm is the same O(log n).
-func BenchmarkHistoryPageRandom(b *testing.B) {
-	for _, n := range []int{10_000, 1_000_000} {
-		h := projection.NewHistory(trSynthLog(n, true))
-		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
-			x, total := uint64(1), 0
-			cpu := trCPUTime()
-			for b.Loop() {
-				x = x*6364136223846793005 + 1442695040888963407
-				total += len(h.Page(int64(x>>33)%int64(n), 50).Events)
-			}
-			if total == 0 {
-				b.Fatal("empty pages")
-			}
-			b.ReportMetric(float64(trCPUTime()-cpu)/float64(b.N), "cpu-ns/page")
-		})
-	}
-}
+// Random pages (BenchmarkHistoryPageRandom) are measured in the benchmarks
+// package, on generated sessions of 1k to 1M events against the spec's scan.

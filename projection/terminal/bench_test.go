@@ -103,66 +103,9 @@ func TestSynthLog(t *testing.T) {
 	}
 }
 
-var sizes = []int{1_000, 100_000}
-
-// BenchmarkMount measures a mount (replay of the whole log, priming the
-// live projector, first screen) per event of the log.
-func BenchmarkMount(b *testing.B) {
-	for _, n := range sizes {
-		log := synthLog(n)
-		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
-			cpu := cpuNanos()
-			for b.Loop() {
-				New(benchConfig(log)).Screen()
-			}
-			cpu = cpuNanos() - cpu
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
-			b.ReportMetric(float64(cpu)/float64(b.N)/float64(n), "cpu-ns/event")
-		})
-	}
-}
-
-// BenchmarkLiveAppend measures one appended event (EventMsg and the next
-// screen) on a model mounted with N events.
-func BenchmarkLiveAppend(b *testing.B) {
-	for _, n := range sizes {
-		log := synthLog(n)
-		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
-			m := New(benchConfig(log))
-			m.Screen()
-			next := n
-			var cpu int64
-			for b.Loop() {
-				if cpu == 0 {
-					cpu = cpuNanos() // b.Loop resets the timer on entry
-				}
-				m.Update(EventMsg{Event: synthEvent(next)})
-				m.Screen()
-				next++
-			}
-			b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
-		})
-	}
-}
-
-// BenchmarkToggleReasoning measures Ctrl+R and the next screen on a model
-// mounted with 100k events; compare with BenchmarkMount/events=100000.
-func BenchmarkToggleReasoning(b *testing.B) {
-	log := synthLog(100_000)
-	b.Run("events=100000", func(b *testing.B) {
-		m := New(benchConfig(log))
-		m.Screen()
-		var cpu int64
-		for b.Loop() {
-			if cpu == 0 {
-				cpu = cpuNanos()
-			}
-			m.Update(ctrlR)
-			m.Screen()
-		}
-		b.ReportMetric(float64(cpuNanos()-cpu)/float64(b.N), "cpu-ns/op")
-	})
-}
+// The mount, live-append and reasoning-toggle benchmarks that were here
+// moved to the benchmarks package, which measures them on generated
+// sessions of 1k to 100k events against naive baselines.
 
 // TestRenderCost counts the items rendered: after a mount on a long
 // session, a reasoning toggle, a scheme switch, a resize, a tool-mode change
