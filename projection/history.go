@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"math"
 	"math/bits"
 	"sort"
 )
@@ -31,9 +32,24 @@ type History struct {
 	// bits per event, small enough to stay in cache on a huge log.
 	counted []uint64
 	before  []int32
-	// groups[k] is the group start of the k-th counted message, oldest first.
-	groups []int64
+	// groups[k] is the group start of the k-th counted message, oldest
+	// first, less base: 4 bytes a message keep the index cache-resident on
+	// a huge log. wide holds the group starts instead when one does not fit
+	// in an int32.
+	groups []int32
+	wide   []int64
 }
+
+// group returns the group start of the k-th counted message.
+func (h *History) group(k int) int64 {
+	if h.wide != nil {
+		return h.wide[k]
+	}
+	return h.base + int64(h.groups[k])
+}
+
+// numCounted is the number of counted messages recorded so far.
+func (h *History) numCounted() int { return len(h.groups) + len(h.wide) }
 
 // countBefore is the number of counted messages among events[:i].
 func (h *History) countBefore(i int) int {
@@ -70,20 +86,36 @@ func NewHistory(events []Event) *History {
 	for i := range events {
 		e := &events[i]
 		if i&63 == 0 {
-			h.before[i>>6] = int32(len(h.groups))
+			h.before[i>>6] = int32(h.numCounted())
 		}
 		if e.Seq != h.base+int64(i) {
 			h.contiguous = false
 		}
 		if historyCounted(e) {
 			h.counted[i>>6] |= 1 << (i & 63)
-			h.groups = append(h.groups, historyGroupStart(e))
+			h.addGroup(historyGroupStart(e))
 		}
 	}
 	if len(events)&63 == 0 {
-		h.before[len(events)>>6] = int32(len(h.groups))
+		h.before[len(events)>>6] = int32(h.numCounted())
 	}
 	return h
+}
+
+// addGroup records the next counted message's group start g.
+func (h *History) addGroup(g int64) {
+	if h.wide == nil {
+		if d := g - h.base; d >= math.MinInt32 && d <= math.MaxInt32 {
+			h.groups = append(h.groups, int32(d))
+			return
+		}
+		h.wide = make([]int64, len(h.groups), cap(h.groups))
+		for k, d := range h.groups {
+			h.wide[k] = h.base + int64(d)
+		}
+		h.groups = nil
+	}
+	h.wide = append(h.wide, g)
 }
 
 // index returns the index of the first event whose seq is at least seq.
@@ -108,7 +140,7 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 	}
 	var cut int64
 	if k := h.countBefore(end); k >= maxMessages {
-		cut = h.groups[k-maxMessages]
+		cut = h.group(k - maxMessages)
 	}
 	start := min(h.index(cut), end)
 	if !h.contiguous || start == end {

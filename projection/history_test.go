@@ -1,6 +1,7 @@
 package projection_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,6 +145,42 @@ func TestHistoryNonContiguous(t *testing.T) {
 	}
 	h := projection.NewHistory(events)
 	for before := int64(-1); before <= 42; before++ {
+		for max := 1; max <= 4; max++ {
+			if diff := trSamePage(projection.HistoryPage(events, before, max), h.Page(before, max)); diff != "" {
+				t.Fatalf("Page(%d, %d) (-scan +indexed):\n%s", before, max, diff)
+			}
+		}
+	}
+}
+
+// TestHistoryWideSeqs pages a log whose seqs leap past the int32 range
+// half-way: the index keeps group starts as int32 offsets from the first
+// seq until one does not fit, then switches to int64.
+func TestHistoryWideSeqs(t *testing.T) {
+	all := trLoad(t, "example-session.jsonl")
+	events := append([]projection.Event(nil), all...)
+	const leap = int64(1) << 33
+	for i := len(events) / 2; i < len(events); i++ {
+		events[i].Seq += leap
+		if seqs, ok := events[i].Sources(); ok && len(seqs) > 0 {
+			for k := range seqs {
+				if seqs[k] >= int64(len(events)/2) {
+					seqs[k] += leap
+				}
+			}
+			raw, err := json.Marshal(seqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			events[i].SourceEventSeqs = raw
+		}
+	}
+	h := projection.NewHistory(events)
+	befores := []int64{-1, 0, leap, leap + 1 << 31}
+	for _, e := range events {
+		befores = append(befores, e.Seq, e.Seq+1)
+	}
+	for _, before := range befores {
 		for max := 1; max <= 4; max++ {
 			if diff := trSamePage(projection.HistoryPage(events, before, max), h.Page(before, max)); diff != "" {
 				t.Fatalf("Page(%d, %d) (-scan +indexed):\n%s", before, max, diff)
