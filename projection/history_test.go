@@ -176,7 +176,7 @@ func TestHistoryWideSeqs(t *testing.T) {
 		}
 	}
 	h := projection.NewHistory(events)
-	befores := []int64{-1, 0, leap, leap + 1 << 31}
+	befores := []int64{-1, 0, leap, leap + 1<<31}
 	for _, e := range events {
 		befores = append(befores, e.Seq, e.Seq+1)
 	}
