@@ -155,7 +155,7 @@ func textLine(s string, st sty) line { return line{{text: s, st: st}} }
 func (l line) width() int {
 	w := 0
 	for _, sp := range l {
-		w += ansi.StringWidth(sp.text)
+		w += textWidth(sp.text)
 	}
 	return w
 }
@@ -177,7 +177,7 @@ func (p *palette) row(l line, width int, pad bool, padAttr attr) string {
 	w := 0
 	for _, sp := range l {
 		b.WriteString(p.paint(sp.st.with(padAttr), sp.text))
-		w += ansi.StringWidth(sp.text)
+		w += textWidth(sp.text)
 	}
 	if pad && w < width {
 		b.WriteString(p.paint(plain.with(padAttr), strings.Repeat(" ", width-w)))

@@ -13,11 +13,24 @@ type cell struct {
 	st sty
 }
 
+// toCells splits a line into grapheme clusters. A printable ASCII byte
+// followed by another ASCII byte (or by the end of its span) is a cluster of
+// one cell on its own (UAX #29 breaks between them), which spares the
+// segmenter most of the text.
 func toCells(l line) []cell {
-	var cells []cell
+	n := 0
+	for _, sp := range l {
+		n += len(sp.text)
+	}
+	cells := make([]cell, 0, n)
 	for _, sp := range l {
 		s := sp.text
 		for s != "" {
+			if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80) {
+				cells = append(cells, cell{g: s[:1], w: 1, st: sp.st})
+				s = s[1:]
+				continue
+			}
 			g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
 			if g == "" {
 				break
@@ -27,6 +40,16 @@ func toCells(l line) []cell {
 		}
 	}
 	return cells
+}
+
+// textWidth is ansi.StringWidth, at one cell a byte for printable ASCII.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 func fromCells(cells []cell) line {
