@@ -110,7 +110,7 @@ func wrapLine(l line, width int) []line {
 			pend, pendW = nil, 0 // no indentation on continuation rows
 		}
 		if curW+pendW+w <= width {
-			cur = append(append(cur, pend...), word...)
+			cur = extendRow(extendRow(cur, pend), word)
 			curW += pendW + w
 			pend, pendW = nil, 0
 			continue
@@ -120,20 +120,20 @@ func wrapLine(l line, width int) []line {
 			flush()
 		}
 		if w <= width {
-			cur, curW = append(cur, word...), w
+			cur, curW = extendRow(cur, word), w
 			continue
 		}
-		for _, c := range word { // hard break
+		for k, c := range word { // hard break
 			if curW+c.w > width {
 				flush()
 			}
-			cur = append(cur, c)
+			cur = extendRow(cur, word[k:k+1])
 			curW += c.w
 		}
 	}
 	if len(cur) > 0 || len(rows) == 0 {
 		if curW+pendW <= width {
-			cur = append(cur, pend...)
+			cur = extendRow(cur, pend)
 		}
 		rows = append(rows, cur)
 	}
@@ -142,6 +142,23 @@ func wrapLine(l line, width int) []line {
 		out[i] = fromCells(r)
 	}
 	return out
+}
+
+// extendRow appends add to the row cur. Rows are runs of the cells of one
+// line, and what is appended to a row follows it in the line, so the row
+// grows in place as a longer sub-slice of the cells; otherwise (never, as
+// wrapLine calls it) it is copied, never written into the cells.
+func extendRow(cur, add []cell) []cell {
+	if len(add) == 0 {
+		return cur
+	}
+	if len(cur) == 0 {
+		return add
+	}
+	if n := len(cur); cap(cur)-n >= len(add) && &cur[:n+1][n] == &add[0] {
+		return cur[:n+len(add)]
+	}
+	return append(cur[:len(cur):len(cur)], add...)
 }
 
 // truncateLine cuts a line to at most width cells, ending it with "…" when

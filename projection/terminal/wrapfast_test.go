@@ -27,6 +27,100 @@ func segmentSlow(l line) []cell {
 	return cells
 }
 
+// wrapLineCopying is wrapLine as it was before rows became sub-slices of
+// the line's cells: every row copied cell by cell.
+func wrapLineCopying(l line, width int) []line {
+	width = max(width, 1)
+	if l.width() <= width {
+		return []line{l}
+	}
+	cells := toCells(l)
+	var rows [][]cell
+	var cur, pend []cell
+	curW, pendW := 0, 0
+	flush := func() {
+		rows = append(rows, cur)
+		cur, curW = nil, 0
+	}
+	for i := 0; i < len(cells); {
+		j, w := i, 0
+		if cells[i].g == " " {
+			for j < len(cells) && cells[j].g == " " {
+				w++
+				j++
+			}
+			pend, pendW = cells[i:j], w
+			i = j
+			continue
+		}
+		for j < len(cells) && cells[j].g != " " {
+			if cells[j].w > width {
+				cells[j].g, cells[j].w = "\uFFFD", 1
+			}
+			w += cells[j].w
+			j++
+		}
+		word := cells[i:j]
+		i = j
+		if len(cur) == 0 && len(rows) > 0 {
+			pend, pendW = nil, 0 // no indentation on continuation rows
+		}
+		if curW+pendW+w <= width {
+			cur = append(append(cur, pend...), word...)
+			curW += pendW + w
+			pend, pendW = nil, 0
+			continue
+		}
+		pend, pendW = nil, 0
+		if len(cur) > 0 {
+			flush()
+		}
+		if w <= width {
+			cur, curW = append(cur, word...), w
+			continue
+		}
+		for _, c := range word { // hard break
+			if curW+c.w > width {
+				flush()
+			}
+			cur = append(cur, c)
+			curW += c.w
+		}
+	}
+	if len(cur) > 0 || len(rows) == 0 {
+		if curW+pendW <= width {
+			cur = append(cur, pend...)
+		}
+		rows = append(rows, cur)
+	}
+	out := make([]line, len(rows))
+	for i, r := range rows {
+		out[i] = fromCells(r)
+	}
+	return out
+}
+
+// TestWrapLineRows checks wrapLine against wrapLineCopying on random lines
+// of words, space runs, long words and wide runes, at widths from 1 up.
+func TestWrapLineRows(t *testing.T) {
+	pieces := []string{"a", "bb", "word", "  ", " ", "supercalifragilistic", "漢字", "👍", "e\u0301", "x"}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		var l line
+		for range 1 + r.IntN(3) {
+			var b strings.Builder
+			for range r.IntN(16) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(3))}})
+		}
+		width := 1 + r.IntN(30)
+		if got, want := wrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("wrapLine(%q, %d) = %q, want %q", l, width, got, want)
+		}
+	}
+}
+
 // TestASCIIFastPaths checks toCells and textWidth against the segmenter
 // and ansi.StringWidth on random text that mixes ASCII with what joins it:
 // combining marks, ZWJ sequences, variation selectors, wide runes,
