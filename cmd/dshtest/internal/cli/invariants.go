@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dshtest/dshtest/projection"
 	"github.com/dshtest/dshtest/projection/terminal"
 )
@@ -127,13 +129,25 @@ func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
 	return m.Document().Lines, m.Screen()
 }
 
-// render renders both paths at every size.
+// render renders both paths at every size: one model mounted on the stored
+// log and one fed every event, each resized to every size in turn. The
+// projection work (replaying, priming the live projector, feeding) is done
+// once per path, not once per size: it does not depend on the size, and
+// neither does anything else the models hold but their render caches,
+// whose rows are keyed by width. The two paths are resized alike, so live
+// and replay are compared under the same history of sizes.
 func (c *checker) render() {
+	replay := c.model(c.events, c.sizes[0])
+	live := c.model(nil, c.sizes[0])
+	for i := range c.events {
+		live.Update(terminal.EventMsg{Event: c.events[i]})
+	}
 	for _, sz := range c.sizes {
-		d, s := c.replay(c.events, sz)
-		c.replayDoc, c.replayScreen = append(c.replayDoc, d), append(c.replayScreen, s)
-		d, s = c.live(c.events, sz)
-		c.liveDoc, c.liveScreen = append(c.liveDoc, d), append(c.liveScreen, s)
+		resize := tea.WindowSizeMsg{Width: sz.W, Height: sz.H}
+		replay.Update(resize)
+		live.Update(resize)
+		c.replayDoc, c.replayScreen = append(c.replayDoc, replay.Document().Lines), append(c.replayScreen, replay.Screen())
+		c.liveDoc, c.liveScreen = append(c.liveDoc, live.Document().Lines), append(c.liveScreen, live.Screen())
 	}
 }
 
