@@ -285,8 +285,7 @@ func trDecode(e *Event, summaries *trSummaries) trDecoded {
 	case TypeStepEnd:
 		d.op, d.key = trOpStepEnd, trTurnStep(e.Data)
 	case TypeAssistantChunk:
-		var c ChunkData
-		_ = json.Unmarshal(e.Data, &c)
+		c, _ := decodeChunkData(e.Data)
 		d.op, d.key, d.chunk = trOpChunk, trKey{c.Turn, c.Step}, c.Chunk
 	case TypeAssistantMessage:
 		var fast struct {
@@ -500,8 +499,8 @@ func trTurnEndNotice(data json.RawMessage) *Notice {
 
 // trChunk decodes a chunk event's chunk.
 func trChunk(e *Event) (StreamChunk, bool) {
-	var c ChunkData
-	if json.Unmarshal(e.Data, &c) != nil {
+	c, err := decodeChunkData(e.Data)
+	if err != nil {
 		return StreamChunk{}, false
 	}
 	return c.Chunk, true

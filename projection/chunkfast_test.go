@@ -1,0 +1,142 @@
+package projection
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// chunkCorpus is assistant/chunk payloads of every shape, well formed and
+// not: what the fast path takes and what it must leave to json.Unmarshal.
+var chunkCorpus = []string{
+	`{"turn":1,"step":2,"chunk":{"type":"text-delta","index":0,"text":"Hello, world."}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"reasoning-delta","index":3,"text":"line\nnext \"quoted\" \\ \/ \t\u00e9\ud83d\ude00\udc80"}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"text-delta","index":0,"text":"héllo 漢字 👍"}}`,
+	"{\"turn\":1,\"step\":2,\"chunk\":{\"type\":\"text-delta\",\"index\":0,\"text\":\"bad \xff utf8 \xc3\"}}",
+	`{"turn":1,"step":2,"chunk":{"type":"block-start","index":1,"blockType":"tool-call"}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"tool-call-delta","index":1,"id":"call-1","name":"bash","argumentsDelta":"{\"command\":"}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"type":"text","text":"done"}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":{"kind":"stop"}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"usage","usage":{"inputTokens":1,"outputTokens":2}}}`,
+	`{"chunk":{"text":"x","index":2,"type":"text-delta"},"step":5,"turn":4}`,
+	`{"turn":1,"step":2,"chunk":{}}`,
+	`{}`,
+	`{"turn":1}`,
+	`{"turn":1,"turn":2,"chunk":{"type":"text-delta"}}`,
+	`{"turn":1,"chunk":{"type":"a","type":"b"}}`,
+	`{"turn":1,"chunk":{"type":"a"},"chunk":{"index":4}}`,
+	`{"Turn":1,"STEP":2,"chunk":{"Type":"text-delta","Text":"x"}}`,
+	`{"turn": 1, "step":2,"chunk":{"type":"text-delta"}}`,
+	` {"turn":1}`,
+	`{"turn":1} `,
+	`{"turn":1.0,"step":2}`,
+	`{"turn":1e2,"step":2}`,
+	`{"turn":-0,"step":-7}`,
+	`{"turn":01}`,
+	`{"turn":9223372036854775807,"step":-9223372036854775808}`,
+	`{"turn":9223372036854775808}`,
+	`{"turn":-9223372036854775809}`,
+	`{"turn":99999999999999999999999}`,
+	`{"turn":null,"chunk":null}`,
+	`{"turn":"1"}`,
+	`{"chunk":{"text":null,"index":null}}`,
+	`{"chunk":{"index":"1"}}`,
+	`{"chunk":{"text":1}}`,
+	`{"chunk":{"text":"unterminated}}`,
+	`{"chunk":{"text":"bad escape \x"}}`,
+	`{"chunk":{"text":"ctl ` + "\x01" + `"}}`,
+	`{"turn":1,}`,
+	`{"turn":1`,
+	`{"turn":1}}`,
+	`[1,2]`,
+	`null`,
+	``,
+	`{"unknown":1}`,
+	`{"turn":1,"step":2,"chunk":{"type":"text-delta","index":0,"text":"a"},"extra":true}`,
+}
+
+// chunkPayloads adds the chunk payloads of the testdata logs.
+func chunkPayloads(t *testing.T) []string {
+	out := append([]string(nil), chunkCorpus...)
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log, err := ParseLog(data, f)
+		if err != nil {
+			continue
+		}
+		for _, e := range log.Events {
+			if e.Type == TypeAssistantChunk {
+				out = append(out, string(e.Data))
+			}
+		}
+	}
+	for _, e := range synthLog(2000) {
+		if e.Type == TypeAssistantChunk {
+			out = append(out, string(e.Data))
+		}
+	}
+	return out
+}
+
+func checkChunkDecode(t *testing.T, data string) {
+	t.Helper()
+	got, gotErr := decodeChunkData([]byte(data))
+	var want ChunkData
+	wantErr := json.Unmarshal([]byte(data), &want)
+	if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) {
+		t.Fatalf("decodeChunkData(%q) = %+v, %v; json.Unmarshal gives %+v, %v", data, got, gotErr, want, wantErr)
+	}
+}
+
+// TestDecodeChunkData checks decodeChunkData against json.Unmarshal on the
+// corpus, every chunk of the testdata and synthetic logs, and random edits
+// of them (bytes replaced, dropped, inserted, keys recased).
+func TestDecodeChunkData(t *testing.T) {
+	payloads := chunkPayloads(t)
+	fast := 0
+	for _, p := range payloads {
+		checkChunkDecode(t, p)
+		if _, ok := scanChunkData([]byte(p)); ok {
+			fast++
+		}
+	}
+	if fast < len(payloads)/2 {
+		t.Errorf("the fast path took %d of %d payloads", fast, len(payloads))
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	alphabet := []byte("{}[]:,\"\\ 0123456789-.eEnultrx\x00\x1f\x7f\xc3\xa9\xff")
+	for range 200_000 {
+		b := []byte(payloads[r.IntN(len(payloads))])
+		if len(b) == 0 {
+			continue
+		}
+		i := r.IntN(len(b))
+		switch r.IntN(4) {
+		case 0:
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		case 1:
+			b = append(b[:i], b[i+1:]...)
+		case 2:
+			b = append(b[:i], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[i:]...)...)
+		default:
+			b = []byte(strings.Replace(string(b), `"text"`, `"TEXT"`, 1))
+		}
+		checkChunkDecode(t, string(b))
+	}
+}
+
+// FuzzDecodeChunkData: decodeChunkData is json.Unmarshal.
+func FuzzDecodeChunkData(f *testing.F) {
+	for _, p := range chunkCorpus {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data string) { checkChunkDecode(t, data) })
+}
