@@ -146,8 +146,15 @@ func (c *checker) render() {
 		resize := tea.WindowSizeMsg{Width: sz.W, Height: sz.H}
 		replay.Update(resize)
 		live.Update(resize)
-		c.replayDoc, c.replayScreen = append(c.replayDoc, replay.Document().Lines), append(c.replayScreen, replay.Screen())
-		c.liveDoc, c.liveScreen = append(c.liveDoc, live.Document().Lines), append(c.liveScreen, live.Screen())
+		rd, rs := replay.Document().Lines, replay.Screen()
+		ld, ls := live.Document().Lines, live.Screen()
+		// Equal documents are kept once (on a long log they are tens of
+		// megabytes).
+		if slices.Equal(rd, ld) {
+			ld = rd
+		}
+		c.replayDoc, c.replayScreen = append(c.replayDoc, rd), append(c.replayScreen, rs)
+		c.liveDoc, c.liveScreen = append(c.liveDoc, ld), append(c.liveScreen, ls)
 	}
 }
 
