@@ -56,7 +56,7 @@ fuzz:
 
 ## soak: the generated-session property test over SOAK sessions
 soak:
-	DSHTEST_SOAK=$(SOAK) $(GO) test ./properties -run '^TestProperties$$' -count=1 -timeout 60m -v | grep -v '^=== RUN'
+	DSHTEST_SOAK=$(SOAK) $(GO) test ./properties -run '^TestProperties$$' -count=1 -timeout 60m
 
 ## record: re-record fixtures after an intended change
 record:
