@@ -13,7 +13,9 @@ import (
 type Config struct {
 	// SessionID is shown in the header and status line.
 	SessionID string
-	// Log is the stored log, replayed on mount.
+	// Log is the stored log, replayed on mount. The model keeps it until
+	// the first EventMsg, which primes the live projector with it: do not
+	// modify its events meanwhile.
 	Log []projection.Event
 	// Width and Height are the initial terminal size; a tea.WindowSizeMsg
 	// replaces them.
@@ -45,7 +47,7 @@ type EventMsg struct {
 }
 
 // ResumeMsg drops all state and remounts on Log (a resume): the transcript
-// is rebuilt through the replay path.
+// is rebuilt through the replay path. Log is kept as Config.Log is.
 type ResumeMsg struct {
 	Log []projection.Event
 }
@@ -70,8 +72,9 @@ type Model struct {
 	tools         ToolMode
 
 	t        projection.Transcript
-	live     LiveProjector
-	liveView bool // t comes from live, not from the replay at mount
+	live     LiveProjector      // nil until the first live event
+	mounted  []projection.Event // the log mounted on, to prime live with
+	liveView bool               // t comes from live, not from the replay at mount
 	events   int
 	markers  []int // indices of marker items, ascending
 	steps    *stepIndex
@@ -124,13 +127,12 @@ func New(cfg Config) *Model {
 	return m
 }
 
-// mount replays log and primes a fresh live projector with it.
+// mount replays log. The live projector is primed with log at the first
+// live event, not here: a model that only shows a stored log (a viewer, a
+// replay check) never pays for a second projection of it.
 func (m *Model) mount(log []projection.Event) {
 	m.t = m.proj.Replay(log, m.cfg.Transcript)
-	m.live = m.proj.Live(m.cfg.Transcript)
-	for i := range log {
-		m.live.Apply(&log[i])
-	}
+	m.live, m.mounted = nil, log
 	m.liveView = false
 	m.events = len(log)
 	m.resetIndexes()
@@ -153,8 +155,16 @@ func (m *Model) addMarkers(from int) {
 	}
 }
 
-// apply feeds one event through the live path.
+// apply feeds one event through the live path, priming the live projector
+// with the mounted log first if this is the first.
 func (m *Model) apply(e projection.Event) {
+	if m.live == nil {
+		m.live = m.proj.Live(m.cfg.Transcript)
+		for i := range m.mounted {
+			m.live.Apply(&m.mounted[i])
+		}
+		m.mounted = nil
+	}
 	ch := m.live.Apply(&e)
 	m.events++
 	m.t = m.live.Transcript()
