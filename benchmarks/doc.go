@@ -14,7 +14,9 @@
 //     projecting the whole log and rendering every item of the document.
 //   - LiveAppend: the product feeds one event through EventMsg and draws
 //     the next screen; naive rebuilds the whole transcript and renders the
-//     whole document per event.
+//     whole document per event. (The first live event after a mount also
+//     primes the live projector with the log, a one-off projection pass
+//     left out of the per-event figure.)
 //   - ToggleReasoning and Resize: the product re-renders about a screenful;
 //     naive re-projects and re-renders everything (toggle) or re-renders
 //     every item (resize).
