@@ -16,7 +16,9 @@ func markdown(text string, base sty) []line {
 	inFence := false
 	lines := strings.Split(text, "\n")
 	for i, src := range lines {
-		if info, ok := fence(src); ok {
+		// A closing fence carries no info string: inside a block, a line
+		// like "```[image]" is content, so no text is lost.
+		if info, ok := fence(src); ok && (!inFence || info == "") {
 			if !inFence && info != "" {
 				out = append(out, textLine(info, base.with(atLabel)))
 			}

@@ -97,6 +97,8 @@ func TestMarkdownSubset(t *testing.T) {
 		{"fence", "x\n```go\nfmt.Println()\n\n```\ny", []string{
 			"[{x {0 0}}]", "[{go {0 16}}]", "[{   {0 0}} {fmt.Println() {2 0}}]", "[{   {0 0}}]", "[]", "[{y {0 0}}]"}},
 		{"unclosed fence runs to the end", "```\na", []string{"[{   {0 0}} {a {2 0}}]"}},
+		{"a fence with text after it does not close", "```\na\n```[image]", []string{
+			"[{   {0 0}} {a {2 0}}]", "[{   {0 0}} {```[image] {2 0}}]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
