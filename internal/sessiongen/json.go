@@ -56,6 +56,18 @@ func encode(v any) json.RawMessage {
 	return appendValue(nil, v)
 }
 
+// appendArray appends elems as a JSON array, each written by elem.
+func appendArray[T any](dst []byte, elems []T, elem func([]byte, T) []byte) []byte {
+	dst = append(dst, '[')
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = elem(dst, e)
+	}
+	return append(dst, ']')
+}
+
 func appendValue(dst []byte, v any) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -72,32 +84,11 @@ func appendValue(dst []byte, v any) []byte {
 		}
 		return append(dst, '}')
 	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendValue(dst, e)
-		}
-		return append(dst, ']')
+		return appendArray(dst, x, appendValue)
 	case []obj:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendValue(dst, e)
-		}
-		return append(dst, ']')
+		return appendArray(dst, x, func(dst []byte, o obj) []byte { return appendValue(dst, o) })
 	case []int64:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = strconv.AppendInt(dst, e, 10)
-		}
-		return append(dst, ']')
+		return appendArray(dst, x, func(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) })
 	case string:
 		return appendString(dst, x)
 	case int:
