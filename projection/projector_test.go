@@ -349,6 +349,14 @@ func FuzzTranscript(f *testing.F) {
 		if len(events) == 0 {
 			return
 		}
+		n := len(events)
+		windows := []projection.Window{{0, n}, {n / 3, n}, {0, n / 2}, {n / 4, 3 * n / 4}, {n / 2, n / 2}}
+		for k, got := range projection.ProjectWindows(events, windows, projection.TranscriptOptions{}) {
+			w := windows[k]
+			if diff := cmp.Diff(projection.Project(events[w.Start:w.End], projection.TranscriptOptions{}), got); diff != "" {
+				t.Fatalf("window [%d:%d] (-Project +ProjectWindows):\n%s\nlog:\n%s", w.Start, w.End, diff, trDump(events))
+			}
+		}
 		h := projection.NewHistory(events)
 		for _, before := range []int64{-1, 0, events[0].Seq + int64(len(events))/2, events[len(events)-1].Seq + 5} {
 			for _, max := range []int{0, 1, 2, 3} {

@@ -31,17 +31,21 @@ import (
 // unsettled: a step still streaming at the end of events (or one that never
 // settled) shows exactly what its chunks streamed, as the live path did.
 func Project(events []Event, opts TranscriptOptions) Transcript {
-	r := trReplay{
+	r := newTrReplay(opts)
+	for i := range events {
+		r.apply(events, i)
+	}
+	return r.finish(events)
+}
+
+func newTrReplay(opts TranscriptOptions) *trReplay {
+	return &trReplay{
 		opts:      opts,
 		cards:     map[string]*trSlotItem{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
 		timing:    trTimingTable{},
 	}
-	for i := range events {
-		r.apply(events, i)
-	}
-	return r.finish(events)
 }
 
 // trSlotItem is one item of the replay path with its place in the slot list.
@@ -119,13 +123,20 @@ func (r *trReplay) removeStep(s *trReplayStep) {
 }
 
 func (r *trReplay) apply(events []Event, i int) {
+	d := trDecode(&events[i], &r.summaries)
+	r.applyDecoded(events, i, &d)
+}
+
+// applyDecoded applies events[i], decoded as d. It reads d and never writes
+// to it or to what it points to, so one decoding may be applied to several
+// replays (ProjectWindows).
+func (r *trReplay) applyDecoded(events []Event, i int, d *trDecoded) {
 	e := &events[i]
-	d := trDecode(e, &r.summaries)
 	if d.op == trOpToolCall && !trAdvertised(r.advert, d.call.CallID) {
 		return // an orphan call renders nothing and moves no bucket
 	}
-	r.timing.apply(&d, e.Time)
-	r.progress.apply(&d, e)
+	r.timing.apply(d, e.Time)
+	r.progress.apply(d, e)
 	switch d.op {
 	case trOpItem:
 		r.add(d.item)

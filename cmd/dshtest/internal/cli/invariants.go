@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -45,6 +47,7 @@ type checker struct {
 	sizes     []size
 	opts      projection.TranscriptOptions
 	proj      terminal.Projection
+	windows   windowsFunc // projects history pages with proj
 	sessionID string
 	now       int64
 	// quick skips work that only refines a failure's detail (bisecting
@@ -96,10 +99,11 @@ type result struct {
 }
 
 func newChecker(events []projection.Event, sizes []size, opts projection.TranscriptOptions, proj terminal.Projection, sessionID string) *checker {
-	if proj.Replay == nil {
-		proj.Replay = projection.Project
+	windows := windowsFunc(projection.ProjectWindows)
+	if proj.Replay != nil {
+		windows = eachWindow(proj.Replay)
 	}
-	return &checker{events: events, sizes: sizes, opts: opts, proj: proj, sessionID: sessionID, now: frozenNow(events)}
+	return &checker{events: events, sizes: sizes, opts: opts, proj: proj, windows: windows, sessionID: sessionID, now: frozenNow(events)}
 }
 
 func (c *checker) model(log []projection.Event, sz size) *terminal.Model {
@@ -604,11 +608,18 @@ func (c *checker) checkHistory() (bool, string) {
 	h := projection.NewHistory(c.events)
 	cps := checkpoints(c.events)
 	n := int64(len(c.events))
+	// Every page of every page size, and what it must project.
+	type page struct {
+		max, from, to int64
+		checkpoints   int
+	}
+	var pages []page
+	var windows []projection.Window
 	var pageCounts []string
 	for _, mx := range historyMaxes {
 		before := int64(-1)
 		next := n // the seq the next (older) page must end just before
-		var pages []projection.Page
+		var walked []projection.Page
 		for {
 			p := h.Page(before, mx)
 			if len(p.Events) == 0 {
@@ -622,14 +633,14 @@ func (c *checker) checkHistory() (bool, string) {
 					return false, fmt.Sprintf("max %d: page %d–%d is not one contiguous range", mx, p.From, p.To)
 				}
 			}
-			pages = append(pages, p)
+			walked = append(walked, p)
 			if !p.HasMore {
 				if p.From != 0 {
 					return false, fmt.Sprintf("max %d: last page starts at seq %d, not 0", mx, p.From)
 				}
 				break
 			}
-			if int64(len(pages)) > n {
+			if int64(len(walked)) > n {
 				return false, fmt.Sprintf("max %d: paging does not end", mx)
 			}
 			before, next = p.From, p.From
@@ -639,25 +650,38 @@ func (c *checker) checkHistory() (bool, string) {
 			if !ok {
 				continue
 			}
-			for _, p := range pages {
+			for _, p := range walked {
 				if cp.Seq >= p.From && cp.Seq <= p.To && (ss < p.From || ss > p.To) {
 					return false, fmt.Sprintf("max %d: summary seq %d is not on the page %d–%d of its checkpoint seq %d", mx, ss, p.From, p.To, cp.Seq)
 				}
 			}
 		}
-		for _, p := range pages {
-			want := len(checkpoints(p.Events))
-			got := 0
-			for _, it := range c.proj.Replay(p.Events, c.opts).Items {
-				if it.Kind == projection.KindMarker {
-					got++
-				}
-			}
-			if got != want {
-				return false, fmt.Sprintf("max %d: page %d–%d projects %s for %s", mx, p.From, p.To, plural(got, "marker"), plural(want, "checkpoint"))
+		for _, p := range walked {
+			start := c.index(p.From)
+			pages = append(pages, page{int64(mx), p.From, p.To, len(checkpoints(p.Events))})
+			windows = append(windows, projection.Window{Start: start, End: start + len(p.Events)})
+		}
+		pageCounts = append(pageCounts, fmt.Sprintf("%d", len(walked)))
+	}
+	// Project every page in one pass (each event decoded once, however
+	// many pages hold it); report the first page, in walk order, whose
+	// markers do not match its checkpoints.
+	bad := -1
+	var got int
+	for k, t := range c.windows(c.events, windows, c.opts) {
+		markers := 0
+		for _, it := range t.Items {
+			if it.Kind == projection.KindMarker {
+				markers++
 			}
 		}
-		pageCounts = append(pageCounts, fmt.Sprintf("%d", len(pages)))
+		if markers != pages[k].checkpoints && (bad < 0 || k < bad) {
+			bad, got = k, markers
+		}
+	}
+	if bad >= 0 {
+		p := pages[bad]
+		return false, fmt.Sprintf("max %d: page %d–%d projects %s for %s", p.max, p.from, p.to, plural(got, "marker"), plural(p.checkpoints, "checkpoint"))
 	}
 	maxes := make([]string, len(historyMaxes))
 	for i, m := range historyMaxes {
@@ -671,6 +695,30 @@ func (c *checker) checkHistory() (bool, string) {
 	}
 	return true, fmt.Sprintf("%s pages at max %s, contiguous; %d of %s with its summary on its page",
 		strings.Join(pageCounts, "/"), strings.Join(maxes, "/"), cited, plural(len(cps), "checkpoint"))
+}
+
+// index returns the index in c.events of the event with the given seq (the
+// log is in seq order).
+func (c *checker) index(seq int64) int {
+	i, _ := slices.BinarySearchFunc(c.events, seq, func(e projection.Event, s int64) int { return cmp.Compare(e.Seq, s) })
+	return i
+}
+
+// windowsFunc projects windows of a log: projection.ProjectWindows, or a
+// Replay seam's projection of each window on its own.
+type windowsFunc func([]projection.Event, []projection.Window, projection.TranscriptOptions) iter.Seq2[int, projection.Transcript]
+
+// eachWindow projects every window with replay, one by one.
+func eachWindow(replay func([]projection.Event, projection.TranscriptOptions) projection.Transcript) windowsFunc {
+	return func(events []projection.Event, windows []projection.Window, opts projection.TranscriptOptions) iter.Seq2[int, projection.Transcript] {
+		return func(yield func(int, projection.Transcript) bool) {
+			for k, w := range windows {
+				if !yield(k, replay(events[w.Start:w.End], opts)) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // plural formats a count with a noun, adding "s" unless n is 1.
