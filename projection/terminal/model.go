@@ -35,6 +35,9 @@ type Config struct {
 	Presenters *Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
+	// Rows, when set, shares rendered rows with the other models given
+	// the same RowCache.
+	Rows *RowCache
 	// Refresh, when positive, re-renders the view at this interval so that
 	// open timing buckets and the compaction indicator count up. Zero (the
 	// default, and what tests use) renders only on messages.
@@ -454,9 +457,20 @@ func (v *viewport) rows(i int) []string {
 	if c := m.cache[it.ID]; c != nil && c.key == key {
 		return c.rows
 	}
+	var shared rowKey
+	if rc := m.cfg.Rows; rc != nil {
+		shared = newRowKey(it, v.s, key)
+		if rows, ok := rc.get(shared, it); ok {
+			m.cache[it.ID] = &cachedRows{key: key, rows: rows}
+			return rows
+		}
+	}
 	rows := v.r.item(it, key.cont)
 	m.misses++
 	m.cache[it.ID] = &cachedRows{key: key, rows: rows}
+	if rc := m.cfg.Rows; rc != nil && !m.liveView {
+		rc.put(shared, it, rows)
+	}
 	return rows
 }
 

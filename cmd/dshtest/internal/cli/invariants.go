@@ -107,7 +107,13 @@ func newChecker(events []projection.Event, sizes []size, opts projection.Transcr
 }
 
 func (c *checker) model(log []projection.Event, sz size) *terminal.Model {
+	return c.sharedModel(log, sz, nil)
+}
+
+// sharedModel is model with a RowCache shared with other models.
+func (c *checker) sharedModel(log []projection.Event, sz size, rows *terminal.RowCache) *terminal.Model {
 	return terminal.New(terminal.Config{
+		Rows:       rows,
 		SessionID:  c.sessionID,
 		Log:        log,
 		Width:      sz.W,
@@ -141,8 +147,10 @@ func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
 // whose rows are keyed by width. The two paths are resized alike, so live
 // and replay are compared under the same history of sizes.
 func (c *checker) render() {
-	replay := c.model(c.events, c.sizes[0])
-	live := c.model(nil, c.sizes[0])
+	// The live model reuses the rows the replay rendered for equal items.
+	rows := terminal.NewRowCache()
+	replay := c.sharedModel(c.events, c.sizes[0], rows)
+	live := c.sharedModel(nil, c.sizes[0], rows)
 	for i := range c.events {
 		live.Update(terminal.EventMsg{Event: c.events[i]})
 	}
