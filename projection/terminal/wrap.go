@@ -78,6 +78,9 @@ func wrapLine(l line, width int) []line {
 	if l.width() <= width {
 		return []line{l}
 	}
+	if printableASCII(l) {
+		return wrapASCII(l, width)
+	}
 	cells := toCells(l)
 	var rows [][]cell
 	var cur, pend []cell
@@ -184,4 +187,121 @@ func truncateLine(l line, width int) line {
 	}
 	out = append(out, cell{g: "…", w: 1, st: st})
 	return fromCells(out)
+}
+
+// printableASCII reports whether every byte of l is printable ASCII: a
+// cell of width one on its own (see toCells).
+func printableASCII(l line) bool {
+	for _, sp := range l {
+		for i := 0; i < len(sp.text); i++ {
+			if c := sp.text[i]; c < 0x20 || c >= 0x7f {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// wrapASCII is wrapLine for a line of printable ASCII, one cell a byte. It
+// follows wrapLine's steps on byte offsets instead of cells, and cuts the
+// rows out of the line's own text: every row of wrapLine is a contiguous
+// run of the line's cells.
+func wrapASCII(l line, width int) []line {
+	s := l[0].text
+	if len(l) > 1 {
+		var b strings.Builder
+		for _, sp := range l {
+			b.WriteString(sp.text)
+		}
+		s = b.String()
+	}
+	type run struct{ a, b int } // s[a:b]; empty when a == b
+	var rows []run
+	var cur, pend run
+	for i := 0; i < len(s); {
+		j := i
+		if s[i] == ' ' {
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			pend, i = run{i, j}, j
+			continue
+		}
+		for j < len(s) && s[j] != ' ' {
+			j++
+		}
+		word := run{i, j}
+		i = j
+		if cur.a == cur.b && len(rows) > 0 {
+			pend = run{} // no indentation on continuation rows
+		}
+		curW, pendW, w := cur.b-cur.a, pend.b-pend.a, word.b-word.a
+		if curW+pendW+w <= width {
+			switch {
+			case curW > 0:
+				cur.b = word.b
+			case pendW > 0:
+				cur = run{pend.a, word.b}
+			default:
+				cur = word
+			}
+			pend = run{}
+			continue
+		}
+		pend = run{}
+		if curW > 0 {
+			rows = append(rows, cur)
+			cur = run{}
+		}
+		if w <= width {
+			cur = word
+			continue
+		}
+		for k := word.a; k < word.b; k++ { // hard break
+			if cur.b-cur.a+1 > width {
+				rows = append(rows, cur)
+				cur = run{}
+			}
+			if cur.a == cur.b {
+				cur = run{k, k}
+			}
+			cur.b = k + 1
+		}
+	}
+	if cur.a != cur.b || len(rows) == 0 {
+		if pendW := pend.b - pend.a; pendW > 0 && cur.b-cur.a+pendW <= width {
+			if cur.a == cur.b {
+				cur = pend
+			} else {
+				cur.b = pend.b
+			}
+		}
+		rows = append(rows, cur)
+	}
+	out := make([]line, len(rows))
+	for i, r := range rows {
+		out[i] = l.slice(r.a, r.b)
+	}
+	return out
+}
+
+// slice returns the cells [a, b) of a line of one-byte cells, as fromCells
+// would build them: spans of equal style merged, nil when empty.
+func (l line) slice(a, b int) line {
+	var out line
+	off := 0
+	for _, sp := range l {
+		lo, hi := max(a, off), min(b, off+len(sp.text))
+		off += len(sp.text)
+		if lo >= hi {
+			continue
+		}
+		text := sp.text[lo-(off-len(sp.text)) : hi-(off-len(sp.text))]
+		if n := len(out); n > 0 && out[n-1].st == sp.st {
+			out[n-1].text += text
+			continue
+		}
+		out = append(out, span{text: text, st: sp.st})
+	}
+	return out
 }

@@ -121,6 +121,32 @@ func TestWrapLineRows(t *testing.T) {
 	}
 }
 
+// TestWrapASCII checks wrapLine's printable-ASCII path against
+// wrapLineCopying (which goes through the cells) on random lines of words,
+// space runs and long words in up to four spans, some of equal style, at
+// widths from 1 up.
+func TestWrapASCII(t *testing.T) {
+	pieces := []string{"a", "bb", "word", "  ", " ", "   ", "supercalifragilistic", "x", "~.!"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		var l line
+		for range 1 + r.IntN(4) {
+			var b strings.Builder
+			for range r.IntN(16) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(2))}})
+		}
+		if !printableASCII(l) {
+			t.Fatalf("%q is not printable ASCII", l)
+		}
+		width := 1 + r.IntN(30)
+		if got, want := wrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("wrapLine(%q, %d) = %q, want %q", l, width, got, want)
+		}
+	}
+}
+
 // TestASCIIFastPaths checks toCells and textWidth against the segmenter
 // and ansi.StringWidth on random text that mixes ASCII with what joins it:
 // combining marks, ZWJ sequences, variation selectors, wide runes,
