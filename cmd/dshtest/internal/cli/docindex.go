@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"math/bits"
 	"strings"
 )
 
@@ -9,64 +8,44 @@ import (
 // checkpoint's payload is telling enough to look for in a document.
 const payloadMin = 24
 
-// docIndex answers "does doc contain s?" for many s of at least k bytes
-// without scanning doc for each: a Bloom filter holds a hash of every
-// k-byte window of doc, and s can be in doc only if the windows at both
-// ends of s are. A string that passes the filter is confirmed with
-// strings.Contains, so the answer is exact; the filter only saves the
-// scans of the strings doc does not contain, which is the common case.
-type docIndex struct {
-	doc  string
-	k    int
-	bits []uint64
-	mask uint64
+// pieceFinder answers "which of these strings does doc contain?" for many
+// strings in one pass over doc (Rabin–Karp with many patterns): the hash
+// of each string's first k bytes goes in a table; a rolling hash of every
+// k-byte window of doc is looked up in it (through a small bit filter that
+// stays in cache), and a string whose first window matches is confirmed
+// byte for byte, so the answer is exact. A string shorter than k, and one
+// whose first window keeps matching without the rest (a prefix doc
+// repeats), is left to strings.Contains.
+type pieceFinder struct {
+	k      int
+	pieces []string
+	first  map[uint64][]int // first-window hash → indices of pieces
+	filter []uint64         // bit h&filterMask of every first-window hash
+	short  []int            // pieces shorter than k
 }
 
 // hashBase is the rolling hash's multiplier (an odd 64-bit constant).
 const hashBase = 0x100000001b3
 
-// newDocIndex indexes every k-byte window of doc.
-func newDocIndex(doc string, k int) *docIndex {
-	ix := &docIndex{doc: doc, k: k}
-	if len(doc) < k {
-		return ix
-	}
-	// About 16 bits per window: with two probes, a false positive rate
-	// near 1.5%.
-	n := max(uint64(1)<<bits.Len64(uint64(len(doc)-k+1)*16), 64)
-	ix.bits = make([]uint64, n/64)
-	ix.mask = n - 1
-	var pow uint64 = 1 // hashBase^(k-1)
-	for range k - 1 {
-		pow *= hashBase
-	}
-	var h uint64
-	for i := range k {
-		h = h*hashBase + uint64(doc[i])
-	}
-	ix.add(h)
-	for i := k; i < len(doc); i++ {
-		h = (h-uint64(doc[i-k])*pow)*hashBase + uint64(doc[i])
-		ix.add(h)
-	}
-	return ix
-}
+// filterBits is the size of the first-window filter: 64 Kib, 8 KiB.
+const filterBits = 1 << 16
 
-// probes returns the filter's two bit positions for a window hash.
-func (ix *docIndex) probes(h uint64) (uint64, uint64) {
-	h *= 0x9e3779b97f4a7c15
-	return (h >> 7) & ix.mask, (h>>35 ^ h) & ix.mask
-}
+// maxProbes is how many times a piece's first window may match doc
+// without the piece before the piece is left to strings.Contains.
+const maxProbes = 64
 
-func (ix *docIndex) add(h uint64) {
-	a, b := ix.probes(h)
-	ix.bits[a/64] |= 1 << (a % 64)
-	ix.bits[b/64] |= 1 << (b % 64)
-}
-
-func (ix *docIndex) has(h uint64) bool {
-	a, b := ix.probes(h)
-	return ix.bits[a/64]&(1<<(a%64)) != 0 && ix.bits[b/64]&(1<<(b%64)) != 0
+func newPieceFinder(pieces []string, k int) *pieceFinder {
+	f := &pieceFinder{k: k, pieces: pieces, first: map[uint64][]int{}, filter: make([]uint64, filterBits/64)}
+	for i, p := range pieces {
+		if len(p) < k {
+			f.short = append(f.short, i)
+			continue
+		}
+		h := windowHash(p[:k])
+		f.first[h] = append(f.first[h], i)
+		f.filter[h%filterBits/64] |= 1 << (h % 64)
+	}
+	return f
 }
 
 func windowHash(s string) uint64 {
@@ -77,13 +56,46 @@ func windowHash(s string) uint64 {
 	return h
 }
 
-// contains reports whether doc contains s.
-func (ix *docIndex) contains(s string) bool {
-	if len(s) < ix.k || ix.bits == nil {
-		return strings.Contains(ix.doc, s)
+// find returns, for each piece, whether doc contains it.
+func (f *pieceFinder) find(doc string) []bool {
+	found := make([]bool, len(f.pieces))
+	var slow []int // pieces for strings.Contains
+	slow = append(slow, f.short...)
+	if len(f.first) > 0 && len(doc) >= f.k {
+		probes := make([]int, len(f.pieces))
+		left := len(f.pieces) - len(f.short)
+		var pow uint64 = 1 // hashBase^(k-1)
+		for range f.k - 1 {
+			pow *= hashBase
+		}
+		h := windowHash(doc[:f.k])
+		for i := 0; ; i++ {
+			if f.filter[h%filterBits/64]&(1<<(h%64)) != 0 {
+				for _, p := range f.first[h] {
+					if found[p] || probes[p] < 0 {
+						continue
+					}
+					if strings.HasPrefix(doc[i:], f.pieces[p]) {
+						found[p] = true
+						left--
+					} else if probes[p]++; probes[p] == maxProbes {
+						probes[p] = -1
+						slow = append(slow, p)
+						left--
+					}
+				}
+				if left == 0 {
+					break
+				}
+			}
+			if i+f.k >= len(doc) {
+				break
+			}
+			h = (h-uint64(doc[i])*pow)*hashBase + uint64(doc[i+f.k])
+		}
 	}
-	if !ix.has(windowHash(s[:ix.k])) || !ix.has(windowHash(s[len(s)-ix.k:])) {
-		return false
+	for _, p := range slow {
+		found[p] = strings.Contains(doc, f.pieces[p])
 	}
-	return strings.Contains(ix.doc, s)
+	return found
 }

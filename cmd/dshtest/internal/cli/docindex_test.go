@@ -2,6 +2,7 @@ package cli
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,40 +17,58 @@ func randDoc(r *rand.Rand, n int) string {
 	return string(b)
 }
 
-// TestDocIndexExact checks docIndex.contains against strings.Contains on
+// TestPieceFinderExact checks pieceFinder.find against strings.Contains on
 // substrings of the document (always found), altered substrings and random
-// strings, short and long.
-func TestDocIndexExact(t *testing.T) {
+// strings, short and long, many at a time; over a small alphabet, so that
+// first windows recur and pieces are left to strings.Contains.
+func TestPieceFinderExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 5, 24, 25, 100, 5000} {
 		doc := randDoc(r, n)
-		ix := newDocIndex(doc, payloadMin)
-		for range 2000 {
-			var s string
-			switch r.IntN(3) {
-			case 0:
-				if n == 0 {
-					continue
+		for _, alphabet := range []string{"abcd0", "ab"} {
+			var pieces []string
+			for range 500 {
+				var s string
+				switch r.IntN(3) {
+				case 0:
+					if n == 0 {
+						continue
+					}
+					i := r.IntN(n)
+					s = doc[i : i+r.IntN(n-i+1)]
+				case 1:
+					if n == 0 {
+						continue
+					}
+					i := r.IntN(n)
+					b := []byte(doc[i : i+r.IntN(n-i+1)])
+					if len(b) > 0 {
+						b[r.IntN(len(b))] = 'z'
+					}
+					s = string(b)
+				default:
+					b := make([]byte, r.IntN(60))
+					for i := range b {
+						b[i] = alphabet[r.IntN(len(alphabet))]
+					}
+					s = string(b)
 				}
-				i := r.IntN(n)
-				s = doc[i : i+r.IntN(n-i+1)]
-			case 1:
-				if n == 0 {
-					continue
-				}
-				i := r.IntN(n)
-				b := []byte(doc[i : i+r.IntN(n-i+1)])
-				if len(b) > 0 {
-					b[r.IntN(len(b))] = 'z'
-				}
-				s = string(b)
-			default:
-				s = randDoc(r, r.IntN(60))
+				pieces = append(pieces, s)
 			}
-			if got, want := ix.contains(s), strings.Contains(doc, s); got != want {
-				t.Fatalf("doc of %d bytes: contains(%q) = %v, want %v", n, s, got, want)
+			got := newPieceFinder(pieces, payloadMin).find(doc)
+			for i, s := range pieces {
+				if want := strings.Contains(doc, s); got[i] != want {
+					t.Fatalf("doc of %d bytes: find %q = %v, want %v", n, s, got[i], want)
+				}
 			}
 		}
+	}
+	// A piece whose first window the doc repeats many times over.
+	doc := strings.Repeat("a", 10000) + "b"
+	pieces := []string{strings.Repeat("a", 30) + "c", strings.Repeat("a", 40) + "b", strings.Repeat("a", 24)}
+	got := newPieceFinder(pieces, payloadMin).find(doc)
+	if !slices.Equal(got, []bool{false, true, true}) {
+		t.Fatalf("repeated prefix: %v", got)
 	}
 }
 

@@ -54,33 +54,27 @@ type checker struct {
 	// for the first diverging event).
 	quick bool
 
-	// rendered per size, filled by render.
-	replayDoc, liveDoc       [][]string
-	replayScreen, liveScreen [][]string
-
-	// Derived once, on first use: each document's docNorm (the live one
-	// shares the replay one's when the documents are equal) and the log's
-	// expected texts.
-	replayNorm, liveNorm []string
-	shown                []shownText
-	shownDone            bool
+	// What the invariants need from the documents, per size, filled by
+	// render (the documents themselves are dropped once read: on a long
+	// log each is tens of megabytes).
+	sized []sizeResult
+	// The log's expected texts, derived once on first use.
+	shown     []shownText
+	shownDone bool
 }
 
-// norms returns docNorm of the replay and live documents at size i.
-func (c *checker) norms(i int) (replay, live string) {
-	if c.replayNorm == nil {
-		c.replayNorm = make([]string, len(c.sizes))
-		c.liveNorm = make([]string, len(c.sizes))
-		for j := range c.sizes {
-			c.replayNorm[j] = docNorm(c.replayDoc[j])
-			if slices.Equal(c.replayDoc[j], c.liveDoc[j]) {
-				c.liveNorm[j] = c.replayNorm[j]
-			} else {
-				c.liveNorm[j] = docNorm(c.liveDoc[j])
-			}
-		}
-	}
-	return c.replayNorm[i], c.liveNorm[i]
+// sizeResult is what the invariants keep of the documents at one size.
+type sizeResult struct {
+	// liveReplay is "" when live and replay show the same document and
+	// screen, else what differs.
+	liveReplay string
+	// lacking holds the norms of the expected texts that a document shows
+	// fewer times than the log holds them.
+	lacking map[string]bool
+	// Marker rows of the replay and live documents.
+	replayMarkers, liveMarkers int
+	// payload[k] says checkpoint k's payload shows.
+	payload []bool
 }
 
 // expected returns expectedTexts(c.events), computed once.
@@ -139,35 +133,121 @@ func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
 	return m.Document().Lines, m.Screen()
 }
 
-// render renders both paths at every size: one model mounted on the stored
-// log and one fed every event, each resized to every size in turn. The
-// projection work (replaying, priming the live projector, feeding) is done
-// once per path, not once per size: it does not depend on the size, and
-// neither does anything else the models hold but their render caches,
-// whose rows are keyed by width. The two paths are resized alike, so live
-// and replay are compared under the same history of sizes.
+// render renders both paths at every size and keeps what the invariants
+// need of each size's documents: one model mounted on the stored log and one
+// fed every event, each resized to every size in turn. The projection work
+// (replaying, priming the live projector, feeding) is done once per path,
+// not once per size: it does not depend on the size, and neither does
+// anything else the models hold but their render caches, whose rows are
+// keyed by width. The two paths are resized alike, so live and replay are
+// compared under the same history of sizes. The live model reuses the rows
+// the replay rendered for equal items (terminal.RowCache).
+//
+// The two paths are built side by side, and a size's documents are read
+// while the next size renders.
 func (c *checker) render() {
-	// The live model reuses the rows the replay rendered for equal items.
 	rows := terminal.NewRowCache()
+	var live *terminal.Model
+	wait := goCatch(func() {
+		live = c.sharedModel(nil, c.sizes[0], rows)
+		for i := range c.events {
+			live.Update(terminal.EventMsg{Event: c.events[i]})
+		}
+	})
 	replay := c.sharedModel(c.events, c.sizes[0], rows)
-	live := c.sharedModel(nil, c.sizes[0], rows)
-	for i := range c.events {
-		live.Update(terminal.EventMsg{Event: c.events[i]})
-	}
-	for _, sz := range c.sizes {
+	wait()
+	in := &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
+		quoted: quotedMarkers(c.expected()), checkpoints: len(checkpoints(c.events))}
+	c.sized = make([]sizeResult, len(c.sizes))
+	var read func()
+	for i, sz := range c.sizes {
 		resize := tea.WindowSizeMsg{Width: sz.W, Height: sz.H}
 		replay.Update(resize)
 		live.Update(resize)
 		rd, rs := replay.Document().Lines, replay.Screen()
 		ld, ls := live.Document().Lines, live.Screen()
-		// Equal documents are kept once (on a long log they are tens of
-		// megabytes).
-		if slices.Equal(rd, ld) {
-			ld = rd
+		if read != nil {
+			read()
 		}
-		c.replayDoc, c.replayScreen = append(c.replayDoc, rd), append(c.replayScreen, rs)
-		c.liveDoc, c.liveScreen = append(c.liveDoc, ld), append(c.liveScreen, ls)
+		read = goCatch(func() { c.sized[i] = readSize(rd, ld, rs, ls, in) })
 	}
+	read()
+}
+
+// goCatch runs f in a goroutine and returns a function that waits for it
+// and re-raises its panic, if any, in the caller.
+func goCatch(f func()) (wait func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	return func() {
+		if p := <-done; p != nil {
+			panic(p)
+		}
+	}
+}
+
+// sizeInputs is what readSize looks for in the documents, derived from the
+// log once.
+type sizeInputs struct {
+	texts       *textNorms
+	payload     *payloads
+	quoted      int // times the expected texts quote the marker's words
+	checkpoints int
+}
+
+// readSize works out what the invariants need of one size's documents
+// (replay rd, live ld) and screens (rs, ls).
+func readSize(rd, ld, rs, ls []string, in *sizeInputs) sizeResult {
+	var r sizeResult
+	switch {
+	case !slices.Equal(rd, ld):
+		r.liveReplay = "document " + firstDiff(rd, ld)
+	case !slices.Equal(rs, ls):
+		r.liveReplay = "screen " + firstDiff(rs, ls)
+	}
+	replay := docNorm(rd)
+	live := replay
+	if r.liveReplay != "" {
+		live = docNorm(ld)
+	}
+	r.replayMarkers, r.liveMarkers = countMarkers(replay, in.quoted), countMarkers(live, in.quoted)
+	r.lacking = countsBelow(replay, in.texts.norms, in.texts.need)
+	r.payload = make([]bool, in.checkpoints)
+	docs := []string{replay}
+	if live != replay {
+		docs = append(docs, live)
+		for n := range countsBelow(live, in.texts.norms, in.texts.need) {
+			r.lacking[n] = true
+		}
+	}
+	for _, doc := range docs {
+		for p, ok := range in.payload.find(doc) {
+			if ok {
+				r.payload[in.payload.owner[p]] = true
+			}
+		}
+	}
+	return r
+}
+
+// checkAll runs every invariant, the history pages alongside the
+// rendering, which they do not need.
+func (c *checker) checkAll() []result {
+	var hist result
+	wait := goCatch(func() { hist = c.check(invHistory) })
+	var out []result
+	for _, name := range invariantNames {
+		if name == invHistory {
+			wait()
+			out = append(out, hist)
+			continue
+		}
+		out = append(out, c.check(name))
+	}
+	return out
 }
 
 // check runs one invariant; a panic in the renderer or projection is a
@@ -179,7 +259,7 @@ func (c *checker) check(name string) (r result) {
 			r.OK, r.Detail = false, fmt.Sprintf("panic: %v", p)
 		}
 	}()
-	if c.replayDoc == nil && name != invHistory {
+	if name != invHistory && c.sized == nil {
 		c.render()
 	}
 	switch name {
@@ -202,13 +282,8 @@ func (c *checker) check(name string) (r result) {
 func (c *checker) checkLiveReplay() (bool, string) {
 	var bad []string
 	for i, sz := range c.sizes {
-		what := ""
-		switch {
-		case !slices.Equal(c.replayDoc[i], c.liveDoc[i]):
-			what = "document " + firstDiff(c.replayDoc[i], c.liveDoc[i])
-		case !slices.Equal(c.replayScreen[i], c.liveScreen[i]):
-			what = "screen " + firstDiff(c.replayScreen[i], c.liveScreen[i])
-		default:
+		what := c.sized[i].liveReplay
+		if what == "" {
 			continue
 		}
 		if !c.quick {
@@ -388,6 +463,23 @@ func docNorm(lines []string) string {
 	return b.String()
 }
 
+// textNorms are the norms of the log's expected texts, in log order, and
+// how many times each must show.
+type textNorms struct {
+	norms []string
+	need  map[string]int
+}
+
+func (c *checker) textNorms() *textNorms {
+	want := c.expected()
+	t := &textNorms{norms: make([]string, len(want)), need: map[string]int{}}
+	for i, w := range want {
+		t.norms[i] = norm(w.text)
+		t.need[t.norms[i]]++
+	}
+	return t
+}
+
 func (c *checker) checkNoLoss() (bool, string) {
 	want := c.expected()
 	var prompts, assistant int
@@ -398,36 +490,19 @@ func (c *checker) checkNoLoss() (bool, string) {
 			assistant++
 		}
 	}
-	norms := make([]string, len(want))
-	need := map[string]int{}
-	for i, w := range want {
-		norms[i] = norm(w.text)
-		need[norms[i]]++
-	}
-	// shownAt[n] lists the sizes at which some document shows n fewer
-	// than need[n] times.
-	lacking := map[string][]string{}
-	for i, sz := range c.sizes {
-		replay, live := c.norms(i)
-		docs := []string{replay}
-		if live != replay {
-			docs = append(docs, live)
-		}
-		for _, doc := range docs {
-			for n := range countsBelow(doc, norms, need) {
-				if at := lacking[n]; len(at) == 0 || at[len(at)-1] != sz.String() {
-					lacking[n] = append(at, sz.String())
-				}
-			}
-		}
-	}
 	var missing []string
-	for i, w := range want {
-		n := norms[i]
+	for _, w := range want {
+		n := norm(w.text)
 		if n == "" {
 			continue
 		}
-		if at := lacking[n]; len(at) > 0 {
+		var at []string
+		for i, sz := range c.sizes {
+			if c.sized[i].lacking[n] {
+				at = append(at, sz.String())
+			}
+		}
+		if len(at) > 0 {
 			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, preview(w.text, 40), strings.Join(at, ", ")))
 		}
 	}
@@ -501,11 +576,9 @@ func quotedMarkers(shown []shownText) int {
 
 func (c *checker) checkMarkers() (bool, string) {
 	want := len(checkpoints(c.events))
-	quoted := quotedMarkers(c.expected())
 	var bad []string
 	for i, sz := range c.sizes {
-		replay, live := c.norms(i)
-		r, l := countMarkers(replay, quoted), countMarkers(live, quoted)
+		r, l := c.sized[i].replayMarkers, c.sized[i].liveMarkers
 		if r != want || l != want {
 			bad = append(bad, fmt.Sprintf("%s: replay %d, live %d", sz, r, l))
 		}
@@ -551,49 +624,42 @@ func payloadTexts(conversation map[string]bool, cp *projection.Event) []string {
 	return out
 }
 
-func (c *checker) checkNoPayload() (bool, string) {
-	cps := checkpoints(c.events)
+// payloads finds the payload pieces of the log's checkpoints in a
+// document: owner[p] is the index (among checkpoints(c.events)) of the
+// checkpoint piece p belongs to.
+type payloads struct {
+	*pieceFinder
+	owner []int
+}
+
+func (c *checker) payloadFinder() *payloads {
 	conversation := map[string]bool{}
 	for _, w := range c.expected() {
 		conversation[norm(w.text)] = true
 	}
-	pieces := make([][]string, len(cps))
-	for k, cp := range cps {
-		pieces[k] = payloadTexts(conversation, cp)
-	}
-	// shown[k][i]: checkpoint k's payload shows at size i.
-	shown := make([][]bool, len(cps))
-	for k := range shown {
-		shown[k] = make([]bool, len(c.sizes))
-	}
-	for i := range c.sizes {
-		replay, live := c.norms(i)
-		docs := []string{replay}
-		if live != replay {
-			docs = append(docs, live)
-		}
-		for _, doc := range docs {
-			ix := newDocIndex(doc, payloadMin)
-			for k := range cps {
-				for _, p := range pieces[k] {
-					if !shown[k][i] && ix.contains(p) {
-						shown[k][i] = true
-						break
-					}
-				}
-			}
+	var pieces []string
+	var owner []int
+	for k, cp := range checkpoints(c.events) {
+		for _, p := range payloadTexts(conversation, cp) {
+			pieces = append(pieces, p)
+			owner = append(owner, k)
 		}
 	}
+	return &payloads{newPieceFinder(pieces, payloadMin), owner}
+}
+
+func (c *checker) checkNoPayload() (bool, string) {
+	cps := checkpoints(c.events)
 	var bad []string
 	for k, cp := range cps {
 		for i, sz := range c.sizes {
-			if shown[k][i] {
+			if k < len(c.sized[i].payload) && c.sized[i].payload[k] {
 				bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", cp.Seq, sz))
 			}
 		}
 	}
 	if len(bad) > 0 {
-		return false, strings.Join(slices.Compact(bad), "; ")
+		return false, strings.Join(bad, "; ")
 	}
 	return true, fmt.Sprintf("no payload of %s shown", plural(len(cps), "checkpoint"))
 }

@@ -160,8 +160,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 	for _, sz := range sizes {
 		rep.Sizes = append(rep.Sizes, sz.String())
 	}
-	for _, name := range invariantNames {
-		r := c.check(name)
+	for _, r := range c.checkAll() {
 		rep.Invariants = append(rep.Invariants, r)
 		rep.OK = rep.OK && r.OK
 	}
