@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dshtest/dshtest/internal/sessiongen"
@@ -295,6 +298,39 @@ func TestNorm(t *testing.T) {
 	doc := []string{"\x1b[1mhel\x1b[0m  ", "lo   wor", "ld"}
 	if got := docNorm(doc); got != "helloworld" {
 		t.Errorf("docNorm = %q", got)
+	}
+}
+
+// TestDocNormStrip checks docNorm's SGR fast path against ansi.Strip on
+// random rows of text, wide and invalid UTF-8, SGR sequences and other or
+// broken escapes.
+func TestDocNormStrip(t *testing.T) {
+	slow := func(lines []string) string {
+		var b strings.Builder
+		for _, l := range lines {
+			for _, r := range ansi.Strip(l) {
+				if unicode.IsLetter(r) || unicode.IsDigit(r) {
+					b.WriteRune(r)
+				}
+			}
+		}
+		return b.String()
+	}
+	pieces := []string{"a", "Z", "9", " ", "é", "漢", "\xff", "\x1b[1m", "\x1b[0m", "\x1b[38;5;2m", "\x1b[2;35m",
+		"\x1b[", "\x1b", "\x1b]0;t\x07", "\x1b[1A", "m", ";", "[", "\x9b", "\u009b", "\u0090", "١"}
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 20000 {
+		lines := make([]string, 1+r.IntN(3))
+		for i := range lines {
+			var b strings.Builder
+			for range r.IntN(10) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			lines[i] = b.String()
+		}
+		if got, want := docNorm(lines), slow(lines); got != want {
+			t.Fatalf("docNorm(%q) = %q, want %q", lines, got, want)
+		}
 	}
 }
 

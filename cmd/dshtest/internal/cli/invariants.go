@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshtest/dshtest/projection"
 	"github.com/dshtest/dshtest/projection/terminal"
@@ -452,15 +454,63 @@ func norm(s string) string {
 
 // docNorm is norm over a whole rendered document.
 func docNorm(lines []string) string {
-	var b strings.Builder
-	for _, l := range plainLines(lines) {
-		for _, r := range l {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				b.WriteRune(r)
+	var b []byte
+	for _, l := range lines {
+		b = appendRowNorm(b, l)
+	}
+	return string(b)
+}
+
+// appendRowNorm appends the letters and digits of a styled row, its SGR
+// sequences (ESC [ params m) skipped. A row with any other escape, or a
+// byte or rune that may start one (C1 controls, invalid UTF-8), goes
+// through ansi.Strip.
+func appendRowNorm(b []byte, row string) []byte {
+	start := len(b)
+	for i := 0; i < len(row); {
+		c := row[i]
+		switch {
+		case c == 0x1b:
+			j := i + 1
+			if j < len(row) && row[j] == '[' {
+				j++
+				for j < len(row) && (row[j] >= '0' && row[j] <= '9' || row[j] == ';' || row[j] == ':') {
+					j++
+				}
+				if j < len(row) && row[j] == 'm' {
+					i = j + 1
+					continue
+				}
 			}
+			return appendNormRunes(b[:start], ansi.Strip(row))
+		case c < 0x80:
+			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				b = append(b, c)
+			}
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(row[i:])
+			if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f {
+				// A C1 control, raw or encoded, may start an escape.
+				return appendNormRunes(b[:start], ansi.Strip(row))
+			}
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b = utf8.AppendRune(b, r)
+			}
+			i += n
 		}
 	}
-	return b.String()
+	return b
+}
+
+// appendNormRunes appends the letters and digits of s.
+func appendNormRunes(b []byte, s string) []byte {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return b
 }
 
 // textNorms are the norms of the log's expected texts, in log order, and
