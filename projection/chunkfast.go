@@ -2,18 +2,20 @@ package projection
 
 import (
 	"encoding/json"
+	"strings"
 	"unicode/utf8"
 )
 
 // decodeChunkData is json.Unmarshal of an assistant/chunk payload into a
 // ChunkData, the commonest decode of a projection (a streamed session is
-// mostly chunks). The flat shapes — deltas, block starts — are read by a
-// small scanner; anything else (a settled block, an unknown or repeated key,
-// whitespace, a number that is not a plain integer, null, malformed JSON)
-// goes to json.Unmarshal, so the result and the error are always those of
-// json.Unmarshal.
+// mostly chunks). The usual shapes — deltas, block starts, settled blocks,
+// finish and usage chunks — are read by a small scanner; anything else (an
+// unusual block, a repeated key, a key that matches a field only when case
+// is ignored, whitespace, a number that is not a plain integer, null,
+// malformed JSON) goes to json.Unmarshal, so the result and the error are
+// always those of json.Unmarshal.
 func decodeChunkData(data []byte) (ChunkData, error) {
-	if c, ok := scanChunkData(data); ok {
+	if c, ok := scanChunkData(data, false); ok {
 		return c, nil
 	}
 	var c ChunkData
@@ -21,10 +23,37 @@ func decodeChunkData(data []byte) (ChunkData, error) {
 	return c, err
 }
 
-// scanChunkData reads {"turn":N,"step":N,"chunk":{…}} whose chunk holds
-// only string and integer fields of StreamChunk, each key at most once, in
-// any order, without whitespace. ok is false for anything else.
-func scanChunkData(b []byte) (c ChunkData, ok bool) {
+// decodeChunkHead is decodeChunkData keeping only what places a chunk and
+// times its step: turn, step, and the chunk's type, index and block type.
+// The rest is checked but not decoded, which spares the replay path the
+// copy of every streamed text (it keeps only where the chunks are, and
+// decodes them again for a step that never settles).
+func decodeChunkHead(data []byte) ChunkData {
+	c, ok := scanChunkData(data, true)
+	if !ok {
+		c, _ = decodeChunkData(data)
+	}
+	return chunkHead(c)
+}
+
+// chunkHead keeps the fields of c that decodeChunkHead decodes.
+func chunkHead(c ChunkData) ChunkData {
+	return ChunkData{TurnStep: c.TurnStep, Chunk: StreamChunk{Type: c.Chunk.Type, Index: c.Chunk.Index, BlockType: c.Chunk.BlockType}}
+}
+
+// Field names json.Unmarshal matches keys against (case aside): a key the
+// scanner does not read is skipped only if it matches none of them.
+var (
+	chunkDataFields    = []string{"turn", "step", "chunk"}
+	streamChunkFields  = []string{"type", "index", "blockType", "text", "id", "name", "argumentsDelta", "block"}
+	contentBlockFields = []string{"type", "text", "id", "name", "arguments", "toolCallId", "content", "isError"}
+)
+
+// scanChunkData reads {"turn":N,"step":N,"chunk":{…}}, each key at most
+// once, in any order, without whitespace. With head, the chunk's texts and
+// block are checked but not decoded. ok is false for anything the scanner
+// does not take.
+func scanChunkData(b []byte, head bool) (c ChunkData, ok bool) {
 	s := &chunkScanner{b: b}
 	var seen uint16
 	once := func(bit uint16) bool {
@@ -33,6 +62,12 @@ func scanChunkData(b []byte) (c ChunkData, ok bool) {
 		}
 		seen |= bit
 		return true
+	}
+	text := func(v *string) bool {
+		if head {
+			return s.skipString()
+		}
+		return s.str(v)
 	}
 	ok = s.object(func(key string) bool {
 		switch key {
@@ -56,25 +91,35 @@ func scanChunkData(b []byte) (c ChunkData, ok bool) {
 				case "blockType":
 					return once(1<<5) && s.str(&ch.BlockType)
 				case "text":
-					return once(1<<6) && s.str(&ch.Text)
+					return once(1<<6) && text(&ch.Text)
 				case "id":
-					return once(1<<7) && s.str(&ch.ID)
+					return once(1<<7) && text(&ch.ID)
 				case "name":
-					return once(1<<8) && s.str(&ch.Name)
+					return once(1<<8) && text(&ch.Name)
 				case "argumentsDelta":
-					return once(1<<9) && s.str(&ch.ArgumentsDelta)
+					return once(1<<9) && text(&ch.ArgumentsDelta)
+				case "block":
+					if !once(1 << 10) {
+						return false
+					}
+					if head {
+						return s.peek('{') && s.skip()
+					}
+					ch.Block = new(ContentBlock)
+					return s.contentBlock(ch.Block)
 				}
-				return false
+				return s.skipUnknown(key, streamChunkFields)
 			})
 		}
-		return false
+		return s.skipUnknown(key, chunkDataFields)
 	})
 	return c, ok && s.i == len(b)
 }
 
 type chunkScanner struct {
-	b []byte
-	i int
+	b     []byte
+	i     int
+	depth int
 }
 
 func (s *chunkScanner) next(c byte) bool {
@@ -178,4 +223,213 @@ func (s *chunkScanner) str(v *string) bool {
 			plain = false
 		}
 	}
+}
+
+// maxDepth bounds how deep skip follows nested values; deeper ones are
+// left to json.Unmarshal.
+const maxDepth = 64
+
+func (s *chunkScanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
+
+// skipUnknown skips the value of a key that matches none of fields, even
+// with case ignored (json.Unmarshal would ignore it too).
+func (s *chunkScanner) skipUnknown(key string, fields []string) bool {
+	for _, f := range fields {
+		if strings.EqualFold(key, f) {
+			return false
+		}
+	}
+	return s.skip()
+}
+
+// skip checks one JSON value, without whitespace, and moves past it.
+func (s *chunkScanner) skip() bool {
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > maxDepth || s.i >= len(s.b) {
+		return false
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		return s.skipString()
+	case c == '{':
+		return s.object(func(string) bool { return s.skip() })
+	case c == '[':
+		s.i++
+		if s.next(']') {
+			return true
+		}
+		for {
+			if !s.skip() {
+				return false
+			}
+			if s.next(']') {
+				return true
+			}
+			if !s.next(',') {
+				return false
+			}
+		}
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	default:
+		return s.number()
+	}
+}
+
+func (s *chunkScanner) literal(lit string) bool {
+	if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+		return false
+	}
+	s.i += len(lit)
+	return true
+}
+
+// number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (s *chunkScanner) number() bool {
+	s.next('-')
+	digits := func() int {
+		n := 0
+		for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+			s.i++
+			n++
+		}
+		return n
+	}
+	start := s.i
+	if n := digits(); n == 0 || (n > 1 && s.b[start] == '0') {
+		return false
+	}
+	if s.next('.') && digits() == 0 {
+		return false
+	}
+	if s.next('e') || s.next('E') {
+		if !s.next('+') {
+			s.next('-')
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// skipString checks a string and moves past it.
+func (s *chunkScanner) skipString() bool {
+	if !s.next('"') {
+		return false
+	}
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		s.i++
+		switch {
+		case c == '"':
+			return true
+		case c == '\\':
+			if s.i >= len(s.b) {
+				return false
+			}
+			switch s.b[s.i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i++
+			case 'u':
+				if s.i+5 > len(s.b) {
+					return false
+				}
+				for _, h := range s.b[s.i+1 : s.i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false
+					}
+				}
+				s.i += 5
+			default:
+				return false
+			}
+		case c < 0x20:
+			return false
+		}
+	}
+	return false
+}
+
+// boolean reads true or false.
+func (s *chunkScanner) boolean(v *bool) bool {
+	switch {
+	case s.peek('t'):
+		*v = true
+		return s.literal("true")
+	case s.peek('f'):
+		*v = false
+		return s.literal("false")
+	}
+	return false
+}
+
+// contentBlock reads a ContentBlock object whose keys are among its
+// fields (case exact, each once) or match none of them.
+func (s *chunkScanner) contentBlock(b *ContentBlock) bool {
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > maxDepth {
+		return false
+	}
+	var seen uint8
+	once := func(bit uint8) bool {
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	}
+	return s.object(func(key string) bool {
+		switch key {
+		case "type":
+			return once(1<<0) && s.str(&b.Type)
+		case "text":
+			return once(1<<1) && s.str(&b.Text)
+		case "id":
+			return once(1<<2) && s.str(&b.ID)
+		case "name":
+			return once(1<<3) && s.str(&b.Name)
+		case "arguments":
+			return once(1<<4) && s.str(&b.Arguments)
+		case "toolCallId":
+			return once(1<<5) && s.str(&b.ToolCallID)
+		case "content":
+			return once(1<<6) && s.contentBlocks(&b.Content)
+		case "isError":
+			return once(1<<7) && s.boolean(&b.IsError)
+		}
+		return s.skipUnknown(key, contentBlockFields)
+	})
+}
+
+// contentBlocks reads an array of ContentBlock objects ([] is an empty,
+// non-nil slice, as json.Unmarshal makes it).
+func (s *chunkScanner) contentBlocks(v *[]ContentBlock) bool {
+	if !s.next('[') {
+		return false
+	}
+	out := []ContentBlock{}
+	if !s.next(']') {
+		for {
+			var b ContentBlock
+			if !s.peek('{') || !s.contentBlock(&b) {
+				return false
+			}
+			out = append(out, b)
+			if s.next(']') {
+				break
+			}
+			if !s.next(',') {
+				return false
+			}
+		}
+	}
+	*v = out
+	return true
 }

@@ -57,6 +57,25 @@ var chunkCorpus = []string{
 	``,
 	`{"unknown":1}`,
 	`{"turn":1,"step":2,"chunk":{"type":"text-delta","index":0,"text":"a"},"extra":true}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":2,"block":{"type":"tool-call","id":"c1","name":"bash","arguments":"{\"a\":1}"}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"type":"tool-result","toolCallId":"c1","content":[{"type":"text","text":"ok"},{"type":"image","data":"x"}],"isError":true}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"type":"text","content":[],"extra":[1,-2.5e+3,true,false,null,{"a":[{}]},"\u00e9\n"]}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":null}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"type":1}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"TEXT":"x","type":"text"}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"isError":null}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"content":null}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"block-end","index":0,"block":{"content":[1]}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":{"kind":"stop","n":01}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":{"kind":"stop","n":1.}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":{"kind":"stop","n":1e}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":{"kind":"st\q"}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":{"kind":"\u12G4"}}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":tru}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":[1,]}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"usage","Usage":{"inputTokens":1}},"Extra":1}`,
+	`{"turn":1,"step":2,"chunk":{"type":"text-delta","text":"a","TEXT":"b"}}`,
+	`{"turn":1,"step":2,"chunk":{"type":"finish","reason":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}}`,
 }
 
 // chunkPayloads adds the chunk payloads of the testdata logs.
@@ -94,6 +113,9 @@ func checkChunkDecode(t *testing.T, data string) {
 	if !reflect.DeepEqual(got, want) || (gotErr == nil) != (wantErr == nil) {
 		t.Fatalf("decodeChunkData(%q) = %+v, %v; json.Unmarshal gives %+v, %v", data, got, gotErr, want, wantErr)
 	}
+	if got, want := decodeChunkHead([]byte(data)), chunkHead(want); got != want {
+		t.Fatalf("decodeChunkHead(%q) = %+v; json.Unmarshal gives %+v", data, got, want)
+	}
 }
 
 // TestDecodeChunkData checks decodeChunkData against json.Unmarshal on the
@@ -104,7 +126,7 @@ func TestDecodeChunkData(t *testing.T) {
 	fast := 0
 	for _, p := range payloads {
 		checkChunkDecode(t, p)
-		if _, ok := scanChunkData([]byte(p)); ok {
+		if _, ok := scanChunkData([]byte(p), false); ok {
 			fast++
 		}
 	}

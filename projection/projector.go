@@ -66,7 +66,7 @@ func (p *Projector) Transcript() Transcript {
 // Apply projects the next event of the log and reports what changed.
 func (p *Projector) Apply(e *Event) Change {
 	p.from, p.dirty = len(p.items), nil
-	d := trDecode(e, &p.summaries)
+	d := trDecode(e, &p.summaries, false)
 	p.progress.apply(&d, e)
 	if d.op == trOpToolCall && !trAdvertised(p.advert, d.call.CallID) {
 		return p.change() // an orphan call renders nothing and moves no bucket

@@ -123,7 +123,7 @@ func (r *trReplay) removeStep(s *trReplayStep) {
 }
 
 func (r *trReplay) apply(events []Event, i int) {
-	d := trDecode(&events[i], &r.summaries)
+	d := trDecode(&events[i], &r.summaries, true)
 	r.applyDecoded(events, i, &d)
 }
 
@@ -267,8 +267,11 @@ type trDecoded struct {
 }
 
 // trDecode decodes e. summaries is where compaction summaries are recorded and
-// looked up (a checkpoint cites one that precedes it).
-func trDecode(e *Event, summaries *trSummaries) trDecoded {
+// looked up (a checkpoint cites one that precedes it). For the replay path
+// (replay), a chunk is decoded only as far as the replay reads it: where it
+// goes and what it times (decodeChunkHead); the live path's stream needs
+// all of it.
+func trDecode(e *Event, summaries *trSummaries, replay bool) trDecoded {
 	var d trDecoded
 	if IsReplacementSurfaceEvent(e) {
 		if IsCheckpoint(e) {
@@ -296,7 +299,12 @@ func trDecode(e *Event, summaries *trSummaries) trDecoded {
 	case TypeStepEnd:
 		d.op, d.key = trOpStepEnd, trTurnStep(e.Data)
 	case TypeAssistantChunk:
-		c, _ := decodeChunkData(e.Data)
+		var c ChunkData
+		if replay {
+			c = decodeChunkHead(e.Data)
+		} else {
+			c, _ = decodeChunkData(e.Data)
+		}
 		d.op, d.key, d.chunk = trOpChunk, trKey{c.Turn, c.Step}, c.Chunk
 	case TypeAssistantMessage:
 		var fast struct {

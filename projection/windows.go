@@ -81,7 +81,7 @@ func ProjectWindows(events []Event, windows []Window, opts TranscriptOptions) it
 				}
 				continue
 			}
-			d := trDecode(e, nil)
+			d := trDecode(e, nil, true)
 			for _, a := range active {
 				a.r.applyDecoded(events, i, &d)
 			}
