@@ -17,6 +17,10 @@ type Config struct {
 	// the first EventMsg, which primes the live projector with it: do not
 	// modify its events meanwhile.
 	Log []projection.Event
+	// ReplayOnly says the model will only show Log and is never sent an
+	// EventMsg: it does not keep Log to prime a live projector with, so a
+	// long log can be freed once mounted. An EventMsg to it panics.
+	ReplayOnly bool
 	// Width and Height are the initial terminal size; a tea.WindowSizeMsg
 	// replaces them.
 	Width, Height int
@@ -127,6 +131,7 @@ func New(cfg Config) *Model {
 		m.clock = func() int64 { return time.Now().UnixMilli() }
 	}
 	m.mount(cfg.Log)
+	m.cfg.Log = nil // mount keeps what it needs
 	return m
 }
 
@@ -136,6 +141,9 @@ func New(cfg Config) *Model {
 func (m *Model) mount(log []projection.Event) {
 	m.t = m.proj.Replay(log, m.cfg.Transcript)
 	m.live, m.mounted = nil, log
+	if m.cfg.ReplayOnly {
+		m.mounted = nil
+	}
 	m.liveView = false
 	m.events = len(log)
 	m.resetIndexes()
@@ -162,6 +170,9 @@ func (m *Model) addMarkers(from int) {
 // with the mounted log first if this is the first.
 func (m *Model) apply(e projection.Event) {
 	if m.live == nil {
+		if m.cfg.ReplayOnly {
+			panic("terminal: EventMsg sent to a ReplayOnly model")
+		}
 		m.live = m.proj.Live(m.cfg.Transcript)
 		for i := range m.mounted {
 			m.live.Apply(&m.mounted[i])
@@ -459,7 +470,7 @@ func (v *viewport) rows(i int) []string {
 	}
 	var shared rowKey
 	if rc := m.cfg.Rows; rc != nil {
-		shared = newRowKey(it, v.s, key)
+		shared = newRowKey(v.s, key)
 		if rows, ok := rc.get(shared, it); ok {
 			m.cache[it.ID] = &cachedRows{key: key, rows: rows}
 			return rows

@@ -420,3 +420,24 @@ func TestModelClock(t *testing.T) {
 		t.Errorf("at 12.345s: %q", got)
 	}
 }
+
+// TestReplayOnly: a ReplayOnly model shows what a model mounted on the same
+// log shows, keeps no reference to the log, and refuses a live event.
+func TestReplayOnly(t *testing.T) {
+	cfg := exampleConfig(t, 80, 24)
+	want := New(cfg).Document()
+	cfg.ReplayOnly = true
+	m := New(cfg)
+	if got := m.Document(); !slices.Equal(got.Lines, want.Lines) {
+		t.Fatalf("ReplayOnly document:\n%s", lineDiffText(got.Lines, want.Lines))
+	}
+	if m.mounted != nil || m.cfg.Log != nil {
+		t.Fatal("ReplayOnly model keeps the log")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("EventMsg to a ReplayOnly model did not panic")
+		}
+	}()
+	m.Update(EventMsg{Event: cfg.Log[0]})
+}

@@ -18,48 +18,53 @@ import (
 // revision aside). Only rows rendered from a replayed transcript are
 // shared: its items are never modified afterwards, where a live
 // projector's are edited in place as events arrive.
+//
+// Like a model's own cache, it holds one rendering per item ID, the latest:
+// rows rendered at an earlier size are dropped when the item is rendered
+// at the next.
 type RowCache struct {
 	mu   sync.Mutex
-	rows map[rowKey]sharedRows
+	rows map[projection.ItemID]sharedRows
 }
 
 // NewRowCache returns an empty RowCache.
 func NewRowCache() *RowCache {
-	return &RowCache{rows: map[rowKey]sharedRows{}}
+	return &RowCache{rows: map[projection.ItemID]sharedRows{}}
 }
 
-// rowKey is an item's ID and everything else its rows depend on.
+// rowKey is everything an item's rows depend on besides its value.
 type rowKey struct {
-	id   projection.ItemID
 	s    Settings // Now is zero unless the item's text depends on the clock
 	cont bool
 }
 
 type sharedRows struct {
+	key  rowKey
 	item *projection.Item // in a replayed transcript: never modified
 	rows []string
 }
 
-func newRowKey(it *projection.Item, s Settings, key cacheKey) rowKey {
+func newRowKey(s Settings, key cacheKey) rowKey {
 	s.Now = key.now
-	return rowKey{id: it.ID, s: s, cont: key.cont}
+	return rowKey{s: s, cont: key.cont}
 }
 
-// get returns the rows rendered for an item equal to it under k.
+// get returns the rows rendered under k for an item equal to it.
 func (c *RowCache) get(k rowKey, it *projection.Item) ([]string, bool) {
 	c.mu.Lock()
-	e, ok := c.rows[k]
+	e, ok := c.rows[it.ID]
 	c.mu.Unlock()
-	if !ok || !sameItem(e.item, it) {
+	if !ok || e.key != k || !sameItem(e.item, it) {
 		return nil, false
 	}
 	return e.rows, true
 }
 
-// put records rows rendered for it, an item of a replayed transcript.
+// put records rows rendered under k for it, an item of a replayed
+// transcript.
 func (c *RowCache) put(k rowKey, it *projection.Item, rows []string) {
 	c.mu.Lock()
-	c.rows[k] = sharedRows{item: it, rows: rows}
+	c.rows[it.ID] = sharedRows{key: k, item: it, rows: rows}
 	c.mu.Unlock()
 }
 

@@ -60,6 +60,13 @@ type checker struct {
 	// render (the documents themselves are dropped once read: on a long
 	// log each is tens of megabytes).
 	sized []sizeResult
+	// checkpointSeqs are the seqs of the log's landed checkpoints, noted
+	// by render.
+	checkpointSeqs []int64
+	// reload, when set, reads the log again: render then drops c.events
+	// once the models are built, and a failure's detail that needs the
+	// log (the first diverging event) reloads it.
+	reload func() []projection.Event
 	// The log's expected texts, derived once on first use.
 	shown     []shownText
 	shownDone bool
@@ -108,7 +115,12 @@ func (c *checker) model(log []projection.Event, sz size) *terminal.Model {
 
 // sharedModel is model with a RowCache shared with other models.
 func (c *checker) sharedModel(log []projection.Event, sz size, rows *terminal.RowCache) *terminal.Model {
-	return terminal.New(terminal.Config{
+	return terminal.New(c.config(log, sz, rows, false))
+}
+
+func (c *checker) config(log []projection.Event, sz size, rows *terminal.RowCache, replayOnly bool) terminal.Config {
+	return terminal.Config{
+		ReplayOnly: replayOnly,
 		Rows:       rows,
 		SessionID:  c.sessionID,
 		Log:        log,
@@ -117,7 +129,7 @@ func (c *checker) sharedModel(log []projection.Event, sz size, rows *terminal.Ro
 		Transcript: c.opts,
 		Projection: c.proj,
 		Clock:      func() int64 { return c.now },
-	})
+	}
 }
 
 // replay renders the stored log mounted at once.
@@ -156,10 +168,19 @@ func (c *checker) render() {
 			live.Update(terminal.EventMsg{Event: c.events[i]})
 		}
 	})
-	replay := c.sharedModel(c.events, c.sizes[0], rows)
+	replay := terminal.New(c.config(c.events, c.sizes[0], rows, true))
 	wait()
+	for _, cp := range checkpoints(c.events) {
+		c.checkpointSeqs = append(c.checkpointSeqs, cp.Seq)
+	}
 	in := &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
-		quoted: quotedMarkers(c.expected()), checkpoints: len(checkpoints(c.events))}
+		quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
+	if c.reload != nil {
+		// Everything the documents are checked against is derived: let
+		// the log go (the replay model keeps none of it, the live one
+		// never did) while the documents render.
+		c.events = nil
+	}
 	c.sized = make([]sizeResult, len(c.sizes))
 	var read func()
 	for i, sz := range c.sizes {
@@ -239,7 +260,10 @@ func readSize(rd, ld, rs, ls []string, in *sizeInputs) sizeResult {
 // rendering, which they do not need.
 func (c *checker) checkAll() []result {
 	var hist result
-	wait := goCatch(func() { hist = c.check(invHistory) })
+	events := c.events // render may drop c.events while the pages are checked
+	wait := goCatch(func() {
+		hist = guard(invHistory, func() (bool, string) { return c.checkHistory(events) })
+	})
 	var out []result
 	for _, name := range invariantNames {
 		if name == invHistory {
@@ -252,32 +276,38 @@ func (c *checker) checkAll() []result {
 	return out
 }
 
-// check runs one invariant; a panic in the renderer or projection is a
-// failure of that invariant, reported with its message.
-func (c *checker) check(name string) (r result) {
+// check runs one invariant.
+func (c *checker) check(name string) result {
+	return guard(name, func() (bool, string) {
+		if name != invHistory && c.sized == nil {
+			c.render()
+		}
+		switch name {
+		case invLiveReplay:
+			return c.checkLiveReplay()
+		case invNoLoss:
+			return c.checkNoLoss()
+		case invOneMarker:
+			return c.checkMarkers()
+		case invNoPayload:
+			return c.checkNoPayload()
+		case invHistory:
+			return c.checkHistory(c.events)
+		}
+		return false, "unknown invariant"
+	})
+}
+
+// guard runs an invariant's check; a panic in the renderer or projection
+// is a failure of that invariant, reported with its message.
+func guard(name string, check func() (bool, string)) (r result) {
 	r.Name = name
 	defer func() {
 		if p := recover(); p != nil {
 			r.OK, r.Detail = false, fmt.Sprintf("panic: %v", p)
 		}
 	}()
-	if name != invHistory && c.sized == nil {
-		c.render()
-	}
-	switch name {
-	case invLiveReplay:
-		r.OK, r.Detail = c.checkLiveReplay()
-	case invNoLoss:
-		r.OK, r.Detail = c.checkNoLoss()
-	case invOneMarker:
-		r.OK, r.Detail = c.checkMarkers()
-	case invNoPayload:
-		r.OK, r.Detail = c.checkNoPayload()
-	case invHistory:
-		r.OK, r.Detail = c.checkHistory()
-	default:
-		r.Detail = "unknown invariant"
-	}
+	r.OK, r.Detail = check()
 	return r
 }
 
@@ -289,7 +319,9 @@ func (c *checker) checkLiveReplay() (bool, string) {
 			continue
 		}
 		if !c.quick {
-			what += fmt.Sprintf("; first diverging event seq %d", c.divergence(sz))
+			if seq, ok := c.divergence(sz); ok {
+				what += fmt.Sprintf("; first diverging event seq %d", seq)
+			}
 		}
 		bad = append(bad, fmt.Sprintf("%s: %s", sz, what))
 	}
@@ -301,13 +333,20 @@ func (c *checker) checkLiveReplay() (bool, string) {
 
 // divergence bisects over log prefixes for the first event after which
 // live and replay differ at sz (assuming they agree on the empty prefix).
-func (c *checker) divergence(sz size) int64 {
+func (c *checker) divergence(sz size) (int64, bool) {
+	events := c.events
+	if events == nil && c.reload != nil {
+		events = c.reload()
+	}
+	if len(events) == 0 {
+		return 0, false
+	}
 	differ := func(n int) bool {
-		d1, s1 := c.replay(c.events[:n], sz)
-		d2, s2 := c.live(c.events[:n], sz)
+		d1, s1 := c.replay(events[:n], sz)
+		d2, s2 := c.live(events[:n], sz)
 		return !slices.Equal(d1, d2) || !slices.Equal(s1, s2)
 	}
-	lo, hi := 0, len(c.events) // differ(hi) holds; find the smallest such n
+	lo, hi := 0, len(events) // differ(hi) holds; find the smallest such n
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
 		if differ(mid) {
@@ -316,7 +355,7 @@ func (c *checker) divergence(sz size) int64 {
 			lo = mid
 		}
 	}
-	return c.events[hi-1].Seq
+	return events[hi-1].Seq, true
 }
 
 func firstDiff(a, b []string) string {
@@ -625,7 +664,7 @@ func quotedMarkers(shown []shownText) int {
 }
 
 func (c *checker) checkMarkers() (bool, string) {
-	want := len(checkpoints(c.events))
+	want := len(c.checkpointSeqs)
 	var bad []string
 	for i, sz := range c.sizes {
 		r, l := c.sized[i].replayMarkers, c.sized[i].liveMarkers
@@ -699,19 +738,18 @@ func (c *checker) payloadFinder() *payloads {
 }
 
 func (c *checker) checkNoPayload() (bool, string) {
-	cps := checkpoints(c.events)
 	var bad []string
-	for k, cp := range cps {
+	for k, seq := range c.checkpointSeqs {
 		for i, sz := range c.sizes {
-			if k < len(c.sized[i].payload) && c.sized[i].payload[k] {
-				bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", cp.Seq, sz))
+			if c.sized[i].payload[k] {
+				bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", seq, sz))
 			}
 		}
 	}
 	if len(bad) > 0 {
 		return false, strings.Join(bad, "; ")
 	}
-	return true, fmt.Sprintf("no payload of %s shown", plural(len(cps), "checkpoint"))
+	return true, fmt.Sprintf("no payload of %s shown", plural(len(c.checkpointSeqs), "checkpoint"))
 }
 
 // historyMaxes are the page sizes history-pages walks the log with.
@@ -728,10 +766,10 @@ func summarySeq(events []projection.Event, cp *projection.Event) (int64, bool) {
 	return 0, false
 }
 
-func (c *checker) checkHistory() (bool, string) {
-	h := projection.NewHistory(c.events)
-	cps := checkpoints(c.events)
-	n := int64(len(c.events))
+func (c *checker) checkHistory(events []projection.Event) (bool, string) {
+	h := projection.NewHistory(events)
+	cps := checkpoints(events)
+	n := int64(len(events))
 	// Every page of every page size, and what it must project.
 	type page struct {
 		max, from, to int64
@@ -770,7 +808,7 @@ func (c *checker) checkHistory() (bool, string) {
 			before, next = p.From, p.From
 		}
 		for _, cp := range cps {
-			ss, ok := summarySeq(c.events, cp)
+			ss, ok := summarySeq(events, cp)
 			if !ok {
 				continue
 			}
@@ -781,7 +819,7 @@ func (c *checker) checkHistory() (bool, string) {
 			}
 		}
 		for _, p := range walked {
-			start := c.index(p.From)
+			start := indexOf(events, p.From)
 			pages = append(pages, page{int64(mx), p.From, p.To, len(checkpoints(p.Events))})
 			windows = append(windows, projection.Window{Start: start, End: start + len(p.Events)})
 		}
@@ -792,7 +830,7 @@ func (c *checker) checkHistory() (bool, string) {
 	// markers do not match its checkpoints.
 	bad := -1
 	var got int
-	for k, t := range c.windows(c.events, windows, c.opts) {
+	for k, t := range c.windows(events, windows, c.opts) {
 		markers := 0
 		for _, it := range t.Items {
 			if it.Kind == projection.KindMarker {
@@ -813,7 +851,7 @@ func (c *checker) checkHistory() (bool, string) {
 	}
 	cited := 0
 	for _, cp := range cps {
-		if _, ok := summarySeq(c.events, cp); ok {
+		if _, ok := summarySeq(events, cp); ok {
 			cited++
 		}
 	}
@@ -821,10 +859,10 @@ func (c *checker) checkHistory() (bool, string) {
 		strings.Join(pageCounts, "/"), strings.Join(maxes, "/"), cited, plural(len(cps), "checkpoint"))
 }
 
-// index returns the index in c.events of the event with the given seq (the
+// indexOf returns the index in events of the event with the given seq (the
 // log is in seq order).
-func (c *checker) index(seq int64) int {
-	i, _ := slices.BinarySearchFunc(c.events, seq, func(e projection.Event, s int64) int { return cmp.Compare(e.Seq, s) })
+func indexOf(events []projection.Event, seq int64) int {
+	i, _ := slices.BinarySearchFunc(events, seq, func(e projection.Event, s int64) int { return cmp.Compare(e.Seq, s) })
 	return i
 }
 

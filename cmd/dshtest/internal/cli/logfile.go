@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,15 +62,7 @@ type readOptions struct {
 // readLog reads, decodes and loads the log at path. Every failure is an
 // *inputError naming the file and, where there is one, the line.
 func (a *app) readLog(path string, opts readOptions) (*logFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, &inputError{Path: path, Seq: -1, Reason: pe.Err.Error()}
-		}
-		return nil, &inputError{Path: path, Seq: -1, Reason: err.Error()}
-	}
-	lf, err := parseLog(data, path, opts)
+	lf, err := a.readLogQuietly(path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -82,13 +73,35 @@ func (a *app) readLog(path string, opts readOptions) (*logFile, error) {
 	return lf, nil
 }
 
-// parseLog is readLog over the file's bytes.
-func parseLog(data []byte, path string, opts readOptions) (*logFile, error) {
-	lf := &logFile{Path: path}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &inputError{Path: path, Line: 1, Seq: -1, Reason: "empty log: no events"}
+// readLogQuietly is readLog without the torn-write warning.
+func (a *app) readLogQuietly(path string, opts readOptions) (*logFile, error) {
+	f, err := os.Open(path)
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil && fi.IsDir() {
+			err = &fs.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
+		}
 	}
-	dec := projection.NewDecoder(bytes.NewReader(data), path)
+	if err != nil {
+		if f != nil {
+			f.Close()
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, &inputError{Path: path, Seq: -1, Reason: pe.Err.Error()}
+		}
+		return nil, &inputError{Path: path, Seq: -1, Reason: err.Error()}
+	}
+	defer f.Close()
+	// The log is decoded as it is read, line by line: a long log is not
+	// held in memory twice, as bytes and as events.
+	return parseLog(f, path, opts)
+}
+
+// parseLog is readLog over the file's contents.
+func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
+	lf := &logFile{Path: path}
+	dec := projection.NewDecoder(r, path)
 	for {
 		ev, err := dec.Next()
 		lf.Header = dec.Header()
@@ -120,7 +133,11 @@ func parseLog(data []byte, path string, opts readOptions) (*logFile, error) {
 		lf.Lines = append(lf.Lines, dec.Line())
 	}
 	if len(lf.Events) == 0 {
-		return nil, &inputError{Path: path, Line: max(dec.Line(), 1), Seq: -1, Reason: "empty log: no events"}
+		line := 1 // a log of blank lines
+		if lf.Header != nil {
+			line = max(dec.Line(), 1)
+		}
+		return nil, &inputError{Path: path, Line: line, Seq: -1, Reason: "empty log: no events"}
 	}
 	s, err := projection.Load(lf.Events, nil)
 	if err != nil {

@@ -157,6 +157,19 @@ func (a *app) repro(path string, f *reproFlags) error {
 	opts := projection.TranscriptOptions{EagerSteps: f.eager}
 	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
+	if f.minimize == "" && f.emit == "" {
+		// Nothing after the checks needs the events: let the checker drop
+		// them while it renders (a long log's events are larger than the
+		// file), and read the file again if a failure's detail needs them.
+		lf.Events, lf.Session = nil, nil
+		c.reload = func() []projection.Event {
+			again, err := a.readLogQuietly(path, readOptions{allowTorn: true})
+			if err != nil {
+				return nil
+			}
+			return again.Events
+		}
+	}
 	for _, sz := range sizes {
 		rep.Sizes = append(rep.Sizes, sz.String())
 	}
