@@ -470,3 +470,51 @@ func TestInvariantsOnGeneratedSessions(t *testing.T) {
 	}
 	t.Logf("%d sessions, %d with a checkpoint", n, withCheckpoint)
 }
+
+// skippingLive is a live projector that never sees the events with seq
+// from on: a live path that stops applying events.
+type skippingLive struct {
+	*projection.Projector
+	from int64
+}
+
+func (p skippingLive) Apply(e *projection.Event) projection.Change {
+	if e.Seq >= p.from {
+		return projection.Change{}
+	}
+	return p.Projector.Apply(e)
+}
+
+// TestLiveReplayDivergence: when live and replay differ, live-replay names
+// the first event after which they do, also when the checker dropped the
+// log while it rendered and reads it again for the bisection.
+func TestLiveReplayDivergence(t *testing.T) {
+	events := sessiongen.GenerateN(4, 400)
+	var from int64 = -1
+	for _, e := range events[200:] {
+		if e.Type == projection.TypeUserMessage {
+			from = e.Seq
+			break
+		}
+	}
+	if from < 0 {
+		t.Fatal("no user message after seq 200")
+	}
+	proj := terminal.Projection{Live: func(o projection.TranscriptOptions) terminal.LiveProjector {
+		return skippingLive{projection.NewProjector(o), from}
+	}}
+	for _, reload := range []bool{false, true} {
+		c := newChecker(events, []size{{80, 24}}, projection.TranscriptOptions{}, proj, "gen")
+		reloads := 0
+		if reload {
+			c.reload = func() []projection.Event { reloads++; return events }
+		}
+		r := c.check(invLiveReplay)
+		if want := fmt.Sprintf("first diverging event seq %d", from); r.OK || !strings.Contains(r.Detail, want) {
+			t.Errorf("reload %v: %+v, want a failure naming %q", reload, r, want)
+		}
+		if reload && (c.events != nil || reloads != 1) {
+			t.Errorf("checker kept the log (%v) or read it %d times", c.events != nil, reloads)
+		}
+	}
+}
