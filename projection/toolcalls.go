@@ -63,7 +63,15 @@ type trResult struct {
 // message.source.callId, the result from message.content[0]. Anything
 // malformed reads as empty.
 func trDecodeResult(data json.RawMessage) trResult {
-	// One pass for the usual well-formed result.
+	if r, ok := scanResult(data); ok {
+		return r
+	}
+	return trResultSlow(data)
+}
+
+// trResultSlow is scanResult by json.Unmarshal, keeping what is well formed
+// of a malformed payload.
+func trResultSlow(data json.RawMessage) trResult {
 	var fast struct {
 		Message struct {
 			Content []struct {

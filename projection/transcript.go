@@ -307,22 +307,9 @@ func trDecode(e *Event, summaries *trSummaries, replay bool) trDecoded {
 		}
 		d.op, d.key, d.chunk = trOpChunk, trKey{c.Turn, c.Step}, c.Chunk
 	case TypeAssistantMessage:
-		var fast struct {
-			TurnStep
-			Message struct {
-				Content []ContentBlock `json:"content"`
-			} `json:"message"`
-		}
-		var key trKey
-		var content []ContentBlock
-		if json.Unmarshal(e.Data, &fast) == nil {
-			key, content = trKey{fast.Turn, fast.Step}, fast.Message.Content
-		} else { // keep what is well formed
-			var m struct {
-				Message json.RawMessage `json:"message"`
-			}
-			_ = json.Unmarshal(e.Data, &m)
-			key, content = trTurnStep(e.Data), trContent(m.Message)
+		key, content, ok := scanAssistant(e.Data)
+		if !ok {
+			key, content = trAssistantSlow(e.Data)
 		}
 		d.op, d.key, d.blocks = trOpMessage, key, trSettledBlocks(content)
 		if IsAppendSurfaceEvent(e) {
@@ -363,6 +350,25 @@ func trDecode(e *Event, summaries *trSummaries, replay bool) trDecoded {
 	return d
 }
 
+// trAssistantSlow is scanAssistant by json.Unmarshal, keeping what is well
+// formed of a malformed payload.
+func trAssistantSlow(data json.RawMessage) (trKey, []ContentBlock) {
+	var fast struct {
+		TurnStep
+		Message struct {
+			Content []ContentBlock `json:"content"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(data, &fast) == nil {
+		return trKey{fast.Turn, fast.Step}, fast.Message.Content
+	}
+	var m struct {
+		Message json.RawMessage `json:"message"`
+	}
+	_ = json.Unmarshal(data, &m)
+	return trTurnStep(data), trContent(m.Message)
+}
+
 func trTurnStep(data json.RawMessage) trKey {
 	var ts TurnStep
 	_ = json.Unmarshal(data, &ts)
@@ -396,21 +402,28 @@ func trSettledBlocks(content []ContentBlock) []Block {
 	return out
 }
 
-// trUserItem is the item of an append-origin user/message (terminal.md §2.1).
-func trUserItem(e *Event) (Item, bool) {
+// trUserSlow is scanUser by json.Unmarshal, keeping what is well formed
+// of a malformed payload.
+func trUserSlow(data json.RawMessage) (content []ContentBlock, src map[string]json.RawMessage) {
 	var fast struct {
 		Content []ContentBlock             `json:"content"`
 		Source  map[string]json.RawMessage `json:"source"`
 	}
-	var content []ContentBlock
-	var src map[string]json.RawMessage
-	if json.Unmarshal(e.Data, &fast) == nil {
-		content, src = fast.Content, fast.Source
-	} else { // keep what is well formed
-		var m map[string]json.RawMessage
-		_ = json.Unmarshal(e.Data, &m)
-		_ = json.Unmarshal(m["content"], &content)
-		_ = json.Unmarshal(m["source"], &src)
+	if json.Unmarshal(data, &fast) == nil {
+		return fast.Content, fast.Source
+	}
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(data, &m)
+	_ = json.Unmarshal(m["content"], &content)
+	_ = json.Unmarshal(m["source"], &src)
+	return content, src
+}
+
+// trUserItem is the item of an append-origin user/message (terminal.md §2.1).
+func trUserItem(e *Event) (Item, bool) {
+	content, src, ok := scanUser(e.Data)
+	if !ok {
+		content, src = trUserSlow(e.Data)
 	}
 	kind, kindOK := trString(src["kind"])
 	id := ItemID{e.Seq, PartMain}

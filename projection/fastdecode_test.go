@@ -1,0 +1,176 @@
+package projection
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// fastCorpus is payloads of the shapes the fast decoders take, and of
+// shapes they must leave to json.Unmarshal.
+var fastCorpus = []string{
+	toolData0,
+	`{"turn":1,"step":2,"callId":"c1","message":{"role":"tool","content":[{"type":"tool-result","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"out\nput"}],"isError":false}],"source":{"kind":"tool","callId":"c1"}},"meta":{"exitCode":0,"ms":12.5}}`,
+	`{"message":{"content":[{"content":[{"type":"text","text":"a"}],"isError":true},{"content":[],"isError":false}],"source":{"callId":"x"}},"error":"boom"}`,
+	`{"message":{"content":[]}}`,
+	`{"message":{"content":[{"content":null}]}}`,
+	`{"message":{"content":[{"Content":[]}]}}`,
+	`{"message":{"content":[{"isError":1}]}}`,
+	`{"message":{"content":[1]}}`,
+	`{"message":{"source":null},"meta":null}`,
+	`{"message":{},"error":{"a":[1,2,{"b":null}]},"META":1}`,
+	`{"message":{"content":[{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}]},"message":{}}`,
+	`{"turn":3,"step":1,"message":{"role":"assistant","content":[{"type":"reasoning","text":"hm"},{"type":"text","text":"Hi \u00e9"},{"type":"tool-call","id":"c1","name":"bash","arguments":"{\"command\":\"ls\"}"}],"source":{"kind":"model"}}}`,
+	`{"turn":3,"step":1,"message":{"content":[]}}`,
+	`{"turn":3.5,"step":1,"message":{"content":[]}}`,
+	`{"turn":3,"step":1,"message":{"Content":[]}}`,
+	`{"turn":3,"step":1,"message":null}`,
+	`{"turn":3,"step":1,"message":{"content":[{"type":"text","text":"a","TEXT":"b"}]}}`,
+	`{"content":[{"type":"text","text":"Hello"}],"source":{"kind":"user"}}`,
+	`{"content":[{"type":"text","text":"ctx"}],"source":{"kind":"context","plugin":"git","plugin":"hg"}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":{"k\u0069nd":"user"}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":{"kind":null}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":{}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":[]}`,
+	`{"content":"x"}`,
+	`{"content":[{"type":"text","text":"x"}] ,"source":{}}`,
+	`{"content":[{"type":"text","text":"bad ` + "\xff\x01" + `"}]}`,
+	`{"content":[{"type":"text","text":"esc \ud800 \" \\"}]}`,
+	`{}`, `null`, `[]`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
+}
+
+// fastPayloads adds the user, assistant and tool-result payloads of the
+// testdata logs and a synthetic log.
+func fastPayloads(t *testing.T) []string {
+	out := append([]string(nil), fastCorpus...)
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	var events []Event
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if log, err := ParseLog(data, f); err == nil {
+			events = append(events, log.Events...)
+		}
+	}
+	events = append(events, synthLog(2000)...)
+	for _, e := range events {
+		switch e.Type {
+		case TypeUserMessage, TypeAssistantMessage, TypeToolResult:
+			out = append(out, string(e.Data))
+		}
+	}
+	return out
+}
+
+// checkFastDecoders holds each scanner to json.Unmarshal into the struct
+// its caller decodes with: where the scanner says ok, json.Unmarshal
+// succeeds and gives the same values. It returns how many scanners took
+// data.
+func checkFastDecoders(t *testing.T, data string) int {
+	t.Helper()
+	b := []byte(data)
+	took := 0
+	if got, ok := scanResult(b); ok {
+		took++
+		var fast struct {
+			Message struct {
+				Content []struct {
+					Content []ContentBlock `json:"content"`
+					IsError bool           `json:"isError"`
+				} `json:"content"`
+				Source json.RawMessage `json:"source"`
+			} `json:"message"`
+			Error json.RawMessage `json:"error"`
+			Meta  json.RawMessage `json:"meta"`
+		}
+		if err := json.Unmarshal(b, &fast); err != nil {
+			t.Fatalf("scanResult(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if want := trResultSlow(b); !reflect.DeepEqual(got, want) {
+			t.Fatalf("scanResult(%q) = %+v, json.Unmarshal gives %+v", data, got, want)
+		}
+	}
+	if key, content, ok := scanAssistant(b); ok {
+		took++
+		var fast struct {
+			TurnStep
+			Message struct {
+				Content []ContentBlock `json:"content"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal(b, &fast); err != nil {
+			t.Fatalf("scanAssistant(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if want := (trKey{fast.Turn, fast.Step}); key != want || !reflect.DeepEqual(content, fast.Message.Content) {
+			t.Fatalf("scanAssistant(%q) = %v %+v, json.Unmarshal gives %v %+v", data, key, content, want, fast.Message.Content)
+		}
+	}
+	if content, src, ok := scanUser(b); ok {
+		took++
+		var fast struct {
+			Content []ContentBlock             `json:"content"`
+			Source  map[string]json.RawMessage `json:"source"`
+		}
+		if err := json.Unmarshal(b, &fast); err != nil {
+			t.Fatalf("scanUser(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if !reflect.DeepEqual(content, fast.Content) || !reflect.DeepEqual(src, fast.Source) {
+			t.Fatalf("scanUser(%q) = %+v %q, json.Unmarshal gives %+v %q", data, content, src, fast.Content, fast.Source)
+		}
+	}
+	return took
+}
+
+// TestFastDecoders checks the scanners on the corpus, every message and
+// tool result of the testdata and synthetic logs, and random edits of
+// them (bytes replaced, dropped, inserted, keys recased).
+func TestFastDecoders(t *testing.T) {
+	payloads := fastPayloads(t)
+	took := 0
+	for _, p := range payloads {
+		took += min(checkFastDecoders(t, p), 1)
+	}
+	if took < len(payloads)*3/4 {
+		t.Errorf("the scanners took %d of %d payloads", took, len(payloads))
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	alphabet := []byte("{}[]:,\"\\ 0123456789-.eEnultrx\x00\x1f\x7f\xc3\xa9\xff")
+	keys := []string{`"content"`, `"source"`, `"isError"`, `"text"`, `"turn"`, `"message"`, `"kind"`}
+	for range 60_000 {
+		b := []byte(payloads[r.IntN(len(payloads))])
+		if len(b) == 0 {
+			continue
+		}
+		i := r.IntN(len(b))
+		switch r.IntN(5) {
+		case 0:
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		case 1:
+			b = append(b[:i], b[i+1:]...)
+		case 2:
+			b = append(b[:i], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[i:]...)...)
+		case 3:
+			k := keys[r.IntN(len(keys))]
+			b = []byte(strings.Replace(string(b), k, strings.ToUpper(k), 1))
+		default:
+			k := keys[r.IntN(len(keys))]
+			b = []byte(strings.Replace(string(b), k+":", k+":null,"+k+":", 1))
+		}
+		checkFastDecoders(t, string(b))
+	}
+}
+
+// FuzzFastDecoders: where a scanner takes a payload, json.Unmarshal
+// succeeds on it and agrees.
+func FuzzFastDecoders(f *testing.F) {
+	for _, p := range fastCorpus {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data string) { checkFastDecoders(t, data) })
+}
