@@ -3,6 +3,8 @@ package projection
 import (
 	"encoding/json"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -191,38 +193,91 @@ func (s *chunkScanner) integer(v *int64) bool {
 	return true
 }
 
-// str reads a string. Plain ASCII is taken as it is; a string with escapes
-// or other bytes is decoded by json.Unmarshal (escapes, surrogates,
-// invalid UTF-8 as U+FFFD).
+// str reads a string. Plain ASCII is taken as it is; escapes, surrogates
+// and other bytes are decoded as json.Unmarshal decodes them (unquote).
 func (s *chunkScanner) str(v *string) bool {
 	start := s.i
-	if !s.next('"') {
+	if !s.skipString() {
 		return false
 	}
-	plain := true
-	for {
-		if s.i >= len(s.b) {
-			return false
-		}
-		c := s.b[s.i]
-		s.i++
-		switch {
-		case c == '"':
-			tok := s.b[start:s.i]
-			if plain {
-				*v = string(tok[1 : len(tok)-1])
-				return true
-			}
-			return json.Unmarshal(tok, v) == nil
-		case c == '\\':
-			plain = false
-			s.i++ // the escaped byte; a \u's hex digits are plain bytes
-		case c < 0x20:
-			return false
-		case c >= utf8.RuneSelf:
-			plain = false
+	body := s.b[start+1 : s.i-1]
+	for _, c := range body {
+		if c == '\\' || c >= utf8.RuneSelf {
+			*v = unquote(body)
+			return true
 		}
 	}
+	*v = string(body)
+	return true
+}
+
+// unquote decodes the body of a JSON string that skipString accepted, as
+// encoding/json does: escapes decoded, a \u escape of a lone surrogate and
+// every byte of invalid UTF-8 as U+FFFD.
+func unquote(body []byte) string {
+	b := make([]byte, 0, len(body)+2*utf8.UTFMax)
+	for r := 0; r < len(body); {
+		c := body[r]
+		switch {
+		case c == '\\':
+			r++
+			switch body[r] {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				rr := hex4(body[r+1 : r+5])
+				r += 5
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(body) && body[r] == '\\' && body[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(body[r+2:r+6])); dec != unicode.ReplacementChar {
+							b = utf8.AppendRune(b, dec)
+							r += 6
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, rr)
+				continue
+			default: // '"', '\\', '/'
+				b = append(b, body[r])
+			}
+			r++
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(body[r:])
+			b = utf8.AppendRune(b, rr)
+			r += size
+		}
+	}
+	return string(b)
+}
+
+// hex4 reads four hex digits (skipString checked them).
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 // maxDepth bounds how deep skip follows nested values; deeper ones are

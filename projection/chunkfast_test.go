@@ -162,3 +162,29 @@ func FuzzDecodeChunkData(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data string) { checkChunkDecode(t, data) })
 }
+
+// TestUnquote checks str (skipString and unquote) against json.Unmarshal
+// on random JSON strings of escapes, surrogates (paired, lone, reversed),
+// controls, and valid and invalid UTF-8.
+func TestUnquote(t *testing.T) {
+	pieces := []string{"a", " ", `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u0041`, `\u00e9`, `\uD83D`, `\ude00`,
+		`\uDBFF\uDFFF`, `\ud800\u0041`, `\u`, `\u12`, `\x`, `\'`, "é", "漢", "👍", "\xff", "\xc3", "\xed\xa0\x80", "\x01", "\x7f", `"`}
+	r := rand.New(rand.NewPCG(15, 16))
+	for range 100_000 {
+		var b strings.Builder
+		b.WriteByte('"')
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		b.WriteByte('"')
+		tok := []byte(b.String())
+		var want string
+		wantErr := json.Unmarshal(tok, &want)
+		s := &chunkScanner{b: tok}
+		var got string
+		ok := s.str(&got) && s.i == len(tok)
+		if ok != (wantErr == nil) || (ok && got != want) {
+			t.Fatalf("str(%q) = %q, %v; json.Unmarshal gives %q, %v", tok, got, ok, want, wantErr)
+		}
+	}
+}
