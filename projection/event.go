@@ -59,6 +59,9 @@ func ReplaceOp(start, end int64) json.RawMessage {
 
 // ParseOp classifies raw surfaceOp JSON as log.md §4 describes.
 func ParseOp(raw json.RawMessage) Op {
+	if string(raw) == `"append"` { // the usual op, without a decode
+		return Op{Kind: OpAppend}
+	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return Op{Kind: OpNone}
@@ -259,6 +262,9 @@ func (e *Event) Sources() (seqs []int64, ok bool) {
 	}
 	if raw[0] != '[' {
 		return nil, false
+	}
+	if seqs, ok := scanInts(raw); ok {
+		return seqs, true
 	}
 	if err := json.Unmarshal(raw, &seqs); err != nil {
 		return nil, false

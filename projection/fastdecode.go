@@ -178,3 +178,29 @@ func scanUser(b []byte) (content []ContentBlock, src map[string]json.RawMessage,
 	}
 	return content, src, true
 }
+
+// scanInts reads an array of plain integers without whitespace ([] is an
+// empty, non-nil slice, as json.Unmarshal makes it).
+func scanInts(b []byte) ([]int64, bool) {
+	s := &chunkScanner{b: b}
+	if !s.next('[') {
+		return nil, false
+	}
+	out := []int64{}
+	if !s.next(']') {
+		for {
+			var n int64
+			if !s.integer(&n) {
+				return nil, false
+			}
+			out = append(out, n)
+			if s.next(']') {
+				break
+			}
+			if !s.next(',') {
+				return nil, false
+			}
+		}
+	}
+	return out, s.i == len(b)
+}

@@ -40,7 +40,8 @@ var fastCorpus = []string{
 	`{"content":[{"type":"text","text":"x"}] ,"source":{}}`,
 	`{"content":[{"type":"text","text":"bad ` + "\xff\x01" + `"}]}`,
 	`{"content":[{"type":"text","text":"esc \ud800 \" \\"}]}`,
-	`{}`, `null`, `[]`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
+	`[]`, `[1,2,-3]`, `[0]`, `[01]`, `[1.0]`, `[1,]`, `[9223372036854775808]`, `[1] `, `[ 1]`, `[null]`,
+	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
 }
 
 // fastPayloads adds the user, assistant and tool-result payloads of the
@@ -122,6 +123,13 @@ func checkFastDecoders(t *testing.T, data string) int {
 		}
 		if !reflect.DeepEqual(content, fast.Content) || !reflect.DeepEqual(src, fast.Source) {
 			t.Fatalf("scanUser(%q) = %+v %q, json.Unmarshal gives %+v %q", data, content, src, fast.Content, fast.Source)
+		}
+	}
+	if got, ok := scanInts(b); ok {
+		took++
+		var want []int64
+		if err := json.Unmarshal(b, &want); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("scanInts(%q) = %v; json.Unmarshal gives %v, %v", data, got, want, err)
 		}
 	}
 	return took
