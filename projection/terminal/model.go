@@ -1,8 +1,10 @@
 package terminal
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -275,6 +277,7 @@ func (m *Model) Transcript() projection.Transcript { return m.t }
 // Document renders the full transcript document at the current settings.
 func (m *Model) Document() Document {
 	v := m.newViewport(m.Settings())
+	v.prerender()
 	var lines []string
 	for i := 0; i < v.n; i++ {
 		lines = append(lines, v.rows(i)...)
@@ -452,6 +455,18 @@ func (v *viewport) rows(i int) []string {
 		}
 		return v.r.progress(m.t.Progress)
 	}
+	key := v.key(i)
+	if c := m.cache[m.t.Items[i].ID]; c != nil && c.key == key {
+		return c.rows
+	}
+	rows, rendered := v.render(v.r, i, key)
+	v.store(i, key, rows, rendered)
+	return rows
+}
+
+// key is everything item i's rows depend on besides the item.
+func (v *viewport) key(i int) cacheKey {
+	m := v.m
 	it := &m.t.Items[i]
 	key := cacheKey{rev: it.Rev, width: v.s.Width, scheme: v.s.Scheme,
 		hideReasoning: v.s.HideReasoning, tools: v.s.Tools}
@@ -465,24 +480,83 @@ func (v *viewport) rows(i int) []string {
 			key.now = v.s.Now
 		}
 	}
-	if c := m.cache[it.ID]; c != nil && c.key == key {
-		return c.rows
-	}
+	return key
+}
+
+// render returns item i's rows under key with r: from the shared RowCache
+// if it holds them, else rendered (and shared, if the transcript is a
+// replay). It reads the model and writes nothing of it, so several may run
+// at once, each with its own renderer.
+func (v *viewport) render(r *renderer, i int, key cacheKey) (rows []string, rendered bool) {
+	m := v.m
+	it := &m.t.Items[i]
 	var shared rowKey
 	if rc := m.cfg.Rows; rc != nil {
 		shared = newRowKey(v.s, key)
 		if rows, ok := rc.get(shared, it); ok {
-			m.cache[it.ID] = &cachedRows{key: key, rows: rows}
-			return rows
+			return rows, false
 		}
 	}
-	rows := v.r.item(it, key.cont)
-	m.misses++
-	m.cache[it.ID] = &cachedRows{key: key, rows: rows}
+	rows = r.item(it, key.cont)
 	if rc := m.cfg.Rows; rc != nil && !m.liveView {
 		rc.put(shared, it, rows)
 	}
-	return rows
+	return rows, true
+}
+
+// store caches item i's rows under key.
+func (v *viewport) store(i int, key cacheKey, rows []string, rendered bool) {
+	if rendered {
+		v.m.misses++
+	}
+	v.m.cache[v.m.t.Items[i].ID] = &cachedRows{key: key, rows: rows}
+}
+
+// parallelMin is the number of items to render from which Document
+// spreads them over several goroutines.
+const parallelMin = 512
+
+// prerender renders the items whose cached rows are stale on up to
+// GOMAXPROCS goroutines, when there are enough of them to be worth it, so
+// that rows then finds every item in the cache. The output is the same
+// either way: an item's rows are a function of the item and its key.
+func (v *viewport) prerender() {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	m := v.m
+	if workers < 2 || len(m.t.Items) < parallelMin {
+		return
+	}
+	type job struct {
+		i    int
+		key  cacheKey
+		rows []string
+		done bool
+	}
+	var jobs []job
+	for i := range m.t.Items { // keys first: the step index memoises as it goes
+		key := v.key(i)
+		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != key {
+			jobs = append(jobs, job{i: i, key: key})
+		}
+	}
+	if len(jobs) < parallelMin {
+		return
+	}
+	var wg sync.WaitGroup
+	per := (len(jobs) + workers - 1) / workers
+	for w := 0; w < len(jobs); w += per {
+		part := jobs[w:min(w+per, len(jobs))]
+		wg.Go(func() {
+			r := newRenderer(v.s)
+			for k := range part {
+				part[k].rows, part[k].done = v.render(r, part[k].i, part[k].key)
+			}
+		})
+	}
+	wg.Wait()
+	for _, j := range jobs {
+		v.store(j.i, j.key, j.rows, j.done)
+	}
 }
 
 func (m *Model) stepIdx() *stepIndex {
