@@ -1,7 +1,9 @@
 package terminal
 
 import (
+	"iter"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,13 +278,25 @@ func (m *Model) Transcript() projection.Transcript { return m.t }
 
 // Document renders the full transcript document at the current settings.
 func (m *Model) Document() Document {
-	v := m.newViewport(m.Settings())
-	v.prerender()
-	var lines []string
-	for i := 0; i < v.n; i++ {
-		lines = append(lines, v.rows(i)...)
+	return Document{Width: max(m.width, 1), Lines: slices.Collect(m.DocumentRows())}
+}
+
+// DocumentRows renders the full transcript document at the current
+// settings, as Document does, and yields its rows one by one without
+// collecting them: a long document's row list is itself megabytes. The
+// model must not be updated while the rows are read.
+func (m *Model) DocumentRows() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		v := m.newViewport(m.Settings())
+		v.prerender()
+		for i := 0; i < v.n; i++ {
+			for _, row := range v.rows(i) {
+				if !yield(row) {
+					return
+				}
+			}
+		}
 	}
-	return Document{Width: v.s.Width, Lines: lines}
 }
 
 func (m *Model) windowHeight() int { return max(m.height-2, 0) }

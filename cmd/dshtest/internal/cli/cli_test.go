@@ -487,7 +487,8 @@ func (p skippingLive) Apply(e *projection.Event) projection.Change {
 
 // TestLiveReplayDivergence: when live and replay differ, live-replay names
 // the first event after which they do, also when the checker dropped the
-// log while it rendered and reads it again for the bisection.
+// log once the replay was mounted, fed the live model from a second read
+// and reads it again for the bisection.
 func TestLiveReplayDivergence(t *testing.T) {
 	events := sessiongen.GenerateN(4, 400)
 	var from int64 = -1
@@ -505,16 +506,45 @@ func TestLiveReplayDivergence(t *testing.T) {
 	}}
 	for _, reload := range []bool{false, true} {
 		c := newChecker(events, []size{{80, 24}}, projection.TranscriptOptions{}, proj, "gen")
-		reloads := 0
+		reads := 0
 		if reload {
-			c.reload = func() []projection.Event { reloads++; return events }
+			c.reread = func(yield func(*projection.Event) bool) error {
+				reads++
+				for i := range events {
+					if !yield(&events[i]) {
+						break
+					}
+				}
+				return nil
+			}
 		}
 		r := c.check(invLiveReplay)
 		if want := fmt.Sprintf("first diverging event seq %d", from); r.OK || !strings.Contains(r.Detail, want) {
 			t.Errorf("reload %v: %+v, want a failure naming %q", reload, r, want)
 		}
-		if reload && (c.events != nil || reloads != 1) {
-			t.Errorf("checker kept the log (%v) or read it %d times", c.events != nil, reloads)
+		// Read again once for the live model, once for the bisection.
+		if reload && (c.events != nil || reads != 2) {
+			t.Errorf("checker kept the log (%v) or read it %d times", c.events != nil, reads)
+		}
+	}
+}
+
+// TestRereadChanged: a log that is shorter on the second read (it changed
+// while repro read it) fails the invariants with what happened.
+func TestRereadChanged(t *testing.T) {
+	events := sessiongen.GenerateN(5, 200)
+	c := newChecker(events, []size{{80, 24}}, projection.TranscriptOptions{}, terminal.Projection{}, "gen")
+	c.reread = func(yield func(*projection.Event) bool) error {
+		for i := range events[:100] {
+			if !yield(&events[i]) {
+				break
+			}
+		}
+		return nil
+	}
+	for _, name := range []string{invLiveReplay, invNoLoss} {
+		if r := c.check(name); r.OK || !strings.Contains(r.Detail, "the log changed while repro read it: 100 events, not") {
+			t.Errorf("%s: %+v", name, r)
 		}
 	}
 }

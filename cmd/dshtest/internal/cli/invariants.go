@@ -63,10 +63,14 @@ type checker struct {
 	// checkpointSeqs are the seqs of the log's landed checkpoints, noted
 	// by render.
 	checkpointSeqs []int64
-	// reload, when set, reads the log again: render then drops c.events
-	// once the models are built, and a failure's detail that needs the
-	// log (the first diverging event) reloads it.
-	reload func() []projection.Event
+	// reread, when set, reads the log's events again, in order, until
+	// yield returns false. render then drops c.events once the replay
+	// model is built and feeds the live model from reread, and a
+	// failure's detail that needs the log (the first diverging event)
+	// rereads it.
+	reread func(yield func(*projection.Event) bool) error
+	// renderPanic is what render panicked with, if it did.
+	renderPanic string
 	// The log's expected texts, derived once on first use.
 	shown     []shownText
 	shownDone bool
@@ -160,41 +164,109 @@ func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
 // The two paths are built side by side, and a size's documents are read
 // while the next size renders.
 func (c *checker) render() {
+	defer func() {
+		if p := recover(); p != nil {
+			c.renderPanic = fmt.Sprint(p)
+		}
+	}()
+	c.sized = make([]sizeResult, len(c.sizes))
 	rows := terminal.NewRowCache()
 	var live *terminal.Model
-	wait := goCatch(func() {
-		live = c.sharedModel(nil, c.sizes[0], rows)
-		for i := range c.events {
-			live.Update(terminal.EventMsg{Event: c.events[i]})
-		}
-	})
-	replay := terminal.New(c.config(c.events, c.sizes[0], rows, true))
-	wait()
+	var replay *terminal.Model
+	if c.reread == nil {
+		wait := goCatch(func() {
+			live = c.sharedModel(nil, c.sizes[0], rows)
+			for i := range c.events {
+				live.Update(terminal.EventMsg{Event: c.events[i]})
+			}
+		})
+		replay = terminal.New(c.config(c.events, c.sizes[0], rows, true))
+		wait()
+	} else {
+		replay = terminal.New(c.config(c.events, c.sizes[0], rows, true))
+	}
 	for _, cp := range checkpoints(c.events) {
 		c.checkpointSeqs = append(c.checkpointSeqs, cp.Seq)
 	}
 	in := &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
 		quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
-	if c.reload != nil {
-		// Everything the documents are checked against is derived: let
-		// the log go (the replay model keeps none of it, the live one
-		// never did) while the documents render.
+	if c.reread != nil {
+		// Everything the documents are checked against is derived now: let
+		// the log go (the replay model keeps none of it) and feed the live
+		// model from the file as it is read again, so the log's events and
+		// both transcripts are never in memory at once.
+		n := len(c.events)
 		c.events = nil
+		live = c.sharedModel(nil, c.sizes[0], rows)
+		fed := 0
+		err := c.reread(func(e *projection.Event) bool {
+			live.Update(terminal.EventMsg{Event: *e})
+			fed++
+			return fed < n
+		})
+		if err == nil && fed != n {
+			err = fmt.Errorf("%d events, not %d", fed, n)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("the log changed while repro read it: %v", err))
+		}
 	}
-	c.sized = make([]sizeResult, len(c.sizes))
-	var read func()
+	// Each size's documents are compared and reduced to their norms as
+	// they are read, row by row (not held: a long document's row list is
+	// itself megabytes); the norms are searched while the next size
+	// renders.
+	var search func()
 	for i, sz := range c.sizes {
 		resize := tea.WindowSizeMsg{Width: sz.W, Height: sz.H}
 		replay.Update(resize)
 		live.Update(resize)
-		rd, rs := replay.Document().Lines, replay.Screen()
-		ld, ls := live.Document().Lines, live.Screen()
-		if read != nil {
-			read()
+		diff, replayNorm, liveNorm := compareDocuments(replay, live)
+		if diff == "" {
+			if rs, ls := replay.Screen(), live.Screen(); !slices.Equal(rs, ls) {
+				diff = "screen " + firstDiff(rs, ls)
+			}
 		}
-		read = goCatch(func() { c.sized[i] = readSize(rd, ld, rs, ls, in) })
+		if search != nil {
+			search()
+		}
+		search = goCatch(func() { c.sized[i] = searchSize(diff, replayNorm, liveNorm, in) })
 	}
-	read()
+	search()
+}
+
+// compareDocuments reads the replay and live documents side by side. diff
+// is "" when they are equal, else where they first differ; the norms are
+// docNorm of each (the same string when the documents are equal).
+func compareDocuments(replay, live *terminal.Model) (diff, replayNorm, liveNorm string) {
+	next, stop := iter.Pull(live.DocumentRows())
+	defer stop()
+	var norm []byte
+	row := 0
+	for x := range replay.DocumentRows() {
+		norm = appendRowNorm(norm, x)
+		if diff == "" {
+			y, ok := next()
+			if !ok || x != y {
+				diff = "document " + rowDiff(row, x, y)
+			}
+		}
+		row++
+	}
+	if diff == "" {
+		if y, ok := next(); ok {
+			diff = "document " + rowDiff(row, "", y)
+		}
+	}
+	replayNorm = string(norm)
+	if diff == "" {
+		return "", replayNorm, replayNorm
+	}
+	stop()
+	norm = norm[:0]
+	for y := range live.DocumentRows() {
+		norm = appendRowNorm(norm, y)
+	}
+	return diff, replayNorm, string(norm)
 }
 
 // goCatch runs f in a goroutine and returns a function that waits for it
@@ -212,7 +284,7 @@ func goCatch(f func()) (wait func()) {
 	}
 }
 
-// sizeInputs is what readSize looks for in the documents, derived from the
+// sizeInputs is what searchSize looks for in the documents, derived from the
 // log once.
 type sizeInputs struct {
 	texts       *textNorms
@@ -221,21 +293,10 @@ type sizeInputs struct {
 	checkpoints int
 }
 
-// readSize works out what the invariants need of one size's documents
-// (replay rd, live ld) and screens (rs, ls).
-func readSize(rd, ld, rs, ls []string, in *sizeInputs) sizeResult {
-	var r sizeResult
-	switch {
-	case !slices.Equal(rd, ld):
-		r.liveReplay = "document " + firstDiff(rd, ld)
-	case !slices.Equal(rs, ls):
-		r.liveReplay = "screen " + firstDiff(rs, ls)
-	}
-	replay := docNorm(rd)
-	live := replay
-	if r.liveReplay != "" {
-		live = docNorm(ld)
-	}
+// searchSize works out what the invariants need of one size's documents,
+// given where they differ (diff, "" if nowhere) and their norms.
+func searchSize(diff, replay, live string, in *sizeInputs) sizeResult {
+	r := sizeResult{liveReplay: diff}
 	r.replayMarkers, r.liveMarkers = countMarkers(replay, in.quoted), countMarkers(live, in.quoted)
 	r.lacking = countsBelow(replay, in.texts.norms, in.texts.need)
 	r.payload = make([]bool, in.checkpoints)
@@ -279,8 +340,13 @@ func (c *checker) checkAll() []result {
 // check runs one invariant.
 func (c *checker) check(name string) result {
 	return guard(name, func() (bool, string) {
-		if name != invHistory && c.sized == nil {
-			c.render()
+		if name != invHistory {
+			if c.sized == nil {
+				c.render()
+			}
+			if c.renderPanic != "" {
+				return false, "panic: " + c.renderPanic
+			}
 		}
 		switch name {
 		case invLiveReplay:
@@ -335,8 +401,11 @@ func (c *checker) checkLiveReplay() (bool, string) {
 // live and replay differ at sz (assuming they agree on the empty prefix).
 func (c *checker) divergence(sz size) (int64, bool) {
 	events := c.events
-	if events == nil && c.reload != nil {
-		events = c.reload()
+	if events == nil && c.reread != nil {
+		_ = c.reread(func(e *projection.Event) bool {
+			events = append(events, *e)
+			return true
+		})
 	}
 	if len(events) == 0 {
 		return 0, false
@@ -359,7 +428,6 @@ func (c *checker) divergence(sz size) (int64, bool) {
 }
 
 func firstDiff(a, b []string) string {
-	pa, pb := plainLines(a), plainLines(b)
 	for i := 0; i < max(len(a), len(b)); i++ {
 		var x, y string
 		if i < len(a) {
@@ -369,20 +437,19 @@ func firstDiff(a, b []string) string {
 			y = b[i]
 		}
 		if x != y {
-			var px, py string
-			if i < len(pa) {
-				px = pa[i]
-			}
-			if i < len(pb) {
-				py = pb[i]
-			}
-			if px == py {
-				return fmt.Sprintf("row %d differs in style (%s)", i, preview(px, 40))
-			}
-			return fmt.Sprintf("row %d: replay %s, live %s", i, preview(px, 40), preview(py, 40))
+			return rowDiff(i, x, y)
 		}
 	}
 	return "same rows"
+}
+
+// rowDiff says how row i differs: replay x, live y.
+func rowDiff(i int, x, y string) string {
+	p := plainLines([]string{x, y})
+	if p[0] == p[1] {
+		return fmt.Sprintf("row %d differs in style (%s)", i, preview(p[0], 40))
+	}
+	return fmt.Sprintf("row %d: replay %s, live %s", i, preview(p[0], 40), preview(p[1], 40))
 }
 
 func sizesString(sizes []size) string {

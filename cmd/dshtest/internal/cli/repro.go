@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,6 +151,9 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if err != nil {
 		return err
 	}
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		defer a.memoryBudget(fi.Size())()
+	}
 	lf, err := a.readLog(path, readOptions{allowTorn: true})
 	if err != nil {
 		return err
@@ -159,15 +163,12 @@ func (a *app) repro(path string, f *reproFlags) error {
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
 	if f.minimize == "" && f.emit == "" {
 		// Nothing after the checks needs the events: let the checker drop
-		// them while it renders (a long log's events are larger than the
-		// file), and read the file again if a failure's detail needs them.
+		// them once the replay is mounted (a long log's events are larger
+		// than the file) and read the file again for the live path.
+		n := len(lf.Events)
 		lf.Events, lf.Session = nil, nil
-		c.reload = func() []projection.Event {
-			again, err := a.readLogQuietly(path, readOptions{allowTorn: true})
-			if err != nil {
-				return nil
-			}
-			return again.Events
+		c.reread = func(yield func(*projection.Event) bool) error {
+			return eachEvent(path, n, yield)
 		}
 	}
 	for _, sz := range sizes {
@@ -219,6 +220,27 @@ func (a *app) repro(path string, f *reproFlags) error {
 		return errFailed
 	}
 	return nil
+}
+
+// Repro's memory budget is reproBudgetFactor times the log's size, and at
+// least reproBudgetMin: the runtime's soft memory limit while it works.
+const (
+	reproBudgetFactor = 3.5
+	reproBudgetMin    = 64 << 20
+)
+
+// memoryBudget sets the runtime's soft memory limit (debug.SetMemoryLimit)
+// for repro of a log of size bytes, unless GOMEMLIMIT sets one, and
+// returns the function that restores the limit before it. The garbage
+// collector then keeps the heap within a few times the log's size, which
+// a CI runner can plan for, working harder only as the heap nears it.
+func (a *app) memoryBudget(size int64) (restore func()) {
+	if a.getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := max(int64(float64(size)*reproBudgetFactor), reproBudgetMin)
+	before := debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(before) }
 }
 
 func (a *app) printReport(rep *reproReport) {
