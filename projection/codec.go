@@ -191,7 +191,7 @@ func (d *Decoder) readRecord() error {
 			}
 			continue
 		}
-		if !json.Valid(line) {
+		if !validJSON(line) {
 			return d.malformed(line, newline)
 		}
 		first := !d.started
@@ -619,7 +619,7 @@ func (e *Encoder) Encode(ev *Event) error {
 
 // EncodeHeader writes a container header line (see Log.Header), compacted.
 func (e *Encoder) EncodeHeader(header json.RawMessage) error {
-	if !json.Valid(header) {
+	if !validJSON(header) {
 		return errors.New("projection: encode header: invalid JSON")
 	}
 	b := appendCompact(e.buf[:0], header)
@@ -647,7 +647,7 @@ func AppendEvent(dst []byte, ev *Event) ([]byte, error) {
 		return dst, fmt.Errorf("projection: encode event at seq %d: data is absent", ev.Seq)
 	}
 	for _, raw := range []json.RawMessage{ev.Data, ev.SurfaceOp, ev.SourceEventSeqs} {
-		if raw != nil && !json.Valid(raw) {
+		if raw != nil && !validJSON(raw) {
 			return dst, fmt.Errorf("projection: encode event at seq %d: invalid raw JSON", ev.Seq)
 		}
 	}

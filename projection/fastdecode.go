@@ -204,3 +204,15 @@ func scanInts(b []byte) ([]int64, bool) {
 	}
 	return out, s.i == len(b)
 }
+
+// validJSON is json.Valid, faster on the usual log line: JSON without
+// white space, which the scanner checks in one pass. Anything the scanner
+// does not take (white space, deep nesting, an escaped or non-ASCII key)
+// goes to json.Valid, so the answer is always json.Valid's.
+func validJSON(b []byte) bool {
+	s := &chunkScanner{b: b}
+	if s.skip() && s.i == len(b) {
+		return true
+	}
+	return json.Valid(b)
+}

@@ -40,6 +40,7 @@ var fastCorpus = []string{
 	`{"content":[{"type":"text","text":"x"}] ,"source":{}}`,
 	`{"content":[{"type":"text","text":"bad ` + "\xff\x01" + `"}]}`,
 	`{"content":[{"type":"text","text":"esc \ud800 \" \\"}]}`,
+	`"x"`, `"\u00zz"`, `1`, `-0.5e-3`, `1e`, `true`, `tru`, `[{"a":{"b":[null,false]}}]`, `{"a":1}{`, `{"a":1,}`, `{"a"1}`, `{1:2}`, `[1 ]`,
 	`[]`, `[1,2,-3]`, `[0]`, `[01]`, `[1.0]`, `[1,]`, `[9223372036854775808]`, `[1] `, `[ 1]`, `[null]`,
 	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
 }
@@ -131,6 +132,9 @@ func checkFastDecoders(t *testing.T, data string) int {
 		if err := json.Unmarshal(b, &want); err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("scanInts(%q) = %v; json.Unmarshal gives %v, %v", data, got, want, err)
 		}
+	}
+	if validJSON(b) != json.Valid(b) {
+		t.Fatalf("validJSON(%q) = %v, json.Valid says otherwise", data, !json.Valid(b))
 	}
 	return took
 }

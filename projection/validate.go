@@ -76,11 +76,11 @@ func validEnvelope(e *Event) bool {
 	if e.Type == "" || e.Seq < 0 || e.Seq > maxSafeInteger || e.Data == nil {
 		return false
 	}
-	if !json.Valid(e.Data) || !losslessJSON(e.Data) {
+	if !validJSON(e.Data) || !losslessJSON(e.Data) {
 		return false
 	}
 	for _, raw := range []json.RawMessage{e.SurfaceOp, e.SourceEventSeqs} {
-		if raw != nil && !json.Valid(raw) {
+		if raw != nil && !validJSON(raw) {
 			return false
 		}
 	}

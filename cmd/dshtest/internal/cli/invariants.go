@@ -216,11 +216,13 @@ func (c *checker) render() {
 	// itself megabytes); the norms are searched while the next size
 	// renders.
 	var search func()
+	hint := 0
 	for i, sz := range c.sizes {
 		resize := tea.WindowSizeMsg{Width: sz.W, Height: sz.H}
 		replay.Update(resize)
 		live.Update(resize)
-		diff, replayNorm, liveNorm := compareDocuments(replay, live)
+		diff, replayNorm, liveNorm := compareDocuments(replay, live, hint)
+		hint = len(replayNorm) + len(replayNorm)/8 // sizes differ little
 		if diff == "" {
 			if rs, ls := replay.Screen(), live.Screen(); !slices.Equal(rs, ls) {
 				diff = "screen " + firstDiff(rs, ls)
@@ -236,11 +238,12 @@ func (c *checker) render() {
 
 // compareDocuments reads the replay and live documents side by side. diff
 // is "" when they are equal, else where they first differ; the norms are
-// docNorm of each (the same string when the documents are equal).
-func compareDocuments(replay, live *terminal.Model) (diff, replayNorm, liveNorm string) {
+// docNorm of each (the same string when the documents are equal), built
+// in a buffer of hint bytes to start with.
+func compareDocuments(replay, live *terminal.Model, hint int) (diff, replayNorm, liveNorm string) {
 	next, stop := iter.Pull(live.DocumentRows())
 	defer stop()
-	var norm []byte
+	norm := make([]byte, 0, hint)
 	row := 0
 	for x := range replay.DocumentRows() {
 		norm = appendRowNorm(norm, x)
