@@ -72,6 +72,12 @@ ready for "dshtest record"; --scrub anonymises the texts first.
 --minimize INVARIANT shrinks the log while that invariant still fails and
 writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 
+Memory: repro keeps its heap within about 3.5 times the log's size (the Go
+runtime's soft memory limit, at least 64 MiB), so that a CI runner can plan
+for it; GOMEMLIMIT, when set, decides instead. Without --minimize and
+--emit it reads the log twice (once for the replay, once for the live path)
+rather than hold its events and both transcripts at once.
+
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
 for one that draws the transcript from the model surface (the bug the design
 note fixed). The invariants must then fail on any log with a compaction.`,
