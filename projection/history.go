@@ -22,39 +22,77 @@ type Page struct {
 // History indexes a log once for paging. Events must be in log order (seq
 // ascending). A History is immutable and safe for concurrent use; the pages
 // it returns share the log's backing array.
+//
+// On a contiguous log a page costs two dependent reads of the index, each
+// of one cache line: the rank line of its end, then the group chunk of its
+// cut. The index is 1.33 bits an event plus 1.33 bytes a counted message
+// (about 260 KB for a million events, 7% of them counted), small enough to
+// stay in a core's L2 when the log is huge.
 type History struct {
 	events []Event
 	// contiguous: events[i].Seq == base+i, so a seq's index is arithmetic.
 	contiguous bool
 	base       int64
-	// Bit i%64 of counted[i/64] says events[i] is a counted message, and
-	// before[b] is the number of counted messages among events[:64*b]: 1.06
-	// bits per event, small enough to stay in cache on a huge log.
-	counted []uint64
-	before  []int32
-	// groups[k] is the group start of the k-th counted message, oldest
-	// first, less base: 4 bytes a message keep the index cache-resident on
-	// a huge log. wide holds the group starts instead when one does not fit
-	// in an int32.
-	groups []int32
+	// lines[i/historyLineEvents] ranks events[i]: see historyLine.
+	lines []historyLine
+	// chunks[k/historyChunkGroups] holds the group start of the k-th
+	// counted message, oldest first: see historyChunk. wide holds the group
+	// starts of the chunks whose starts do not fit a chunk's encoding.
+	chunks []historyChunk
 	wide   []int64
+	n      int // counted messages
+}
+
+// A historyLine ranks historyLineEvents events, historyLineWords words of
+// 64.
+const (
+	historyLineWords  = 6
+	historyLineEvents = 64 * historyLineWords
+)
+
+// historyLine ranks the historyLineEvents events from historyLineEvents*L
+// on, L its index, in 64 bytes (one cache line): bit i%64 of mask[i/64]
+// says the line's i-th event is a counted message, before is the number of
+// counted messages before the line, and sub[w] the number among the line's
+// first 64*w events.
+type historyLine struct {
+	before int32
+	sub    [historyLineWords]uint16
+	mask   [historyLineWords]uint64
+}
+
+// historyChunkGroups is the number of group starts one historyChunk holds.
+const historyChunkGroups = 12
+
+// historyEscape marks a chunk whose group starts are in History.wide.
+const historyEscape = math.MaxUint8
+
+// historyChunk holds the group starts of historyChunkGroups consecutive
+// counted messages in 16 bytes. The j-th is History.base+base+d[j] when the
+// chunk's starts lie within historyEscape-1 of their smallest and that, less
+// History.base, fits an int32; otherwise every d[j] is historyEscape and the
+// j-th is wide[base+j].
+type historyChunk struct {
+	base int32
+	d    [historyChunkGroups]uint8
 }
 
 // group returns the group start of the k-th counted message.
 func (h *History) group(k int) int64 {
-	if h.wide != nil {
-		return h.wide[k]
+	c := &h.chunks[uint(k)/historyChunkGroups]
+	j := uint(k) % historyChunkGroups
+	if d := c.d[j]; d != historyEscape {
+		return h.base + int64(c.base) + int64(d)
 	}
-	return h.base + int64(h.groups[k])
+	return h.wide[int(c.base)+int(j)]
 }
-
-// numCounted is the number of counted messages recorded so far.
-func (h *History) numCounted() int { return len(h.groups) + len(h.wide) }
 
 // countBefore is the number of counted messages among events[:i].
 func (h *History) countBefore(i int) int {
-	w := i >> 6
-	return int(h.before[w]) + bits.OnesCount64(h.counted[w]&(1<<(i&63)-1))
+	l := &h.lines[uint(i)/historyLineEvents]
+	r := uint(i) % historyLineEvents
+	w := r / 64
+	return int(l.before) + int(l.sub[w]) + bits.OnesCount64(l.mask[w]&(1<<(r%64)-1))
 }
 
 // historyCounted reports whether e counts toward maxMessages: an
@@ -78,52 +116,75 @@ func historyGroupStart(e *Event) int64 {
 
 // NewHistory indexes events in one pass.
 func NewHistory(events []Event) *History {
-	words := len(events)/64 + 1
-	h := &History{events: events, contiguous: true, counted: make([]uint64, words), before: make([]int32, words)}
-	if len(events) > 0 {
+	n := len(events)
+	h := &History{
+		events:     events,
+		contiguous: true,
+		lines:      make([]historyLine, n/historyLineEvents+1),
+	}
+	if n > 0 {
 		h.base = events[0].Seq
 	}
+	var pending [historyChunkGroups]int64
+	np := 0
+	var l *historyLine
 	for i := range events {
 		e := &events[i]
-		if i&63 == 0 {
-			h.before[i>>6] = int32(h.numCounted())
+		r := i % historyLineEvents
+		if r == 0 {
+			l = &h.lines[i/historyLineEvents]
+			l.before = int32(h.n)
+		}
+		if r%64 == 0 {
+			l.sub[r/64] = uint16(h.n - int(l.before))
 		}
 		if e.Seq != h.base+int64(i) {
 			h.contiguous = false
 		}
 		if historyCounted(e) {
-			h.counted[i>>6] |= 1 << (i & 63)
-			h.addGroup(historyGroupStart(e))
+			l.mask[r/64] |= 1 << (r % 64)
+			h.n++
+			pending[np] = historyGroupStart(e)
+			if np++; np == historyChunkGroups {
+				h.addChunk(pending[:np])
+				np = 0
+			}
 		}
 	}
-	if len(events)&63 == 0 {
-		h.before[len(events)>>6] = int32(h.numCounted())
+	if np > 0 {
+		h.addChunk(pending[:np])
+	}
+	// Rank the end of the log, events[:n].
+	l = &h.lines[n/historyLineEvents]
+	if n%historyLineEvents == 0 {
+		l.before = int32(h.n)
+	}
+	for w := (n%historyLineEvents + 63) / 64; w < len(l.sub); w++ {
+		l.sub[w] = uint16(h.n - int(l.before))
 	}
 	return h
 }
 
-// addGroup records the next counted message's group start g.
-func (h *History) addGroup(g int64) {
-	if h.wide == nil {
-		if d := g - h.base; d >= math.MinInt32 && d <= math.MaxInt32 {
-			h.groups = append(h.groups, int32(d))
-			return
-		}
-		h.wide = make([]int64, len(h.groups), cap(h.groups))
-		for k, d := range h.groups {
-			h.wide[k] = h.base + int64(d)
-		}
-		h.groups = nil
+// addChunk records the group starts of the next chunk of counted messages.
+func (h *History) addChunk(groups []int64) {
+	lo, hi := groups[0], groups[0]
+	for _, g := range groups[1:] {
+		lo, hi = min(lo, g), max(hi, g)
 	}
-	h.wide = append(h.wide, g)
-}
-
-// index returns the index of the first event whose seq is at least seq.
-func (h *History) index(seq int64) int {
-	if h.contiguous {
-		return int(min(max(seq-h.base, 0), int64(len(h.events))))
+	var c historyChunk
+	if d := lo - h.base; d >= math.MinInt32 && d <= math.MaxInt32 && uint64(hi-lo) < historyEscape {
+		c.base = int32(d)
+		for j, g := range groups {
+			c.d[j] = uint8(g - lo)
+		}
+	} else {
+		c.base = int32(len(h.wide))
+		for j := range c.d {
+			c.d[j] = historyEscape
+		}
+		h.wide = append(h.wide, groups...)
 	}
-	return sort.Search(len(h.events), func(i int) bool { return h.events[i].Seq >= seq })
+	h.chunks = append(h.chunks, c)
 }
 
 // Page returns the page of at most maxMessages counted messages that ends
@@ -134,19 +195,47 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 	if maxMessages <= 0 {
 		maxMessages = DefaultHistoryMessages
 	}
+	if !h.contiguous {
+		return h.searchPage(beforeSeq, maxMessages)
+	}
+	// A seq's index is arithmetic: this path is short, so that a caller
+	// paging at random overlaps one page's index reads with the next's.
+	n := int64(len(h.events))
+	end := n
+	if beforeSeq >= 0 {
+		end = min(max(beforeSeq-h.base, 0), n)
+	}
+	var cut int64
+	if k := h.countBefore(int(end)); k >= maxMessages {
+		cut = h.group(k - maxMessages)
+	}
+	start := min(max(cut-h.base, 0), end)
+	if start == end {
+		return historyMakePage(nil, beforeSeq, cut)
+	}
+	return Page{From: h.base + start, To: h.base + end - 1, Events: h.events[start:end], HasMore: cut > 0}
+}
+
+// searchPage is Page on a log whose seqs have gaps: seqs are found by binary
+// search. It stays out of line to keep Page's contiguous path short.
+//
+//go:noinline
+func (h *History) searchPage(beforeSeq int64, maxMessages int) Page {
 	end := len(h.events)
 	if beforeSeq >= 0 {
-		end = h.index(beforeSeq)
+		end = h.search(beforeSeq)
 	}
 	var cut int64
 	if k := h.countBefore(end); k >= maxMessages {
 		cut = h.group(k - maxMessages)
 	}
-	start := min(h.index(cut), end)
-	if !h.contiguous || start == end {
-		return historyMakePage(h.events[start:end], beforeSeq, cut)
-	}
-	return Page{From: h.base + int64(start), To: h.base + int64(end) - 1, Events: h.events[start:end], HasMore: cut > 0}
+	start := min(h.search(cut), end)
+	return historyMakePage(h.events[start:end], beforeSeq, cut)
+}
+
+// search returns the index of the first event whose seq is at least seq.
+func (h *History) search(seq int64) int {
+	return sort.Search(len(h.events), func(i int) bool { return h.events[i].Seq >= seq })
 }
 
 // HistoryPage is session.history over events as log.md §12.2 writes it: a
