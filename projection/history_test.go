@@ -154,8 +154,8 @@ func TestHistoryNonContiguous(t *testing.T) {
 }
 
 // TestHistoryWideSeqs pages a log whose seqs leap past the int32 range
-// half-way: the index keeps group starts as int32 offsets from the first
-// seq until one does not fit, then switches to int64.
+// half-way: a chunk of group starts whose base does not fit an int32
+// keeps its starts as int64 instead.
 func TestHistoryWideSeqs(t *testing.T) {
 	all := trLoad(t, "example-session.jsonl")
 	events := append([]projection.Event(nil), all...)
