@@ -199,10 +199,9 @@ func (c *checker) render() {
 		c.events = nil
 		live = c.sharedModel(nil, c.sizes[0], rows)
 		fed := 0
-		err := c.reread(func(e *projection.Event) bool {
+		err := c.pipeline(n, func(e *projection.Event) {
 			live.Update(terminal.EventMsg{Event: *e})
 			fed++
-			return fed < n
 		})
 		if err == nil && fed != n {
 			err = fmt.Errorf("%d events, not %d", fed, n)
@@ -270,6 +269,50 @@ func compareDocuments(replay, live *terminal.Model, hint int) (diff, replayNorm,
 		norm = appendRowNorm(norm, y)
 	}
 	return diff, replayNorm, string(norm)
+}
+
+// pipeline rereads the first n events of the log on one goroutine and
+// hands them to feed, in order, on this one, a batch at a time: decoding
+// and feeding proceed side by side.
+func (c *checker) pipeline(n int, feed func(*projection.Event)) error {
+	const batch = 256
+	batches := make(chan []projection.Event, 4)
+	stop := make(chan struct{}) // closed when feeding ends, even by a panic
+	var err error
+	wait := goCatch(func() {
+		defer close(batches)
+		send := func(b []projection.Event) bool {
+			select {
+			case batches <- b:
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		b := make([]projection.Event, 0, batch)
+		read := 0
+		err = c.reread(func(e *projection.Event) bool {
+			b = append(b, *e)
+			if read++; len(b) == batch {
+				if !send(b) {
+					return false
+				}
+				b = make([]projection.Event, 0, batch)
+			}
+			return read < n
+		})
+		if len(b) > 0 {
+			send(b)
+		}
+	})
+	defer close(stop)
+	for b := range batches {
+		for i := range b {
+			feed(&b[i])
+		}
+	}
+	wait()
+	return err
 }
 
 // goCatch runs f in a goroutine and returns a function that waits for it

@@ -57,6 +57,9 @@ type readOptions struct {
 	// allowTorn keeps the valid prefix of a log whose last line is a torn
 	// write, with a warning, instead of refusing the log.
 	allowTorn bool
+	// deferLoad leaves validation and the surface fold to the caller
+	// (logFile.load), which can run it alongside other work.
+	deferLoad bool
 }
 
 // readLog reads, decodes and loads the log at path. Every failure is an
@@ -139,12 +142,31 @@ func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
 		}
 		return nil, &inputError{Path: path, Line: line, Seq: -1, Reason: "empty log: no events"}
 	}
-	s, err := projection.Load(lf.Events, nil)
+	if opts.deferLoad {
+		return lf, nil
+	}
+	if err := lf.load(); err != nil {
+		return nil, err
+	}
+	return lf, nil
+}
+
+// load validates the events and folds the surface (projection.Load),
+// setting Session. An error is an *inputError at the offending event's line.
+func (lf *logFile) load() error {
+	s, err := lf.validate(lf.Events)
+	lf.Session = s
+	return err
+}
+
+// validate is load of events without keeping the session: it does not
+// touch lf.Events, and may run while another goroutine sets it.
+func (lf *logFile) validate(events []projection.Event) (*projection.Session, error) {
+	s, err := projection.Load(events, nil)
 	if err != nil {
 		return nil, lf.eventError(err)
 	}
-	lf.Session = s
-	return lf, nil
+	return s, nil
 }
 
 // eventError turns a validation or fold error into an inputError at the

@@ -72,7 +72,7 @@ ready for "dshtest record"; --scrub anonymises the texts first.
 --minimize INVARIANT shrinks the log while that invariant still fails and
 writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 
-Memory: repro keeps its heap within about 3.5 times the log's size (the Go
+Memory: repro keeps its memory within about 3.75 times the log's size (the Go
 runtime's soft memory limit, at least 64 MiB), so that a CI runner can plan
 for it; GOMEMLIMIT, when set, decides instead. Without --minimize and
 --emit it reads the log twice (once for the replay, once for the live path)
@@ -160,10 +160,16 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		defer a.memoryBudget(fi.Size())()
 	}
-	lf, err := a.readLog(path, readOptions{allowTorn: true})
+	lf, err := a.readLog(path, readOptions{allowTorn: true, deferLoad: true})
 	if err != nil {
 		return err
 	}
+	// Validate the log while the checks start: their results are thrown
+	// away if it is not valid.
+	var loadErr error
+	loaded := func(events []projection.Event) func() {
+		return goCatch(func() { _, loadErr = lf.validate(events) })
+	}(lf.Events)
 	opts := projection.TranscriptOptions{EagerSteps: f.eager}
 	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
@@ -172,7 +178,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		// them once the replay is mounted (a long log's events are larger
 		// than the file) and read the file again for the live path.
 		n := len(lf.Events)
-		lf.Events, lf.Session = nil, nil
+		lf.Events = nil
 		c.reread = func(yield func(*projection.Event) bool) error {
 			return eachEvent(path, n, yield)
 		}
@@ -180,7 +186,12 @@ func (a *app) repro(path string, f *reproFlags) error {
 	for _, sz := range sizes {
 		rep.Sizes = append(rep.Sizes, sz.String())
 	}
-	for _, r := range c.checkAll() {
+	results := c.checkAll()
+	loaded()
+	if loadErr != nil {
+		return loadErr
+	}
+	for _, r := range results {
 		rep.Invariants = append(rep.Invariants, r)
 		rep.OK = rep.OK && r.OK
 	}
@@ -231,7 +242,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 // Repro's memory budget is reproBudgetFactor times the log's size, and at
 // least reproBudgetMin: the runtime's soft memory limit while it works.
 const (
-	reproBudgetFactor = 3.5
+	reproBudgetFactor = 3.75
 	reproBudgetMin    = 64 << 20
 )
 
