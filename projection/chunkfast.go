@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"unicode"
@@ -197,17 +198,16 @@ func (s *chunkScanner) integer(v *int64) bool {
 // and other bytes are decoded as json.Unmarshal decodes them (unquote).
 func (s *chunkScanner) str(v *string) bool {
 	start := s.i
-	if !s.skipString() {
+	ok, plain := s.scanString()
+	if !ok {
 		return false
 	}
 	body := s.b[start+1 : s.i-1]
-	for _, c := range body {
-		if c == '\\' || c >= utf8.RuneSelf {
-			*v = unquote(body)
-			return true
-		}
+	if plain {
+		*v = string(body)
+	} else {
+		*v = unquote(body)
 	}
-	*v = string(body)
 	return true
 }
 
@@ -375,40 +375,72 @@ func (s *chunkScanner) number() bool {
 
 // skipString checks a string and moves past it.
 func (s *chunkScanner) skipString() bool {
+	ok, _ := s.scanString()
+	return ok
+}
+
+// Eight bytes at a time: lsb and msb hold a byte's low and high bit in
+// every lane.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// scanString checks a string and moves past it; plain says it holds no
+// escape and no byte outside ASCII. Runs of bytes that need no attention
+// (printable ASCII other than '"' and '\\') are skipped eight at a time.
+func (s *chunkScanner) scanString() (ok, plain bool) {
 	if !s.next('"') {
-		return false
+		return false, false
 	}
-	for s.i < len(s.b) {
+	plain = true
+	for {
+		for s.i+8 <= len(s.b) {
+			w := binary.LittleEndian.Uint64(s.b[s.i:])
+			q, bs := w^('"'*lsb), w^('\\'*lsb)
+			// A lane is flagged if it is below 0x20, is '"' or '\\', or
+			// has its high bit set; a flag may be spurious, never missing,
+			// and the byte loop below decides.
+			if ((w-0x20*lsb)|(q-lsb)|(bs-lsb)|w)&msb != 0 {
+				break
+			}
+			s.i += 8
+		}
+		if s.i >= len(s.b) {
+			return false, false
+		}
 		c := s.b[s.i]
 		s.i++
 		switch {
 		case c == '"':
-			return true
+			return true, plain
 		case c == '\\':
+			plain = false
 			if s.i >= len(s.b) {
-				return false
+				return false, false
 			}
 			switch s.b[s.i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				s.i++
 			case 'u':
 				if s.i+5 > len(s.b) {
-					return false
+					return false, false
 				}
 				for _, h := range s.b[s.i+1 : s.i+5] {
 					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return false
+						return false, false
 					}
 				}
 				s.i += 5
 			default:
-				return false
+				return false, false
 			}
 		case c < 0x20:
-			return false
+			return false, false
+		case c >= utf8.RuneSelf:
+			plain = false
 		}
 	}
-	return false
 }
 
 // boolean reads true or false.
