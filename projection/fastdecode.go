@@ -216,3 +216,28 @@ func validJSON(b []byte) bool {
 	}
 	return json.Valid(b)
 }
+
+// scanSource reads a message source as DecodeSource does: an object whose
+// kind, plugin, callId, provider and model are strings (a repeated key
+// keeps its last value, as the map DecodeSource decodes into does; keys
+// are matched exactly, as map keys are). Any other value of those keys is
+// left to DecodeSource.
+func scanSource(b []byte) (src Source, ok bool) {
+	s := &chunkScanner{b: b}
+	ok = s.peek('{') && s.object(func(k string) bool {
+		switch k {
+		case "kind":
+			return s.str(&src.Kind)
+		case "plugin":
+			return s.str(&src.Plugin)
+		case "callId":
+			return s.str(&src.CallID)
+		case "provider":
+			return s.str(&src.Provider)
+		case "model":
+			return s.str(&src.Model)
+		}
+		return s.skip()
+	})
+	return src, ok && s.i == len(b)
+}

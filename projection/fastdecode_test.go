@@ -41,6 +41,8 @@ var fastCorpus = []string{
 	`{"content":[{"type":"text","text":"bad ` + "\xff\x01" + `"}]}`,
 	`{"content":[{"type":"text","text":"esc \ud800 \" \\"}]}`,
 	`"x"`, `"\u00zz"`, `1`, `-0.5e-3`, `1e`, `true`, `tru`, `[{"a":{"b":[null,false]}}]`, `{"a":1}{`, `{"a":1,}`, `{"a"1}`, `{1:2}`, `[1 ]`,
+	`{"kind":"tool","callId":"c1"}`, `{"kind":"plugin","plugin":"compact","compactionId":"x","kind":"user"}`, `{"kind":1}`, `{"Kind":"x","callId":null}`,
+	`{"provider":"anthropic","model":"m\u00e9","extra":{"a":[1]}}`, `{"kind":"tool"} `,
 	`[]`, `[1,2,-3]`, `[0]`, `[01]`, `[1.0]`, `[1,]`, `[9223372036854775808]`, `[1] `, `[ 1]`, `[null]`,
 	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
 }
@@ -131,6 +133,22 @@ func checkFastDecoders(t *testing.T, data string) int {
 		var want []int64
 		if err := json.Unmarshal(b, &want); err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("scanInts(%q) = %v; json.Unmarshal gives %v, %v", data, got, want, err)
+		}
+	}
+	if got, ok := scanSource(b); ok {
+		took++
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("scanSource(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		str := func(k string) string {
+			var s string
+			_ = json.Unmarshal(m[k], &s)
+			return s
+		}
+		want := Source{Kind: str("kind"), Plugin: str("plugin"), CallID: str("callId"), Provider: str("provider"), Model: str("model")}
+		if got != want {
+			t.Fatalf("scanSource(%q) = %+v, DecodeSource gives %+v", data, got, want)
 		}
 	}
 	if validJSON(b) != json.Valid(b) {

@@ -44,6 +44,9 @@ type Source struct {
 // DecodeSource decodes the common fields of a message source. Fields of the
 // wrong JSON type read as empty.
 func DecodeSource(raw json.RawMessage) Source {
+	if src, ok := scanSource(raw); ok {
+		return src
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return Source{}

@@ -204,7 +204,13 @@ func (r *trReplay) applyDecoded(events []Event, i int, d *trDecoded) {
 // finish collects the live slots, gives every footer its step's final timing
 // and rebuilds every block that never settled from the chunks it streamed.
 func (r *trReplay) finish(events []Event) Transcript {
-	var t Transcript
+	live := 0
+	for _, it := range r.slots {
+		if it != nil {
+			live++
+		}
+	}
+	t := Transcript{Items: make([]Item, 0, live)}
 	for _, it := range r.slots {
 		if it == nil {
 			continue

@@ -541,35 +541,40 @@ func (v *viewport) prerender() {
 		return
 	}
 	type job struct {
-		i    int
-		key  cacheKey
-		rows []string
+		i    int32
 		done bool
+		rows []string
 	}
+	// Keys first, here: the step index memoises as it goes. They are
+	// worked out again (from the memo) as the rows are stored, rather
+	// than kept for every item.
 	var jobs []job
-	for i := range m.t.Items { // keys first: the step index memoises as it goes
-		key := v.key(i)
-		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != key {
-			jobs = append(jobs, job{i: i, key: key})
+	for i := range m.t.Items {
+		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != v.key(i) {
+			jobs = append(jobs, job{i: int32(i)})
 		}
 	}
 	if len(jobs) < parallelMin {
 		return
 	}
+	keys := make([]cacheKey, len(jobs))
+	for k, j := range jobs {
+		keys[k] = v.key(int(j.i))
+	}
 	var wg sync.WaitGroup
 	per := (len(jobs) + workers - 1) / workers
 	for w := 0; w < len(jobs); w += per {
-		part := jobs[w:min(w+per, len(jobs))]
+		part, partKeys := jobs[w:min(w+per, len(jobs))], keys[w:min(w+per, len(jobs))]
 		wg.Go(func() {
 			r := newRenderer(v.s)
 			for k := range part {
-				part[k].rows, part[k].done = v.render(r, part[k].i, part[k].key)
+				part[k].rows, part[k].done = v.render(r, int(part[k].i), partKeys[k])
 			}
 		})
 	}
 	wg.Wait()
-	for _, j := range jobs {
-		v.store(j.i, j.key, j.rows, j.done)
+	for k, j := range jobs {
+		v.store(int(j.i), keys[k], j.rows, j.done)
 	}
 }
 
