@@ -210,7 +210,10 @@ func (r *trReplay) finish(events []Event) Transcript {
 			live++
 		}
 	}
-	t := Transcript{Items: make([]Item, 0, live)}
+	var t Transcript
+	if live > 0 {
+		t.Items = make([]Item, 0, live)
+	}
 	for _, it := range r.slots {
 		if it == nil {
 			continue
