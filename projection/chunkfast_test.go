@@ -134,25 +134,36 @@ func TestDecodeChunkData(t *testing.T) {
 		t.Errorf("the fast path took %d of %d payloads", fast, len(payloads))
 	}
 	r := rand.New(rand.NewPCG(11, 12))
-	alphabet := []byte("{}[]:,\"\\ 0123456789-.eEnultrx\x00\x1f\x7f\xc3\xa9\xff")
+	keys := []string{`"text"`, `"turn"`, `"type"`, `"block"`, `"index"`}
 	for range 200_000 {
-		b := []byte(payloads[r.IntN(len(payloads))])
-		if len(b) == 0 {
-			continue
-		}
-		i := r.IntN(len(b))
-		switch r.IntN(4) {
-		case 0:
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		case 1:
-			b = append(b[:i], b[i+1:]...)
-		case 2:
-			b = append(b[:i], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[i:]...)...)
-		default:
-			b = []byte(strings.Replace(string(b), `"text"`, `"TEXT"`, 1))
-		}
-		checkChunkDecode(t, string(b))
+		checkChunkDecode(t, editPayload(r, payloads[r.IntN(len(payloads))], keys))
 	}
+}
+
+// editPayload returns p with one random edit: a byte replaced, dropped or
+// inserted (from bytes that matter to JSON), one of keys recased, or one
+// of keys given a null value ahead of its own.
+func editPayload(r *rand.Rand, p string, keys []string) string {
+	const alphabet = "{}[]:,\"\\ 0123456789-.eEnultrx\x00\x1f\x7f\xc3\xa9\xff"
+	if p == "" {
+		return p
+	}
+	b := []byte(p)
+	i := r.IntN(len(b))
+	k := keys[r.IntN(len(keys))]
+	switch r.IntN(5) {
+	case 0:
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	case 1:
+		b = append(b[:i], b[i+1:]...)
+	case 2:
+		b = append(b[:i], append([]byte{alphabet[r.IntN(len(alphabet))]}, b[i:]...)...)
+	case 3:
+		return strings.Replace(p, k, strings.ToUpper(k), 1)
+	default:
+		return strings.Replace(p, k+":", k+":null,"+k+":", 1)
+	}
+	return string(b)
 }
 
 // FuzzDecodeChunkData: decodeChunkData is json.Unmarshal.

@@ -143,6 +143,7 @@ type Decoder struct {
 	pending []Event
 	err     error
 	buf     []byte
+	fields  []field // splitObject's buffer, reused line after line
 }
 
 // NewDecoder returns a Decoder reading r. name is the path used in errors.
@@ -274,7 +275,8 @@ func (d *Decoder) malformed(line []byte, newline bool) error {
 // copy.
 func (d *Decoder) decodeLine(line []byte, first bool) error {
 	line = bytes.Clone(line)
-	fields, ok := splitObject(line)
+	fields, ok := splitObjectInto(d.fields, line)
+	d.fields = fields // reused by the next line: nothing keeps it
 	if !ok || hasDuplicateKey(fields) {
 		return d.errorf(-1, reasonEnvelope)
 	}

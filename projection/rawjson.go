@@ -21,11 +21,17 @@ type field struct {
 // repeated keys included. Values are sub-slices of raw. ok is false when raw
 // is not an object or its member structure is broken.
 func splitObject(raw []byte) (fields []field, ok bool) {
+	return splitObjectInto(make([]field, 0, 8), raw)
+}
+
+// splitObjectInto is splitObject appending to fields[:0] (a buffer the
+// caller reuses line after line).
+func splitObjectInto(fields []field, raw []byte) ([]field, bool) {
+	fields = fields[:0]
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return nil, false
 	}
-	fields = make([]field, 0, 8)
 	i = skipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
 		return fields, true
@@ -112,6 +118,9 @@ func decodeString(tok []byte) (string, bool) {
 			if c < 0x20 {
 				return "", false
 			}
+		}
+		if s, ok := internedStrings[string(body)]; ok {
+			return s, true
 		}
 		return string(body), true
 	}
@@ -219,3 +228,19 @@ func isDelim(c byte) bool {
 	}
 	return false
 }
+
+// internedStrings are the strings a log repeats on every line, envelope
+// keys and event types: decodeString returns these rather than allocate a
+// copy per line. The table is built once and only read.
+var internedStrings = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{"type", "seq", "time", "data", "surfaceOp", "sourceEventSeqs", "ignorable",
+		TypeTurnStart, TypeTurnEnd, TypeStepStart, TypeStepEnd, TypeUserMessage, TypeSteeringMessage,
+		TypeAssistantChunk, TypeAssistantMessage, TypeToolCall, TypeToolResult, TypeTodoWrite,
+		TypeRequestHeader, TypeRequestContext, TypeSessionTitle, TypeSessionEndSeed, TypeLLMRetry,
+		TypeCompactionStart, TypeCompactionSummary, TypeCompactionEnd, TypeCompactionPrune,
+		TypeCompactStart, TypeCompactSummary, TypeCompactEnd, TypeLegacyHeaderDelta} {
+		m[s] = s
+	}
+	return m
+}()

@@ -69,20 +69,24 @@ func trDecodeResult(data json.RawMessage) trResult {
 	return trResultSlow(data)
 }
 
+// trResultJSON is the shape of a well-formed tool/result payload, as far
+// as the transcript reads it.
+type trResultJSON struct {
+	Message struct {
+		Content []struct {
+			Content []ContentBlock `json:"content"`
+			IsError bool           `json:"isError"`
+		} `json:"content"`
+		Source json.RawMessage `json:"source"`
+	} `json:"message"`
+	Error json.RawMessage `json:"error"`
+	Meta  json.RawMessage `json:"meta"`
+}
+
 // trResultSlow is scanResult by json.Unmarshal, keeping what is well formed
 // of a malformed payload.
 func trResultSlow(data json.RawMessage) trResult {
-	var fast struct {
-		Message struct {
-			Content []struct {
-				Content []ContentBlock `json:"content"`
-				IsError bool           `json:"isError"`
-			} `json:"content"`
-			Source json.RawMessage `json:"source"`
-		} `json:"message"`
-		Error json.RawMessage `json:"error"`
-		Meta  json.RawMessage `json:"meta"`
-	}
+	var fast trResultJSON
 	if json.Unmarshal(data, &fast) == nil {
 		r := trResult{CallID: DecodeSource(fast.Message.Source).CallID, Meta: fast.Meta, Error: fast.Error}
 		if c := fast.Message.Content; len(c) > 0 {

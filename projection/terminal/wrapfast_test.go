@@ -100,20 +100,27 @@ func wrapLineCopying(l line, width int) []line {
 	return out
 }
 
+// randomLine returns a line of 1 to maxSpans spans of up to 16 pieces
+// each, in up to styles foreground styles.
+func randomLine(r *rand.Rand, pieces []string, maxSpans, styles int) line {
+	var l line
+	for range 1 + r.IntN(maxSpans) {
+		var b strings.Builder
+		for range r.IntN(16) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(styles))}})
+	}
+	return l
+}
+
 // TestWrapLineRows checks wrapLine against wrapLineCopying on random lines
 // of words, space runs, long words and wide runes, at widths from 1 up.
 func TestWrapLineRows(t *testing.T) {
 	pieces := []string{"a", "bb", "word", "  ", " ", "supercalifragilistic", "漢字", "👍", "e\u0301", "x"}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 5000 {
-		var l line
-		for range 1 + r.IntN(3) {
-			var b strings.Builder
-			for range r.IntN(16) {
-				b.WriteString(pieces[r.IntN(len(pieces))])
-			}
-			l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(3))}})
-		}
+		l := randomLine(r, pieces, 3, 3)
 		width := 1 + r.IntN(30)
 		if got, want := wrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
 			t.Fatalf("wrapLine(%q, %d) = %q, want %q", l, width, got, want)
@@ -129,14 +136,7 @@ func TestWrapASCII(t *testing.T) {
 	pieces := []string{"a", "bb", "word", "  ", " ", "   ", "supercalifragilistic", "x", "~.!"}
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {
-		var l line
-		for range 1 + r.IntN(4) {
-			var b strings.Builder
-			for range r.IntN(16) {
-				b.WriteString(pieces[r.IntN(len(pieces))])
-			}
-			l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(2))}})
-		}
+		l := randomLine(r, pieces, 4, 2)
 		if !printableASCII(l) {
 			t.Fatalf("%q is not printable ASCII", l)
 		}
