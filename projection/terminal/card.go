@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,19 +124,33 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
 		src = src[:len(src)-1]
 	}
+	lines := markdown(displayText(strings.Join(src, "\n")), plain)
 	var rows []line
-	for _, l := range markdown(displayText(strings.Join(src, "\n")), plain) {
-		rows = append(rows, wrapLine(l, r.width)...)
-	}
 	markerFrom, markerTo := -1, -1 // the fold marker's rows
-	if r.s.Tools != ToolsExpanded && len(rows) > r.maxLines {
+	if total := r.foldable(lines); total > 0 {
+		// Only the rows the fold keeps are built; the rest are counted.
 		n := r.maxLines
-		head := (n + 1) / 2
-		folded := append([]line{}, rows[:head]...)
-		mk := wrapLine(foldMarker(len(rows)-n), r.width)
-		folded = append(folded, mk...)
-		rows = append(folded, rows[len(rows)-n/2:]...)
+		head, tail := (n+1)/2, n/2
+		for i := 0; len(rows) < head; i++ {
+			rows = append(rows, wrapLine(lines[i], r.width)...)
+		}
+		rows = rows[:head]
+		mk := wrapLine(foldMarker(total-n), r.width)
+		rows = append(rows, mk...)
+		var last []line // the tail rows, last line first
+		for i := len(lines) - 1; len(last) < tail; i-- {
+			w := wrapLine(lines[i], r.width)
+			slices.Reverse(w)
+			last = append(last, w...)
+		}
+		last = last[:tail]
+		slices.Reverse(last)
+		rows = append(rows, last...)
 		markerFrom, markerTo = head, head+len(mk)
+	} else {
+		for _, l := range lines {
+			rows = append(rows, wrapLine(l, r.width)...)
+		}
 	}
 	out := make([]string, len(rows))
 	for i, l := range rows {
@@ -150,6 +165,22 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 		}
 	}
 	return out
+}
+
+// foldable returns the number of rows lines wrap to when the card folds
+// them (more than the fold limit, tools not expanded), else 0.
+func (r *renderer) foldable(lines []line) int {
+	if r.s.Tools == ToolsExpanded {
+		return 0
+	}
+	total := 0
+	for _, l := range lines {
+		total += wrapCount(l, r.width)
+	}
+	if total <= r.maxLines {
+		return 0
+	}
+	return total
 }
 
 func withAttr(l line, a attr) line {

@@ -207,16 +207,47 @@ func printableASCII(l line) bool {
 // rows out of the line's own text: every row of wrapLine is a contiguous
 // run of the line's cells.
 func wrapASCII(l line, width int) []line {
-	s := l[0].text
-	if len(l) > 1 {
-		var b strings.Builder
-		for _, sp := range l {
-			b.WriteString(sp.text)
-		}
-		s = b.String()
+	var out []line
+	asciiRows(flatText(l), width, func(a, b int) { out = append(out, l.slice(a, b)) })
+	return out
+}
+
+// wrapCount is len(wrapLine(l, width)), without building the rows when l
+// is printable ASCII.
+func wrapCount(l line, width int) int {
+	width = max(width, 1)
+	if l.width() <= width {
+		return 1
 	}
+	if !printableASCII(l) {
+		return len(wrapLine(l, width))
+	}
+	n := 0
+	asciiRows(flatText(l), width, func(int, int) { n++ })
+	return n
+}
+
+// flatText is the text of a line's spans, one after another.
+func flatText(l line) string {
+	if len(l) == 1 {
+		return l[0].text
+	}
+	var b strings.Builder
+	for _, sp := range l {
+		b.WriteString(sp.text)
+	}
+	return b.String()
+}
+
+// asciiRows works out wrapLine's rows of printable-ASCII text s, one cell
+// a byte, and calls row with each row's byte range s[a:b], in order.
+func asciiRows(s string, width int, row func(a, b int)) {
 	type run struct{ a, b int } // s[a:b]; empty when a == b
-	var rows []run
+	rows := 0
+	emit := func(r run) {
+		rows++
+		row(r.a, r.b)
+	}
 	var cur, pend run
 	for i := 0; i < len(s); {
 		j := i
@@ -232,7 +263,7 @@ func wrapASCII(l line, width int) []line {
 		}
 		word := run{i, j}
 		i = j
-		if cur.a == cur.b && len(rows) > 0 {
+		if cur.a == cur.b && rows > 0 {
 			pend = run{} // no indentation on continuation rows
 		}
 		curW, pendW, w := cur.b-cur.a, pend.b-pend.a, word.b-word.a
@@ -250,7 +281,7 @@ func wrapASCII(l line, width int) []line {
 		}
 		pend = run{}
 		if curW > 0 {
-			rows = append(rows, cur)
+			emit(cur)
 			cur = run{}
 		}
 		if w <= width {
@@ -259,7 +290,7 @@ func wrapASCII(l line, width int) []line {
 		}
 		for k := word.a; k < word.b; k++ { // hard break
 			if cur.b-cur.a+1 > width {
-				rows = append(rows, cur)
+				emit(cur)
 				cur = run{}
 			}
 			if cur.a == cur.b {
@@ -268,7 +299,7 @@ func wrapASCII(l line, width int) []line {
 			cur.b = k + 1
 		}
 	}
-	if cur.a != cur.b || len(rows) == 0 {
+	if cur.a != cur.b || rows == 0 {
 		if pendW := pend.b - pend.a; pendW > 0 && cur.b-cur.a+pendW <= width {
 			if cur.a == cur.b {
 				cur = pend
@@ -276,13 +307,8 @@ func wrapASCII(l line, width int) []line {
 				cur.b = pend.b
 			}
 		}
-		rows = append(rows, cur)
+		emit(cur)
 	}
-	out := make([]line, len(rows))
-	for i, r := range rows {
-		out[i] = l.slice(r.a, r.b)
-	}
-	return out
 }
 
 // slice returns the cells [a, b) of a line of one-byte cells, as fromCells

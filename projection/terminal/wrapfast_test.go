@@ -174,3 +174,66 @@ func TestASCIIFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// genericWrapAll is the generic card as it was before it counted rows it
+// folds away: every line wrapped, then folded.
+func (r *renderer) genericWrapAll(v *GenericView, name string) []string {
+	src := v.Lines
+	if v.Title != "" && v.Title != name {
+		src = append([]string{v.Title}, src...)
+	}
+	for len(src) > 0 && strings.TrimSpace(src[0]) == "" {
+		src = src[1:]
+	}
+	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
+		src = src[:len(src)-1]
+	}
+	var rows []line
+	for _, l := range markdown(displayText(strings.Join(src, "\n")), plain) {
+		rows = append(rows, wrapLine(l, r.width)...)
+	}
+	markerFrom, markerTo := -1, -1 // the fold marker's rows
+	if r.s.Tools != ToolsExpanded && len(rows) > r.maxLines {
+		n := r.maxLines
+		head := (n + 1) / 2
+		folded := append([]line{}, rows[:head]...)
+		mk := wrapLine(foldMarker(len(rows)-n), r.width)
+		folded = append(folded, mk...)
+		rows = append(folded, rows[len(rows)-n/2:]...)
+		markerFrom, markerTo = head, head+len(mk)
+	}
+	out := make([]string, len(rows))
+	for i, l := range rows {
+		switch {
+		case (i >= markerFrom && i < markerTo) || blankLine(l):
+			out[i] = r.pal.row(l, r.width, true, 0)
+		case len(l) > 0 && l[0].st.at&atLabel != 0:
+			// A fence's info string: dim text, plain padding, as upstream.
+			out[i] = r.pal.row(withAttr(l, atDim), r.width, true, 0)
+		default:
+			out[i] = r.pal.row(l, r.width, true, atDim)
+		}
+	}
+	return out
+}
+
+// TestGenericFold checks the generic card, which wraps only the rows its
+// fold keeps and counts the rest (wrapCount), against genericWrapAll on
+// random bodies of long and short lines, ASCII and not, fences and inline
+// code, at widths from 1 up, fold limits from 1 up and every tool mode.
+func TestGenericFold(t *testing.T) {
+	pieces := []string{"a", "bb", "word", " ", "  ", "supercalifragilistic", "漢字", "x", "- ", "```", "\n", "\n\n", "`c`"}
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(60) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		v := &GenericView{Title: "t", Lines: strings.Split(b.String(), "\n")}
+		s := Settings{Width: 1 + r.IntN(40), MaxToolOutputLines: 1 + r.IntN(8), Tools: ToolMode(r.IntN(2))}
+		rd := newRenderer(s)
+		if got, want := rd.generic(v, "tool"), rd.genericWrapAll(v, "tool"); !slices.Equal(got, want) {
+			t.Fatalf("%+v, body %q:\n%s", s, b.String(), lineDiffText(got, want))
+		}
+	}
+}
