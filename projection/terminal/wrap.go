@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -42,14 +43,36 @@ func toCells(l line) []cell {
 	return cells
 }
 
-// textWidth is ansi.StringWidth, at one cell a byte for printable ASCII.
+// textWidth is ansi.StringWidth. A printable ASCII byte followed by another
+// ASCII byte (or by the end) is a cluster of one cell on its own, as in
+// toCells; the segmenter measures only the rest. A string with a control,
+// a C1 control or invalid UTF-8 (which ansi's parser may read as the start
+// of an escape) goes to ansi.StringWidth whole.
 func textWidth(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
+			w++
+			i++
+			continue
+		}
+		if c < 0x20 || c == 0x7f {
 			return ansi.StringWidth(s)
 		}
+		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if g == "" {
+			return ansi.StringWidth(s)
+		}
+		for _, r := range g {
+			if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
+				return ansi.StringWidth(s)
+			}
+		}
+		w += gw
+		i += len(g)
 	}
-	return len(s)
+	return w
 }
 
 func fromCells(cells []cell) line {

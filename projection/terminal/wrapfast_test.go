@@ -153,9 +153,10 @@ func TestWrapASCII(t *testing.T) {
 // regional indicators, controls and broken UTF-8.
 func TestASCIIFastPaths(t *testing.T) {
 	pieces := []string{"a", "b", " ", "~", "1", ".", "e\u0301", "\u0301", "\u200d", "\ufe0f", "👍",
-		"👩\u200d💻", "漢", "🇫🇷", "\x1b", "\t", "\n", "\x7f", "\xff", "é", "a\u0308", "\r\n", "ก\u0e33"}
+		"👩\u200d💻", "漢", "🇫🇷", "\x1b", "\t", "\n", "\x7f", "\xff", "é", "a\u0308", "\r\n", "ก\u0e33",
+		"\u009b", "\x9b", "\xc2", "1\ufe0f\u20e3", "\U0001F44D\U0001F3FD", "\x1b[31m", "[", "\u00a0", "\u200b"}
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 5000 {
+	for range 30000 {
 		var l line
 		for range 1 + r.IntN(3) {
 			var b strings.Builder
