@@ -10,8 +10,8 @@ import (
 // cell is one grapheme cluster of a styled line.
 type cell struct {
 	g  string
-	w  int
 	st sty
+	w  int8 // a cluster is at most a few cells wide; 24 bytes a cell, not 32
 }
 
 // toCells splits a line into grapheme clusters. A printable ASCII byte
@@ -36,7 +36,7 @@ func toCells(l line) []cell {
 			if g == "" {
 				break
 			}
-			cells = append(cells, cell{g: g, w: w, st: sp.st})
+			cells = append(cells, cell{g: g, w: int8(min(w, 127)), st: sp.st})
 			s = s[len(g):]
 		}
 	}
@@ -124,10 +124,10 @@ func wrapLine(l line, width int) []line {
 			continue
 		}
 		for j < len(cells) && cells[j].g != " " {
-			if cells[j].w > width {
+			if int(cells[j].w) > width {
 				cells[j].g, cells[j].w = "\uFFFD", 1
 			}
-			w += cells[j].w
+			w += int(cells[j].w)
 			j++
 		}
 		word := cells[i:j]
@@ -150,11 +150,11 @@ func wrapLine(l line, width int) []line {
 			continue
 		}
 		for k, c := range word { // hard break
-			if curW+c.w > width {
+			if curW+int(c.w) > width {
 				flush()
 			}
 			cur = extendRow(cur, word[k:k+1])
-			curW += c.w
+			curW += int(c.w)
 		}
 	}
 	if len(cur) > 0 || len(rows) == 0 {
@@ -198,11 +198,11 @@ func truncateLine(l line, width int) line {
 	var out []cell
 	w := 0
 	for _, c := range cells {
-		if w+c.w > width-1 {
+		if w+int(c.w) > width-1 {
 			break
 		}
 		out = append(out, c)
-		w += c.w
+		w += int(c.w)
 	}
 	st := plain
 	if len(cells) > 0 {

@@ -20,7 +20,7 @@ func segmentSlow(l line) []cell {
 			if g == "" {
 				break
 			}
-			cells = append(cells, cell{g: g, w: w, st: sp.st})
+			cells = append(cells, cell{g: g, w: int8(min(w, 127)), st: sp.st})
 			s = s[len(g):]
 		}
 	}
@@ -54,10 +54,10 @@ func wrapLineCopying(l line, width int) []line {
 			continue
 		}
 		for j < len(cells) && cells[j].g != " " {
-			if cells[j].w > width {
+			if int(cells[j].w) > width {
 				cells[j].g, cells[j].w = "\uFFFD", 1
 			}
-			w += cells[j].w
+			w += int(cells[j].w)
 			j++
 		}
 		word := cells[i:j]
@@ -80,11 +80,11 @@ func wrapLineCopying(l line, width int) []line {
 			continue
 		}
 		for _, c := range word { // hard break
-			if curW+c.w > width {
+			if curW+int(c.w) > width {
 				flush()
 			}
 			cur = append(cur, c)
-			curW += c.w
+			curW += int(c.w)
 		}
 	}
 	if len(cur) > 0 || len(rows) == 0 {
