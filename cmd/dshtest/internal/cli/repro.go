@@ -72,7 +72,7 @@ ready for "dshtest record"; --scrub anonymises the texts first.
 --minimize INVARIANT shrinks the log while that invariant still fails and
 writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 
-Memory: repro keeps its memory within about 3.75 times the log's size (the Go
+Memory: repro keeps its memory within about 3.5 times the log's size (the Go
 runtime's soft memory limit, at least 64 MiB), so that a CI runner can plan
 for it; GOMEMLIMIT, when set, decides instead. Without --minimize and
 --emit it reads the log twice (once for the replay, once for the live path)
@@ -242,7 +242,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 // Repro's memory budget is reproBudgetFactor times the log's size, and at
 // least reproBudgetMin: the runtime's soft memory limit while it works.
 const (
-	reproBudgetFactor = 3.75
+	reproBudgetFactor = 3.5
 	reproBudgetMin    = 64 << 20
 )
 
