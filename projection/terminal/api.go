@@ -12,7 +12,10 @@
 // [Render] is the pure renderer: a transcript and [Settings] in, a
 // [Document] (one styled row per line, SGR only, each at most Width cells)
 // out. The program ([New], [Model]) renders the same rows through a per-item
-// cache and draws only the visible window.
+// cache and draws only the visible window. A document with many items to
+// render is rendered on several goroutines (the output is the same); a
+// [RowCache] lets models that show one session share rows, and
+// [Model.DocumentRows] reads a document without collecting it.
 //
 // # Rendering rules
 //
