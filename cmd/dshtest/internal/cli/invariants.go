@@ -161,8 +161,10 @@ func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
 // compared under the same history of sizes. The live model reuses the rows
 // the replay rendered for equal items (terminal.RowCache).
 //
-// The two paths are built side by side, and a size's documents are read
-// while the next size renders.
+// Without reread the two paths are built side by side from c.events; with
+// it, the replay is mounted first, the log dropped, and the live model fed
+// from a second read. A size's norms are searched while the next size
+// renders.
 func (c *checker) render() {
 	defer func() {
 		if p := recover(); p != nil {
