@@ -545,9 +545,8 @@ func (v *viewport) prerender() {
 		done bool
 		rows []string
 	}
-	// Keys first, here: the step index memoises as it goes. They are
-	// worked out again (from the memo) as the rows are stored, rather
-	// than kept for every item.
+	// Keys are worked out here, on the model's goroutine: the step index
+	// memoises as it goes.
 	var jobs []job
 	for i := range m.t.Items {
 		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != v.key(i) {
