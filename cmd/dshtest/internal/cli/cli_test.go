@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"unicode"
@@ -545,6 +546,31 @@ func TestRereadChanged(t *testing.T) {
 	for _, name := range []string{invLiveReplay, invNoLoss} {
 		if r := c.check(name); r.OK || !strings.Contains(r.Detail, "the log changed while repro read it: 100 events, not") {
 			t.Errorf("%s: %+v", name, r)
+		}
+	}
+}
+
+// TestMemoryBudget: repro's budget is 3.5× the log (at least 64 MiB) and
+// is restored afterwards; GOMEMLIMIT, when set, is left to decide.
+func TestMemoryBudget(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	for _, tt := range []struct {
+		env  map[string]string
+		size int64
+		want int64
+	}{
+		{nil, 1 << 30, 7 << 29},
+		{nil, 1 << 20, 64 << 20},
+		{map[string]string{"GOMEMLIMIT": "1GiB"}, 1 << 30, before},
+	} {
+		a := &app{env: tt.env}
+		restore := a.memoryBudget(tt.size)
+		if got := debug.SetMemoryLimit(-1); got != tt.want {
+			t.Errorf("env %v, size %d: limit %d, want %d", tt.env, tt.size, got, tt.want)
+		}
+		restore()
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Errorf("env %v: limit %d after restore, want %d", tt.env, got, before)
 		}
 	}
 }
