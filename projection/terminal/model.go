@@ -548,17 +548,16 @@ func (v *viewport) prerender() {
 	// Keys are worked out here, on the model's goroutine: the step index
 	// memoises as it goes.
 	var jobs []job
+	var keys []cacheKey // keys[k] is jobs[k]'s
 	for i := range m.t.Items {
-		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != v.key(i) {
+		key := v.key(i)
+		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != key {
 			jobs = append(jobs, job{i: int32(i)})
+			keys = append(keys, key)
 		}
 	}
 	if len(jobs) < parallelMin {
 		return
-	}
-	keys := make([]cacheKey, len(jobs))
-	for k, j := range jobs {
-		keys[k] = v.key(int(j.i))
 	}
 	var wg sync.WaitGroup
 	per := (len(jobs) + workers - 1) / workers

@@ -167,9 +167,8 @@ func (a *app) repro(path string, f *reproFlags) error {
 	// Validate the log while the checks start: their results are thrown
 	// away if it is not valid.
 	var loadErr error
-	loaded := func(events []projection.Event) func() {
-		return goCatch(func() { _, loadErr = lf.validate(events) })
-	}(lf.Events)
+	toValidate := lf.Events // lf.Events may be dropped below
+	loaded := goCatch(func() { _, loadErr = lf.validate(toValidate) })
 	opts := projection.TranscriptOptions{EagerSteps: f.eager}
 	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
