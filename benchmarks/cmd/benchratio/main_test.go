@@ -21,7 +21,8 @@ BenchmarkHistoryPage/events=10k             	46074174	        20.00 ns/op
 BenchmarkHistoryPage/events=1M              	41830095	        40.00 ns/op
 PASS
 pkg: github.com/dshtest/dshtest/cmd/dshtest/internal/cli
-BenchmarkRepro/events=100k 	1	2500000000 ns/op	  14.00 MB/s
+BenchmarkRepro/events=1k 	50	  20000000 ns/op	  15.00 MB/s	     20000 ns/event
+BenchmarkRepro/events=100k 	1	2500000000 ns/op	  14.00 MB/s	     25000 ns/event
 `
 
 func TestTable(t *testing.T) {
@@ -39,6 +40,7 @@ func TestTable(t *testing.T) {
 		"| reasoning toggle at 100k, % of mount", "| 0.01% ", // 200µs of 2 s
 		"| history page, 1M ÷ 10k events", "| 2.00 ", // wall time: no cpu metric
 		"| mount vs naive, speed-up at 1k / 10k / 100k", "| n/a / n/a / 2.0× ",
+		"| repro per event, 100k ÷ 1k events", "| 1.25 ", // 25000 / 20000
 		"| repro of a 100k-event log, in-process (s/op)", "| 2.50 ",
 	} {
 		if !strings.Contains(out, want) {
