@@ -59,9 +59,10 @@ fuzz:
 	  done; \
 	done
 
-## soak: the generated-session property test over SOAK sessions
+## soak: the generated-session property test over SOAK sessions (-v prints
+## how many sessions and events it checked)
 soak:
-	DSHTEST_SOAK=$(SOAK) $(GO) test ./properties -run '^TestProperties$$' -count=1 -timeout 60m
+	DSHTEST_SOAK=$(SOAK) $(GO) test ./properties -run '^TestProperties$$' -count=1 -timeout 60m -v
 
 ## record: re-record fixtures after an intended change
 record:
