@@ -6,8 +6,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // window returns the transcript rows of a model's screen: the screen less
@@ -27,7 +29,7 @@ func TestBaselinesAgree(t *testing.T) {
 	for si, ses := range f.sessions[:3] {
 		m := terminal.New(config(ses.stored))
 		s := settings(ses.stored)
-		check := func(step string, log []projection.Event, s terminal.Settings, rows int) {
+		check := func(step string, log []sessionlog.Event, s terminal.Settings, rows int) {
 			t.Helper()
 			got, want := window(m), naiveRebuild(log, s, rows)
 			// The window is the document's tail, padded when the
@@ -53,15 +55,15 @@ func TestBaselinesAgree(t *testing.T) {
 		m.Update(tea.WindowSizeMsg{Width: width2, Height: height2})
 		s.Width = width2
 		check("resize", log, s, height2-2)
-		if got, want := m.Document().Lines, terminal.Render(projection.Project(log, projection.TranscriptOptions{}), s).Lines; !slices.Equal(got, want) {
+		if got, want := m.Document().Lines, terminal.Render(transcript.Project(log, transcript.Options{}), s).Lines; !slices.Equal(got, want) {
 			t.Fatalf("session %d: the model's document differs from the naive render", si)
 		}
 	}
 	for _, n := range []int{1000, 10000} {
 		log := historyLog(t, n)
-		h := projection.NewHistory(log)
+		h := history.New(log)
 		for _, before := range append(pageSeqs(len(log))[:200], -1, 0, int64(len(log))) {
-			got, want := h.Page(before, historyMessages), projection.HistoryPage(log, before, historyMessages)
+			got, want := h.Page(before, historyMessages), history.ScanPage(log, before, historyMessages)
 			if got.From != want.From || got.To != want.To || got.HasMore != want.HasMore || len(got.Events) != len(want.Events) {
 				t.Fatalf("events=%d, before %d: History.Page %d–%d (more %v), HistoryPage %d–%d (more %v)",
 					n, before, got.From, got.To, got.HasMore, want.From, want.To, want.HasMore)
@@ -85,11 +87,11 @@ func TestMillionLog(t *testing.T) {
 			t.Fatalf("event %d has seq %d", i, log[i].Seq)
 		}
 	}
-	h := projection.NewHistory(log)
+	h := history.New(log)
 	for c := int64(1); c < millionCopies; c++ {
 		before := c * 100_000
 		for _, b := range []int64{before - 1, before, before + 1, before + 500} {
-			got, want := h.Page(b, historyMessages), projection.HistoryPage(log, b, historyMessages)
+			got, want := h.Page(b, historyMessages), history.ScanPage(log, b, historyMessages)
 			if got.From != want.From || got.To != want.To || got.HasMore != want.HasMore {
 				t.Fatalf("before %d: History.Page %d–%d, HistoryPage %d–%d", b, got.From, got.To, want.From, want.To)
 			}

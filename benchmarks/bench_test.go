@@ -6,8 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // BenchmarkMount measures a mount: the model replays the stored log (and
@@ -152,7 +153,7 @@ func BenchmarkResize(b *testing.B) {
 	for _, n := range sizes {
 		b.Run("naive/"+sizeName(n), func(b *testing.B) {
 			log := fixtureFor(b, n).sessions[0].stored
-			t := projection.Project(log, projection.TranscriptOptions{})
+			t := transcript.Project(log, transcript.Options{})
 			s := settings(log)
 			i := 0
 			cpu := startCPU()
@@ -179,12 +180,12 @@ func pageSeqs(n int) []int64 {
 
 // BenchmarkHistoryPage measures one session.history page of 50 messages
 // before a random seq, on a log indexed once (outside the timer). naive/ is
-// projection.HistoryPage, the spec's scan of the log per page.
+// history.ScanPage, the spec's scan of the log per page.
 func BenchmarkHistoryPage(b *testing.B) {
 	for _, n := range historySizes {
 		b.Run(sizeName(n), func(b *testing.B) {
 			log := historyLog(b, n)
-			h := projection.NewHistory(log)
+			h := history.New(log)
 			seqs := pageSeqs(len(log))
 			i, total := 0, 0
 			cpu := startCPU()
@@ -205,7 +206,7 @@ func BenchmarkHistoryPage(b *testing.B) {
 			i, total := 0, 0
 			cpu := startCPU()
 			for b.Loop() {
-				total += len(projection.HistoryPage(log, seqs[i%len(seqs)], historyMessages).Events)
+				total += len(history.ScanPage(log, seqs[i%len(seqs)], historyMessages).Events)
 				i++
 			}
 			cpu.report(b, 0)

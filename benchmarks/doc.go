@@ -20,8 +20,8 @@
 //   - ToggleReasoning and Resize: the product re-renders about a screenful;
 //     naive re-projects and re-renders everything (toggle) or re-renders
 //     every item (resize).
-//   - HistoryPage: the product indexes the log once (projection.History)
-//     and answers a page in O(1); naive is projection.HistoryPage, the
+//   - history.ScanPage: the product indexes the log once (history.History)
+//     and answers a page in O(1); naive is history.ScanPage, the
 //     spec's scan of the log per page.
 //
 // The logs come from internal/sessiongen (GenerateN), generated once per

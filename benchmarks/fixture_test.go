@@ -9,8 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // Screen size of every benchmark, and the second size Resize alternates
@@ -48,9 +49,9 @@ func sizeName(n int) string {
 // session is one generated session cut in two: the stored log a model is
 // mounted on (exactly n events) and the live tail that follows it.
 type session struct {
-	all    []projection.Event // stored then tail, one valid log
-	stored []projection.Event
-	tail   []projection.Event
+	all    []sessionlog.Event // stored then tail, one valid log
+	stored []sessionlog.Event
+	tail   []sessionlog.Event
 }
 
 // fixture is the data of one size: sessions enough that their tails hold
@@ -66,7 +67,7 @@ type fixture struct {
 var (
 	fixtureMu sync.Mutex
 	fixtures  = map[int]*fixture{}
-	million   []projection.Event
+	million   []sessionlog.Event
 )
 
 // fixtureFor returns the cached fixture of n events.
@@ -95,7 +96,7 @@ func fixtureFor(tb testing.TB, n int) *fixture {
 // for 1M, ten copies of the 100k session one after another (seqs and
 // sourceEventSeqs shifted), which pages like a generated session of that
 // length at a tenth of the generation time.
-func historyLog(tb testing.TB, n int) []projection.Event {
+func historyLog(tb testing.TB, n int) []sessionlog.Event {
 	tb.Helper()
 	if n < 1_000_000 {
 		return fixtureFor(tb, n).sessions[0].stored
@@ -106,7 +107,7 @@ func historyLog(tb testing.TB, n int) []projection.Event {
 	if million != nil {
 		return million
 	}
-	out := make([]projection.Event, 0, n)
+	out := make([]sessionlog.Event, 0, n)
 	for c := range millionCopies {
 		shift := int64(c * len(base))
 		for _, e := range base {
@@ -130,31 +131,31 @@ func historyLog(tb testing.TB, n int) []projection.Event {
 
 // frozenAt is a clock stopped at the last event of log: open timing
 // buckets do not tick between operations.
-func frozenAt(log []projection.Event) func() int64 {
+func frozenAt(log []sessionlog.Event) func() int64 {
 	t := log[len(log)-1].Time
 	return func() int64 { return t }
 }
 
 // config mounts a model on log at the benchmark size.
-func config(log []projection.Event) terminal.Config {
+func config(log []sessionlog.Event) terminal.Config {
 	return terminal.Config{SessionID: sessionIDForBench, Log: log, Width: width, Height: height, Clock: frozenAt(log)}
 }
 
 // settings are what the naive baselines render with: those of a model
 // built from config(log).
-func settings(log []projection.Event) terminal.Settings {
+func settings(log []sessionlog.Event) terminal.Settings {
 	return terminal.New(terminal.Config{SessionID: sessionIDForBench, Width: width, Height: height, Clock: frozenAt(log)}).Settings()
 }
 
 // naiveRebuild is upstream's rebuildTranscript: project the whole log and
 // render every item of the document, then cut the window from its tail.
-func naiveRebuild(log []projection.Event, s terminal.Settings, rows int) []string {
-	t := projection.Project(log, projection.TranscriptOptions{})
+func naiveRebuild(log []sessionlog.Event, s terminal.Settings, rows int) []string {
+	t := transcript.Project(log, transcript.Options{})
 	return naiveRender(t, s, rows)
 }
 
 // naiveRender renders every item of t and returns the last rows rows.
-func naiveRender(t projection.Transcript, s terminal.Settings, rows int) []string {
+func naiveRender(t transcript.Transcript, s terminal.Settings, rows int) []string {
 	lines := terminal.Render(t, s).Lines
 	return lines[max(0, len(lines)-rows):]
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // comparable returns the parts of a terminal's output that must not depend
@@ -55,7 +55,7 @@ func (s *script) checkLiveReplay(snapshot string) error {
 // the scenario delivered it) differs from a mount on the same prefix. The
 // two agree on the mounted prefix itself; it returns -1 when they also
 // agree on the whole log.
-func (s *script) bisect(events []projection.Event) int64 {
+func (s *script) bisect(events []sessionlog.Event) int64 {
 	same := func(k int) bool {
 		return comparable(s.livePrefix(events, k), s.view.height) ==
 			comparable(terminal.New(s.config(events[:k:k])), s.view.height)
@@ -77,11 +77,11 @@ func (s *script) bisect(events []projection.Event) int64 {
 
 // livePrefix rebuilds the live path over events[:k]: a mount on the
 // prefix the scenario mounted on, then the rest delivered live.
-func (s *script) livePrefix(events []projection.Event, k int) *terminal.Model {
+func (s *script) livePrefix(events []sessionlog.Event, k int) *terminal.Model {
 	n := min(s.mountN, k)
 	mounted := events[:n:n]
 	m := terminal.New(s.config(mounted))
-	var filter func(*projection.Event) bool
+	var filter func(*sessionlog.Event) bool
 	if f := s.suite.cfg.LiveFilter; f != nil {
 		filter = f(mounted)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // This file builds the events the verbs append. Payload structs keep the
@@ -78,13 +78,13 @@ func marshalNoEscape(v any) (json.RawMessage, error) {
 }
 
 // logOnly is a log-only event.
-func logOnly(typ string, data any) projection.Event {
-	return projection.Event{Type: typ, Data: mustJSON(data)}
+func logOnly(typ string, data any) sessionlog.Event {
+	return sessionlog.Event{Type: typ, Data: mustJSON(data)}
 }
 
 // surfaceAppend is an append-origin surface event.
-func surfaceAppend(typ string, data any, sources []int64) projection.Event {
-	e := projection.Event{Type: typ, Data: mustJSON(data), SurfaceOp: projection.AppendOp()}
+func surfaceAppend(typ string, data any, sources []int64) sessionlog.Event {
+	e := sessionlog.Event{Type: typ, Data: mustJSON(data), SurfaceOp: sessionlog.AppendOp()}
 	if sources != nil {
 		e.SourceEventSeqs = mustJSON(sources)
 	}
@@ -92,9 +92,9 @@ func surfaceAppend(typ string, data any, sources []int64) projection.Event {
 }
 
 // surfaceReplace is a replacement surface event over start..end.
-func surfaceReplace(typ string, data any, start, end int64, sources []int64) projection.Event {
-	return projection.Event{Type: typ, Data: mustJSON(data),
-		SurfaceOp: projection.ReplaceOp(start, end), SourceEventSeqs: mustJSON(sources)}
+func surfaceReplace(typ string, data any, start, end int64, sources []int64) sessionlog.Event {
+	return sessionlog.Event{Type: typ, Data: mustJSON(data),
+		SurfaceOp: sessionlog.ReplaceOp(start, end), SourceEventSeqs: mustJSON(sources)}
 }
 
 // msgID is a deterministic message id for the event appended at seq.

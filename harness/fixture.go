@@ -13,8 +13,8 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
-	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // FixtureSuffix is the file suffix of a recorded screen.

@@ -13,8 +13,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // Config configures one run of the scenario suite.
@@ -43,16 +44,16 @@ type Config struct {
 	UpdateScripts bool
 
 	// Projection is the terminal's projection seam; the zero value is the
-	// projection package's transcript.
+	// transcript package's projection.
 	Projection terminal.Projection
 	// History builds the session.history pager over a log; nil means
-	// projection.NewHistory.
-	History func(events []projection.Event) Pager
+	// history.New.
+	History func(events []sessionlog.Event) Pager
 	// LiveFilter decides which events appended after a mount reach the
 	// mounted terminal: it is called at each mount with the mounted log and
 	// returns the per-event test. Nil delivers every event, which is the
 	// contract (terminal.md §1.2: tool/call is not filtered live).
-	LiveFilter func(mounted []projection.Event) func(e *projection.Event) bool
+	LiveFilter func(mounted []sessionlog.Event) func(e *sessionlog.Event) bool
 }
 
 // ConfigFromEnv returns a Config for the given directories with Update set
@@ -79,7 +80,7 @@ func truthy(s string) bool {
 
 // Pager is session.history over one log (log.md §12).
 type Pager interface {
-	Page(beforeSeq int64, maxMessages int) projection.Page
+	Page(beforeSeq int64, maxMessages int) history.Page
 }
 
 // Divergence is a live ≠ replay failure: at snapshot Snapshot of scenario

@@ -24,7 +24,7 @@ func TestScenarios(t *testing.T) {
 }
 
 // TestArchivedLogsMatchTestdata keeps the logs that scenarios carry in
-// their archives identical to the reference copies in projection/testdata,
+// their archives identical to the reference copies in sessionlog/testdata,
 // so that a scenario cannot drift from the log it claims to reproduce.
 func TestArchivedLogsMatchTestdata(t *testing.T) {
 	names, err := harness.ScenarioNames(scenarioDir)
@@ -38,7 +38,7 @@ func TestArchivedLogsMatchTestdata(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range a.Files {
-			ref := filepath.Join("..", "projection", "testdata", f.Name)
+			ref := filepath.Join("..", "sessionlog", "testdata", f.Name)
 			want, err := os.ReadFile(ref)
 			if err != nil {
 				continue // not a reference log

@@ -131,7 +131,7 @@ inject --kind KIND TEXT [--as NAME]
 
     Loads a JSONL log carried in the archive (either vocabulary, with or
     without upstream's container header) as the scenario's session, as it
-    is: projection.Load, no session/end-seed appended. It must come before
+    is: surface.Load, no session/end-seed appended. It must come before
     any append and before mount. Decode and load errors are the codec's and
     the session's ("path:line: reason (seq N)", "seed event at index N …").
 
@@ -237,7 +237,7 @@ presenter default
 		{name: "resume", run: verbResume, help: `resume
 
     Simulates a process restart: writes the log as JSONL, reads it back with
-    the codec, resumes it (projection.Resume appends session/end-seed),
+    the codec, resumes it (surface.Resume appends session/end-seed),
     drops the terminal and mounts a fresh one with the same size, scheme,
     toggles and options. That is the replay path a user meets after a
     restart; an open standalone compaction becomes stale.

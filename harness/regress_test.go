@@ -8,8 +8,11 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // The tests of this file prove that the suite catches the regressions it
@@ -23,29 +26,29 @@ import (
 // and their cards vanish, and a replacement that is on the surface renders
 // as if it were an ordinary appended message (the checkpoint as an
 // injected-context card showing the model's payload).
-func surfaceReplay(events []projection.Event, opts projection.TranscriptOptions) projection.Transcript {
-	fold, err := projection.Fold(events, firstSeq(events))
+func surfaceReplay(events []sessionlog.Event, opts transcript.Options) transcript.Transcript {
+	fold, err := surface.Fold(events, firstSeq(events))
 	if err != nil { // a window of a log: nothing to fold against
-		return projection.Project(events, opts)
+		return transcript.Project(events, opts)
 	}
 	onSurface := map[int64]bool{}
 	for _, n := range fold.Nodes {
 		onSurface[n] = true
 	}
-	var view []projection.Event
+	var view []sessionlog.Event
 	for _, e := range events {
-		if projection.IsSurfaceEvent(&e) {
+		if sessionlog.IsSurfaceEvent(&e) {
 			if !onSurface[e.Seq] {
 				continue
 			}
-			e.SurfaceOp, e.SourceEventSeqs = projection.AppendOp(), nil
+			e.SurfaceOp, e.SourceEventSeqs = sessionlog.AppendOp(), nil
 		}
 		view = append(view, e)
 	}
-	return projection.Project(view, opts)
+	return transcript.Project(view, opts)
 }
 
-func firstSeq(events []projection.Event) int64 {
+func firstSeq(events []sessionlog.Event) int64 {
 	if len(events) == 0 {
 		return 0
 	}
@@ -55,13 +58,13 @@ func firstSeq(events []projection.Event) int64 {
 // mountTimeCallFilter filters tool/call on the live path the way replay
 // filters orphan calls, but with the call-id set computed once at mount:
 // every call advertised after the mount vanishes from the live terminal.
-func mountTimeCallFilter(mounted []projection.Event) func(*projection.Event) bool {
-	ids := projection.TranscriptToolCallIDs(mounted)
-	return func(e *projection.Event) bool {
-		if e.Type != projection.TypeToolCall {
+func mountTimeCallFilter(mounted []sessionlog.Event) func(*sessionlog.Event) bool {
+	ids := transcript.ToolCallIDs(mounted)
+	return func(e *sessionlog.Event) bool {
+		if e.Type != sessionlog.TypeToolCall {
 			return true
 		}
-		var d projection.ToolCallData
+		var d sessionlog.ToolCallData
 		_ = json.Unmarshal(e.Data, &d)
 		_, ok := ids[d.CallID]
 		return ok
@@ -71,9 +74,9 @@ func mountTimeCallFilter(mounted []projection.Event) func(*projection.Event) boo
 // countingReplacements is session.history that counts every user and
 // assistant message toward maxMessages, replacement copies included: the
 // pagination half of the seed's bug.
-type countingReplacements struct{ events []projection.Event }
+type countingReplacements struct{ events []sessionlog.Event }
 
-func (h countingReplacements) Page(beforeSeq int64, maxMessages int) projection.Page {
+func (h countingReplacements) Page(beforeSeq int64, maxMessages int) history.Page {
 	window := h.events
 	if beforeSeq >= 0 {
 		window = window[:min(int(beforeSeq), len(window))]
@@ -81,7 +84,7 @@ func (h countingReplacements) Page(beforeSeq int64, maxMessages int) projection.
 	count, cut := 0, int64(0)
 	for i := len(window) - 1; i >= 0; i-- {
 		e := &window[i]
-		if (e.Type != projection.TypeUserMessage && e.Type != projection.TypeAssistantMessage) || !projection.IsSurfaceEvent(e) {
+		if (e.Type != sessionlog.TypeUserMessage && e.Type != sessionlog.TypeAssistantMessage) || !sessionlog.IsSurfaceEvent(e) {
 			continue
 		}
 		if count++; count >= maxMessages {
@@ -95,7 +98,7 @@ func (h countingReplacements) Page(beforeSeq int64, maxMessages int) projection.
 		}
 	}
 	page := window[min(int(cut), len(window)):]
-	p := projection.Page{Events: page, HasMore: cut > 0}
+	p := history.Page{Events: page, HasMore: cut > 0}
 	if len(page) > 0 {
 		p.From, p.To = page[0].Seq, page[len(page)-1].Seq
 	} else {
@@ -179,7 +182,7 @@ func TestRegressionLiveCallFilter(t *testing.T) {
 
 func TestRegressionHistoryCountsReplacements(t *testing.T) {
 	r := regression(t, func(c *harness.Config) {
-		c.History = func(events []projection.Event) harness.Pager { return countingReplacements{events} }
+		c.History = func(events []sessionlog.Event) harness.Pager { return countingReplacements{events} }
 	})
 	mustFail(t, r, "history-paging", "example-session")
 	if log := r.failed["example-session"]; !strings.Contains(log, "history.txt") {

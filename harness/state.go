@@ -7,8 +7,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // DefaultClock is the frozen instant every scenario starts at: upstream's
@@ -33,7 +34,7 @@ type script struct {
 	name  string
 
 	now    int64
-	sess   *projection.Session
+	sess   *surface.Session
 	labels map[string]int64
 
 	// The conversation cursor: the current turn and step, the open chunk
@@ -49,7 +50,7 @@ type script struct {
 	// mountN is the number of events the terminal was mounted on; the
 	// events after it reached the terminal live, through filter.
 	mountN int
-	filter func(*projection.Event) bool
+	filter func(*sessionlog.Event) bool
 
 	snapshots map[string]bool
 }
@@ -68,14 +69,14 @@ type view struct {
 func newScript(s *Suite, name string) *script {
 	st := &script{suite: s, name: name, now: DefaultClock, labels: map[string]int64{},
 		calls: map[string]int64{}, snapshots: map[string]bool{}}
-	st.sess = projection.NewSession(st.clock)
+	st.sess = surface.NewSession(st.clock)
 	return st
 }
 
 func (s *script) clock() int64 { return s.now }
 
 // events returns the log.
-func (s *script) events() []projection.Event { return s.sess.Events() }
+func (s *script) events() []sessionlog.Event { return s.sess.Events() }
 
 // nextSeq is the seq the next append gets.
 func (s *script) nextSeq() int64 { return int64(s.sess.Len()) }
@@ -151,7 +152,7 @@ func (s *script) seqArg(verb, arg string) (int64, error) {
 }
 
 // event returns the event at seq.
-func (s *script) event(verb string, seq int64) (*projection.Event, error) {
+func (s *script) event(verb string, seq int64) (*sessionlog.Event, error) {
 	evs := s.events()
 	if seq < 0 || seq >= int64(len(evs)) {
 		return nil, fmt.Errorf("%s: no event at seq %d (the log has %d)", verb, seq, len(evs))
@@ -163,9 +164,9 @@ func (s *script) event(verb string, seq int64) (*projection.Event, error) {
 // copy of the session, so that if any is rejected none enters the log and
 // the error is the session's own. Accepted events reach a mounted terminal
 // through the live path.
-func (s *script) append(evs ...projection.Event) ([]projection.Event, error) {
+func (s *script) append(evs ...sessionlog.Event) ([]sessionlog.Event, error) {
 	if len(evs) > 1 {
-		scratch, err := projection.Load(s.events(), s.clock)
+		scratch, err := surface.Load(s.events(), s.clock)
 		if err != nil {
 			return nil, fmt.Errorf("harness: reload the log: %w", err)
 		}
@@ -175,7 +176,7 @@ func (s *script) append(evs ...projection.Event) ([]projection.Event, error) {
 			}
 		}
 	}
-	out := make([]projection.Event, 0, len(evs))
+	out := make([]sessionlog.Event, 0, len(evs))
 	for _, e := range evs {
 		got, err := s.sess.Append(e)
 		if err != nil {
@@ -188,7 +189,7 @@ func (s *script) append(evs ...projection.Event) ([]projection.Event, error) {
 }
 
 // deliver sends an appended event to the mounted terminal.
-func (s *script) deliver(e projection.Event) {
+func (s *script) deliver(e sessionlog.Event) {
 	if s.term == nil {
 		return
 	}
@@ -200,7 +201,7 @@ func (s *script) deliver(e projection.Event) {
 
 // appendLabelled appends evs and labels the event at index at (negative
 // counts from the end) with the --as flag's value.
-func (s *script) appendLabelled(ts *testscript.TestScript, p parsed, at int, evs ...projection.Event) ([]projection.Event, error) {
+func (s *script) appendLabelled(ts *testscript.TestScript, p parsed, at int, evs ...sessionlog.Event) ([]sessionlog.Event, error) {
 	name, _ := p.get("as")
 	if name != "" {
 		if !validLabel(name) {

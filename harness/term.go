@@ -5,15 +5,16 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // config is the terminal configuration for mounting on log with the
 // script's current view settings. The location is pinned to UTC so that
 // "Completed" stamps do not depend on TZ.
-func (s *script) config(log []projection.Event) terminal.Config {
+func (s *script) config(log []sessionlog.Event) terminal.Config {
 	v := s.view
 	return terminal.Config{
 		SessionID:          SessionID,
@@ -23,7 +24,7 @@ func (s *script) config(log []projection.Event) terminal.Config {
 		Scheme:             v.scheme,
 		HideReasoning:      v.hideReasoning,
 		Tools:              v.tools,
-		Transcript:         projection.TranscriptOptions{EagerSteps: v.eager},
+		Transcript:         transcript.Options{EagerSteps: v.eager},
 		Projection:         s.suite.cfg.Projection,
 		Clock:              s.clock,
 		Location:           time.UTC,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // verbAppend is the append verb.
@@ -48,12 +48,12 @@ func verbAppend(ts *testscript.TestScript, neg bool, args []string) {
 
 // rawEvent decodes an event envelope. A malformed envelope becomes an
 // event with no type, which the session rejects with its envelope error.
-func rawEvent(src string) (projection.Event, error) {
+func rawEvent(src string) (sessionlog.Event, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(src), &fields); err != nil {
-		return projection.Event{}, fmt.Errorf("append: not a JSON object: %w", err)
+		return sessionlog.Event{}, fmt.Errorf("append: not a JSON object: %w", err)
 	}
-	var e projection.Event
+	var e sessionlog.Event
 	valid := true
 	for k, v := range fields {
 		switch k {

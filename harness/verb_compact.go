@@ -7,7 +7,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // openCompaction is a transaction that compact --open started.
@@ -83,7 +84,7 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		names := compactionTypes(tx.old)
 		seq := s.nextSeq()
-		var evs []projection.Event
+		var evs []sessionlog.Event
 		if !resuming {
 			tx.startSeq = seq
 			evs = append(evs, logOnly(names.start, compactionBracket(tx, nil)))
@@ -162,7 +163,7 @@ func compactionSummary(tx *openCompaction, summary string, from, to int64, shado
 	}
 	return append(m,
 		kv{"summary", []any{textBlock{"text", summary}}},
-		kv{"shadowedRange", projection.Range{Start: from, End: to}},
+		kv{"shadowedRange", sessionlog.Range{Start: from, End: to}},
 		kv{"shadowedSeqs", shadowed},
 		kv{"shadowedTokenCount", tokens},
 		kv{"provider", defaultProvider},
@@ -170,14 +171,14 @@ func compactionSummary(tx *openCompaction, summary string, from, to int64, shado
 }
 
 // checkpointEvent is the checkpoint user/message of log.md §9.4.
-func checkpointEvent(tx *openCompaction, summary string, from, to int64, sources []int64, seq int64) projection.Event {
+func checkpointEvent(tx *openCompaction, summary string, from, to int64, sources []int64, seq int64) sessionlog.Event {
 	msg := message{ID: msgID("checkpoint", seq), Role: "user",
 		Content: []any{
-			textBlock{"text", projection.CheckpointPreamble + "\n\n<compacted-summary>"},
+			textBlock{"text", sessionlog.CheckpointPreamble + "\n\n<compacted-summary>"},
 			textBlock{"text", summary},
 			textBlock{"text", "</compacted-summary>"},
 		},
-		Source: json.RawMessage(projection.CompactCheckpointSource(tx.id, tx.command))}
+		Source: json.RawMessage(sessionlog.CompactCheckpointSource(tx.id, tx.command))}
 	return surfaceReplace("user/message", msg, from, to, sources)
 }
 
@@ -205,7 +206,7 @@ func (s *script) tokenCount(seqs []int64) int64 {
 		if q < 0 || q >= int64(len(evs)) {
 			continue
 		}
-		if m, ok := projection.DeriveEventMessage(&evs[q]); ok {
+		if m, ok := surface.DeriveEventMessage(&evs[q]); ok {
 			n += int64(len(m))
 		}
 	}

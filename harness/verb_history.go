@@ -5,7 +5,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // verbHistory is the history verb.
@@ -48,7 +50,7 @@ func verbHistory(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 		evs := s.events()
-		var pager Pager = projection.NewHistory(evs)
+		var pager Pager = history.New(evs)
 		if h := s.suite.cfg.History; h != nil {
 			pager = h(evs)
 		}
@@ -58,7 +60,7 @@ func verbHistory(ts *testscript.TestScript, neg bool, args []string) {
 			fmt.Fprintf(w, "page %d-%d hasMore=%t counted%s\n", page.From, page.To, page.HasMore, seqList(countedSeqs(page.Events)))
 			t := s.project(page.Events)
 			for i := range t.Items {
-				if it := &t.Items[i]; it.Kind == projection.KindMarker {
+				if it := &t.Items[i]; it.Kind == transcript.KindMarker {
 					fmt.Fprintf(w, "  marker %d%s\n", it.ID.Seq, markerData(it.Marker))
 				}
 			}
@@ -74,11 +76,11 @@ func verbHistory(ts *testscript.TestScript, neg bool, args []string) {
 // countedSeqs lists, newest first, the page's messages that count toward
 // maxMessages under log.md §12.2: append-origin user/message and
 // assistant/message.
-func countedSeqs(evs []projection.Event) []int64 {
+func countedSeqs(evs []sessionlog.Event) []int64 {
 	var out []int64
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := &evs[i]
-		if (e.Type == projection.TypeUserMessage || e.Type == projection.TypeAssistantMessage) && projection.IsAppendSurfaceEvent(e) {
+		if (e.Type == sessionlog.TypeUserMessage || e.Type == sessionlog.TypeAssistantMessage) && sessionlog.IsAppendSurfaceEvent(e) {
 			out = append(out, e.Seq)
 		}
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // verbLoad is the load verb.
@@ -16,7 +17,7 @@ import (
 //
 // Loads a JSONL log carried in the archive (either vocabulary, with or
 // without upstream's container header) as the scenario's session, as it
-// is: projection.Load, no session/end-seed appended. It must come before
+// is: surface.Load, no session/end-seed appended. It must come before
 // any append and before mount. Decode and load errors are the codec's and
 // the session's ("path:line: reason (seq N)", "seed event at index N …").
 //
@@ -39,11 +40,11 @@ func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return fmt.Errorf("load: %w", err)
 		}
-		log, err := projection.ParseLog(data, args[0])
+		log, err := jsonl.ParseLog(data, args[0])
 		if err != nil {
 			return err
 		}
-		sess, err := projection.Load(log.Events, s.clock)
+		sess, err := surface.Load(log.Events, s.clock)
 		if err != nil {
 			return err
 		}

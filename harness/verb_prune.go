@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // verbPrune is the prune verb.
@@ -100,7 +100,7 @@ func verbPrune(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			targets = []int64{seq}
 		}
-		var out []projection.Event
+		var out []sessionlog.Event
 		for _, seq := range targets {
 			data, n, ok, err := cfg.prunedData(evs[seq].Data)
 			if err != nil {
@@ -111,13 +111,13 @@ func verbPrune(ts *testscript.TestScript, neg bool, args []string) {
 			}
 			if !old {
 				out = append(out, logOnly("compaction/prune", orderedMap{
-					{"shadowedRange", projection.Range{Start: seq, End: seq}},
+					{"shadowedRange", sessionlog.Range{Start: seq, End: seq}},
 					{"shadowedSeqs", []int64{seq}},
 					{"shadowedTokenCount", (n + 3) / 4},
 				}))
 			}
-			out = append(out, projection.Event{Type: "tool/result", Data: data,
-				SurfaceOp: projection.ReplaceOp(seq, seq), SourceEventSeqs: mustJSON([]int64{seq})})
+			out = append(out, sessionlog.Event{Type: "tool/result", Data: data,
+				SurfaceOp: sessionlog.ReplaceOp(seq, seq), SourceEventSeqs: mustJSON([]int64{seq})})
 		}
 		if len(out) == 0 {
 			return fmt.Errorf("prune: no tool/result on the surface is over thresholdChars (%d)", cfg.ThresholdChars)

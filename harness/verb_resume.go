@@ -6,7 +6,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // verbResume is the resume verb.
@@ -14,7 +15,7 @@ import (
 //	resume
 //
 // Simulates a process restart: writes the log as JSONL, reads it back with
-// the codec, resumes it (projection.Resume appends session/end-seed),
+// the codec, resumes it (surface.Resume appends session/end-seed),
 // drops the terminal and mounts a fresh one with the same size, scheme,
 // toggles and options. That is the replay path a user meets after a
 // restart; an open standalone compaction becomes stale.
@@ -32,14 +33,14 @@ func verbResume(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("resume: mount first")
 		}
 		var b bytes.Buffer
-		if err := projection.WriteLog(&b, s.events()); err != nil {
+		if err := jsonl.WriteLog(&b, s.events()); err != nil {
 			return fmt.Errorf("resume: write the log: %w", err)
 		}
-		log, err := projection.ParseLog(b.Bytes(), "session.jsonl")
+		log, err := jsonl.ParseLog(b.Bytes(), "session.jsonl")
 		if err != nil {
 			return fmt.Errorf("resume: read the log back: %w", err)
 		}
-		sess, err := projection.Resume(log.Events, s.clock)
+		sess, err := surface.Resume(log.Events, s.clock)
 		if err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}

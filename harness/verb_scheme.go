@@ -5,7 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // verbScheme is the scheme verb.

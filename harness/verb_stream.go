@@ -5,7 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // stream is the chunk stream of the current step: the seqs of its chunks
@@ -51,7 +51,7 @@ func verbStream(ts *testscript.TestScript, neg bool, args []string) {
 		if p.has("reasoning") {
 			blockType, delta = "reasoning", "reasoning-delta"
 		}
-		var evs []projection.Event
+		var evs []sessionlog.Event
 		index := len(st.blocks) - 1
 		blocks := st.blocks
 		if index < 0 || blocks[index] != blockType {
@@ -89,7 +89,7 @@ type chunk struct {
 }
 
 // chunkEvent is assistant/chunk {turn, step, chunk} in the current step.
-func chunkEvent(s *script, c chunk) projection.Event {
+func chunkEvent(s *script, c chunk) sessionlog.Event {
 	return logOnly("assistant/chunk", struct {
 		turnStep
 		Chunk chunk `json:"chunk"`

@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // verbSurface is the surface verb.
@@ -36,11 +36,11 @@ func verbSurface(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("usage: surface")
 		}
 		evs := s.events()
-		fold, err := projection.Fold(evs, 0)
+		fold, err := surface.Fold(evs, 0)
 		if err != nil {
 			return fmt.Errorf("surface: %w", err)
 		}
-		msgs, err := projection.DeriveMessages(evs, fold.Nodes)
+		msgs, err := surface.DeriveMessages(evs, fold.Nodes)
 		if err != nil {
 			return fmt.Errorf("surface: %w", err)
 		}

@@ -8,7 +8,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // verbTranscript is the transcript verb.
@@ -45,15 +46,15 @@ func verbTranscript(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // project is the replay projection through the suite's seam.
-func (s *script) project(events []projection.Event) projection.Transcript {
-	opts := projection.TranscriptOptions{EagerSteps: s.view.eager}
+func (s *script) project(events []sessionlog.Event) transcript.Transcript {
+	opts := transcript.Options{EagerSteps: s.view.eager}
 	if r := s.suite.cfg.Projection.Replay; r != nil {
 		return r(events, opts)
 	}
-	return projection.Project(events, opts)
+	return transcript.Project(events, opts)
 }
 
-func writeTranscript(w io.Writer, t projection.Transcript) {
+func writeTranscript(w io.Writer, t transcript.Transcript) {
 	for i := range t.Items {
 		fmt.Fprintln(w, itemLine(&t.Items[i]))
 	}
@@ -62,30 +63,30 @@ func writeTranscript(w io.Writer, t projection.Transcript) {
 	}
 }
 
-func itemLine(it *projection.Item) string {
+func itemLine(it *transcript.Item) string {
 	head := fmt.Sprintf("%s %d", it.Kind, it.ID.Seq)
 	switch it.Kind {
-	case projection.KindPrompt:
+	case transcript.KindPrompt:
 		return fmt.Sprintf("%s %s %s", head, it.Prompt.Header, short(it.Prompt.Text))
-	case projection.KindContext:
+	case transcript.KindContext:
 		return fmt.Sprintf("%s %s %s", head, it.Context.Label, short(it.Context.Text))
-	case projection.KindSessionRef:
+	case transcript.KindSessionRef:
 		return fmt.Sprintf("%s %s", head, short(strings.Join(it.SessionRef.Entries, ", ")))
-	case projection.KindStep:
+	case transcript.KindStep:
 		st := it.Step
 		state := "streaming"
 		if st.Settled {
 			state = "settled"
 		}
 		return fmt.Sprintf("%s %d/%d %s reasoning=%s text=%s", head, st.Turn, st.Step, state, short(st.Reasoning()), short(st.Text()))
-	case projection.KindFooter:
+	case transcript.KindFooter:
 		f := it.Footer
 		state := "open"
 		if f.Completed {
 			state = "completed"
 		}
 		return fmt.Sprintf("%s %d/%d %s", head, f.Turn, f.Step, state)
-	case projection.KindToolCard:
+	case transcript.KindToolCard:
 		c := it.Tool
 		state := "pending"
 		switch {
@@ -98,10 +99,10 @@ func itemLine(it *projection.Item) string {
 			state += " orphan"
 		}
 		return fmt.Sprintf("%s %s %s %s", head, c.CallID, c.Name, state)
-	case projection.KindNotice:
-		lv := map[projection.Level]string{projection.LevelInfo: "info", projection.LevelWarning: "warning", projection.LevelError: "error"}[it.Notice.Level]
+	case transcript.KindNotice:
+		lv := map[transcript.Level]string{transcript.LevelInfo: "info", transcript.LevelWarning: "warning", transcript.LevelError: "error"}[it.Notice.Level]
 		return fmt.Sprintf("%s %s %s", head, lv, short(it.Notice.Text))
-	case projection.KindMarker:
+	case transcript.KindMarker:
 		return head + markerData(it.Marker)
 	}
 	return head
@@ -109,7 +110,7 @@ func itemLine(it *projection.Item) string {
 
 // markerData formats a marker's summary data; "?" is data outside the
 // projected window.
-func markerData(m *projection.Marker) string {
+func markerData(m *transcript.Marker) string {
 	opt := func(p *int64) string {
 		if p == nil {
 			return "?"

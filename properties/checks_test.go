@@ -13,21 +13,25 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/dshtest/dshtest/history"
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // subject is one session under check, with the replay terminal and its
 // renderings computed once and shared by the properties.
 type subject struct {
-	events []projection.Event
+	events []sessionlog.Event
 	p      params
 	replay *terminal.Model
 	doc    *terminal.Document
 }
 
-func newSubject(events []projection.Event, p params) *subject { return &subject{events: events, p: p} }
+func newSubject(events []sessionlog.Event, p params) *subject { return &subject{events: events, p: p} }
 
 // model is a terminal mounted on the whole log with the final settings.
 func (s *subject) model() *terminal.Model {
@@ -57,10 +61,10 @@ func (s *subject) plainRows() []string {
 // checkCodec: the JSONL codec round-trips the log, and encoding is stable.
 func checkCodec(s *subject) error {
 	var a bytes.Buffer
-	if err := projection.WriteLog(&a, s.events); err != nil {
+	if err := jsonl.WriteLog(&a, s.events); err != nil {
 		return fmt.Errorf("encode: %w", err)
 	}
-	log, err := projection.ParseLog(a.Bytes(), "session.jsonl")
+	log, err := jsonl.ParseLog(a.Bytes(), "session.jsonl")
 	if err != nil {
 		return fmt.Errorf("decode: %w", err)
 	}
@@ -78,7 +82,7 @@ func checkCodec(s *subject) error {
 		}
 	}
 	var b bytes.Buffer
-	if err := projection.WriteLog(&b, log.Events); err != nil {
+	if err := jsonl.WriteLog(&b, log.Events); err != nil {
 		return fmt.Errorf("re-encode: %w", err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -93,8 +97,8 @@ func checkCodec(s *subject) error {
 	return nil
 }
 
-func line(e *projection.Event) string {
-	b, err := projection.AppendEvent(nil, e)
+func line(e *sessionlog.Event) string {
+	b, err := jsonl.AppendEvent(nil, e)
 	if err != nil {
 		return err.Error()
 	}
@@ -141,16 +145,16 @@ func checkLiveReplay(s *subject) error {
 		}
 	}
 	if rt, lt := replay.Transcript(), live.Transcript(); !sameTranscript(rt, lt) {
-		opts := cmp.Options{cmpopts.IgnoreFields(projection.Item{}, "Rev"), cmpopts.EquateEmpty()}
+		opts := cmp.Options{cmpopts.IgnoreFields(transcript.Item{}, "Rev"), cmpopts.EquateEmpty()}
 		if d := cmp.Diff(rt, lt, opts); d != "" {
 			return fmt.Errorf("live transcript ≠ replay transcript (-replay +live):\n%s", clip(d))
 		}
 	}
-	replayFn := projection.Project
+	replayFn := transcript.Project
 	if p.proj.Replay != nil {
 		replayFn = p.proj.Replay
 	}
-	fresh := terminal.Render(replayFn(ev, projection.TranscriptOptions{EagerSteps: p.eager}), p.settings(ev))
+	fresh := terminal.Render(replayFn(ev, transcript.Options{EagerSteps: p.eager}), p.settings(ev))
 	if err := diffRows("document", s.document().Lines, fresh.Lines); err != nil {
 		return fmt.Errorf("the mounted model's document ≠ Render(Project(log)): %w", err)
 	}
@@ -159,7 +163,7 @@ func checkLiveReplay(s *subject) error {
 
 // sameTranscript is a fast exact comparison ignoring Rev; a false result
 // is confirmed by cmp with EquateEmpty.
-func sameTranscript(a, b projection.Transcript) bool {
+func sameTranscript(a, b transcript.Transcript) bool {
 	if len(a.Items) != len(b.Items) || !reflect.DeepEqual(a.Progress, b.Progress) {
 		return false
 	}
@@ -195,7 +199,7 @@ func clip(s string) string {
 // expected is a text the transcript must hold.
 type expected struct {
 	seq        int64
-	kind       projection.ItemKind
+	kind       transcript.ItemKind
 	header     string // prompts
 	text       string
 	reasoning  string // steps
@@ -212,7 +216,7 @@ type expected struct {
 // under the eager rule), a second message in a settled block starts a new
 // one, llm/retry removes the current block (else the one step/end just
 // completed), and turn/end removes a block still open.
-func expectedTexts(events []projection.Event, eager bool) []expected {
+func expectedTexts(events []sessionlog.Event, eager bool) []expected {
 	type block struct {
 		settled bool
 		msgs    []expected
@@ -231,64 +235,64 @@ func expectedTexts(events []projection.Event, eager bool) []expected {
 	}
 	for i := range events {
 		e := &events[i]
-		if projection.IsReplacementSurfaceEvent(e) {
+		if sessionlog.IsReplacementSurfaceEvent(e) {
 			continue
 		}
-		switch projection.Canonical(e.Type) {
-		case projection.TypeUserMessage, projection.TypeSteeringMessage:
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
 			raw := e.Data
 			header := "You"
-			if e.Type == projection.TypeSteeringMessage {
+			if e.Type == sessionlog.TypeSteeringMessage {
 				var d struct {
 					Message json.RawMessage `json:"message"`
 				}
 				_ = json.Unmarshal(e.Data, &d)
 				raw, header = d.Message, "Steering"
 			}
-			var m projection.Message
+			var m sessionlog.Message
 			if json.Unmarshal(raw, &m) != nil {
 				continue
 			}
-			text := projection.TrimJS(projection.ContentText(m.Content))
-			src := projection.DecodeSource(m.Source)
+			text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
+			src := sessionlog.DecodeSource(m.Source)
 			switch {
-			case e.Type == projection.TypeSteeringMessage || src.Kind == "user":
+			case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
 				if text != "" {
-					out = append(out, expected{seq: e.Seq, kind: projection.KindPrompt, header: header, text: text})
+					out = append(out, expected{seq: e.Seq, kind: transcript.KindPrompt, header: header, text: text})
 				}
 			case src.Kind == "session-reference" && sessionRefEntries(m.Source) >= 0:
-				out = append(out, expected{seq: e.Seq, kind: projection.KindSessionRef, sessionRef: sessionRefEntries(m.Source)})
+				out = append(out, expected{seq: e.Seq, kind: transcript.KindSessionRef, sessionRef: sessionRefEntries(m.Source)})
 			case text != "":
-				out = append(out, expected{seq: e.Seq, kind: projection.KindContext, text: text})
+				out = append(out, expected{seq: e.Seq, kind: transcript.KindContext, text: text})
 			}
-		case projection.TypeStepStart:
+		case sessionlog.TypeStepStart:
 			lastEnd = nil
 			if eager {
 				newBlock()
 			}
-		case projection.TypeAssistantChunk:
+		case sessionlog.TypeAssistantChunk:
 			if current == nil || current.settled {
 				newBlock()
 			}
-		case projection.TypeAssistantMessage:
+		case sessionlog.TypeAssistantMessage:
 			if current == nil || current.settled {
 				newBlock()
 			}
 			current.settled = true
-			var d projection.AssistantMessageData
+			var d sessionlog.AssistantMessageData
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
-			st := projection.Step{Blocks: blocksOf(d.Message.Content)}
-			if x := (expected{seq: e.Seq, kind: projection.KindStep, text: st.Text(), reasoning: st.Reasoning()}); x.text != "" || x.reasoning != "" {
+			st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
+			if x := (expected{seq: e.Seq, kind: transcript.KindStep, text: st.Text(), reasoning: st.Reasoning()}); x.text != "" || x.reasoning != "" {
 				current.msgs = append(current.msgs, x)
 			}
-		case projection.TypeStepEnd:
+		case sessionlog.TypeStepEnd:
 			if current == nil {
 				newBlock()
 			}
 			lastEnd, current = current, nil
-		case projection.TypeLLMRetry:
+		case sessionlog.TypeLLMRetry:
 			switch {
 			case current != nil:
 				current.removed = true
@@ -296,7 +300,7 @@ func expectedTexts(events []projection.Event, eager bool) []expected {
 				lastEnd.removed = true
 			}
 			current, lastEnd = nil, nil
-		case projection.TypeTurnEnd:
+		case sessionlog.TypeTurnEnd:
 			if current != nil {
 				current.removed = true
 			}
@@ -311,10 +315,10 @@ func expectedTexts(events []projection.Event, eager bool) []expected {
 	return out
 }
 
-func blocksOf(content []projection.ContentBlock) []projection.Block {
-	var out []projection.Block
+func blocksOf(content []sessionlog.ContentBlock) []transcript.Block {
+	var out []transcript.Block
 	for _, c := range content {
-		out = append(out, projection.Block{Type: c.Type, Text: c.Text})
+		out = append(out, transcript.Block{Type: c.Type, Text: c.Text})
 	}
 	return out
 }
@@ -350,13 +354,13 @@ func checkKeepsText(s *subject) error {
 			}
 			it := &items[i]
 			switch x.kind {
-			case projection.KindPrompt:
+			case transcript.KindPrompt:
 				found = it.Prompt.Header == x.header && it.Prompt.Text == x.text
-			case projection.KindContext:
+			case transcript.KindContext:
 				found = it.Context.Text == x.text
-			case projection.KindSessionRef:
+			case transcript.KindSessionRef:
 				found = len(it.SessionRef.Entries) == x.sessionRef
-			case projection.KindStep:
+			case transcript.KindStep:
 				found = it.Step.Settled && it.Step.Text() == x.text && it.Step.Reasoning() == x.reasoning
 			}
 			if found {
@@ -377,20 +381,20 @@ func checkKeepsText(s *subject) error {
 // the width, one marker row each.
 func checkMarkers(s *subject) error {
 	var want []int64
-	summaries := map[int64]*projection.Event{}
+	summaries := map[int64]*sessionlog.Event{}
 	for i := range s.events {
 		e := &s.events[i]
-		if projection.Canonical(e.Type) == projection.TypeCompactionSummary {
+		if sessionlog.Canonical(e.Type) == sessionlog.TypeCompactionSummary {
 			summaries[e.Seq] = e
 		}
-		if projection.IsCheckpoint(e) {
+		if sessionlog.IsCheckpoint(e) {
 			want = append(want, e.Seq)
 		}
 	}
-	var got []*projection.Marker
+	var got []*transcript.Marker
 	var gotSeqs []int64
 	for _, it := range s.model().Transcript().Items {
-		if it.Kind == projection.KindMarker {
+		if it.Kind == transcript.KindMarker {
 			got = append(got, it.Marker)
 			gotSeqs = append(gotSeqs, it.Marker.Seq)
 		}
@@ -401,7 +405,7 @@ func checkMarkers(s *subject) error {
 	for _, m := range got {
 		e := &s.events[m.Seq]
 		srcs, _ := e.Sources()
-		var sum *projection.Event
+		var sum *sessionlog.Event
 		for _, x := range srcs {
 			if summaries[x] != nil {
 				sum = summaries[x]
@@ -411,7 +415,7 @@ func checkMarkers(s *subject) error {
 		if sum == nil {
 			continue
 		}
-		var d projection.CompactionSummaryData
+		var d sessionlog.CompactionSummaryData
 		if json.Unmarshal(sum.Data, &d) != nil {
 			continue
 		}
@@ -425,10 +429,10 @@ func checkMarkers(s *subject) error {
 			return fmt.Errorf("marker %d: shadowedTokenCount %v, want %d", m.Seq, deref(m.ShadowedTokenCount), d.ShadowedTokenCount)
 		}
 	}
-	if s.p.width >= ansi.StringWidth(projection.MarkerText) {
+	if s.p.width >= ansi.StringWidth(transcript.MarkerText) {
 		n := 0
 		for _, r := range s.plainRows() {
-			if strings.TrimRight(r, " ") == projection.MarkerText {
+			if strings.TrimRight(r, " ") == transcript.MarkerText {
 				n++
 			}
 		}
@@ -446,7 +450,7 @@ func deref[T any](p *T) any {
 	return *p
 }
 
-var preamble = strings.Join(strings.Fields(projection.CheckpointPreamble), " ")
+var preamble = strings.Join(strings.Fields(sessionlog.CheckpointPreamble), " ")
 
 // checkModelOnly: nothing only the model reads reaches the screen.
 func checkModelOnly(s *subject) error {
@@ -504,7 +508,7 @@ func checkEscaped(s *subject) error {
 // is also projected on its own, its markers filled in.
 func checkHistory(s *subject) error {
 	ev := s.events
-	h := projection.NewHistory(ev)
+	h := history.New(ev)
 	for max := 1; max <= 7; max++ {
 		before := int64(-1)
 		next := int64(len(ev)) // the seq the page must end just before
@@ -513,7 +517,7 @@ func checkHistory(s *subject) error {
 				return fmt.Errorf("max %d: paging does not terminate", max)
 			}
 			pg := h.Page(before, max)
-			ref := projection.HistoryPage(ev, before, max)
+			ref := history.ScanPage(ev, before, max)
 			if pg.From != ref.From || pg.To != ref.To || pg.HasMore != ref.HasMore || len(pg.Events) != len(ref.Events) {
 				return fmt.Errorf("max %d before %d: History.Page %d-%d hasMore=%v, HistoryPage %d-%d hasMore=%v",
 					max, before, pg.From, pg.To, pg.HasMore, ref.From, ref.To, ref.HasMore)
@@ -538,7 +542,7 @@ func checkHistory(s *subject) error {
 			counted := 0
 			for i := range pg.Events {
 				e := &pg.Events[i]
-				if (e.Type == projection.TypeUserMessage || e.Type == projection.TypeAssistantMessage) && projection.IsAppendSurfaceEvent(e) {
+				if (e.Type == sessionlog.TypeUserMessage || e.Type == sessionlog.TypeAssistantMessage) && sessionlog.IsAppendSurfaceEvent(e) {
 					counted++
 				}
 			}
@@ -563,16 +567,16 @@ func checkHistory(s *subject) error {
 // pageProjects projects a page on its own: no panic, and each checkpoint's
 // cited summary (the compaction/summary among its sourceEventSeqs) is on
 // the page, so its marker carries the summary's data.
-func pageProjects(all []projection.Event, pg projection.Page, project bool) (err error) {
+func pageProjects(all []sessionlog.Event, pg history.Page, project bool) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("Project panics: %v", r)
 		}
 	}()
-	summaryOf := func(e *projection.Event) int64 {
+	summaryOf := func(e *sessionlog.Event) int64 {
 		srcs, _ := e.Sources()
 		for _, x := range srcs {
-			if x >= 0 && x < int64(len(all)) && projection.Canonical(all[x].Type) == projection.TypeCompactionSummary {
+			if x >= 0 && x < int64(len(all)) && sessionlog.Canonical(all[x].Type) == sessionlog.TypeCompactionSummary {
 				return x
 			}
 		}
@@ -581,16 +585,16 @@ func pageProjects(all []projection.Event, pg projection.Page, project bool) (err
 	onPage := func(seq int64) bool { return seq >= pg.From && seq <= pg.To }
 	for i := range pg.Events {
 		e := &pg.Events[i]
-		if sum := summaryOf(e); projection.IsCheckpoint(e) && sum >= 0 && !onPage(sum) {
+		if sum := summaryOf(e); sessionlog.IsCheckpoint(e) && sum >= 0 && !onPage(sum) {
 			return fmt.Errorf("checkpoint %d's summary %d is on another page", e.Seq, sum)
 		}
 	}
 	if !project {
 		return nil
 	}
-	t := projection.Project(pg.Events, projection.TranscriptOptions{})
+	t := transcript.Project(pg.Events, transcript.Options{})
 	for _, it := range t.Items {
-		if it.Kind != projection.KindMarker {
+		if it.Kind != transcript.KindMarker {
 			continue
 		}
 		if sum := summaryOf(&all[it.Marker.Seq]); sum >= 0 && onPage(sum) && it.Marker.SummaryEventSeq == nil {
@@ -604,13 +608,13 @@ func pageProjects(all []projection.Event, pg projection.Page, project bool) (err
 // must show in log order (terminal.md §2.6, §11.1): one per turn/end of a
 // kind other than completed, one per llm/retry, one per compaction end
 // that carries an error.
-func expectedNotices(events []projection.Event) []projection.Notice {
-	var out []projection.Notice
+func expectedNotices(events []sessionlog.Event) []transcript.Notice {
+	var out []transcript.Notice
 	for i := range events {
 		e := &events[i]
-		switch projection.Canonical(e.Type) {
-		case projection.TypeTurnEnd:
-			var d projection.TurnEndData
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeTurnEnd:
+			var d sessionlog.TurnEndData
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
@@ -621,20 +625,20 @@ func expectedNotices(events []projection.Event) []projection.Notice {
 				if d.Reason.Failure != nil {
 					text = d.Reason.Failure.Message
 				}
-				out = append(out, projection.Notice{Level: projection.LevelError, Text: text})
+				out = append(out, transcript.Notice{Level: transcript.LevelError, Text: text})
 			case "aborted":
-				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Turn cancelled."})
+				out = append(out, transcript.Notice{Level: transcript.LevelWarning, Text: "Turn cancelled."})
 			case "max-tokens":
-				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "The model reached its output-token limit."})
+				out = append(out, transcript.Notice{Level: transcript.LevelWarning, Text: "The model reached its output-token limit."})
 			case "disposed":
-				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Turn stopped: the agent was disposed."})
+				out = append(out, transcript.Notice{Level: transcript.LevelWarning, Text: "Turn stopped: the agent was disposed."})
 			case "interrupted":
-				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "The previous process ended during this turn."})
+				out = append(out, transcript.Notice{Level: transcript.LevelWarning, Text: "The previous process ended during this turn."})
 			default:
-				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Turn ended: " + k + "."})
+				out = append(out, transcript.Notice{Level: transcript.LevelWarning, Text: "Turn ended: " + k + "."})
 			}
-		case projection.TypeLLMRetry:
-			var d projection.RetryData
+		case sessionlog.TypeLLMRetry:
+			var d sessionlog.RetryData
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
@@ -642,12 +646,12 @@ func expectedNotices(events []projection.Event) []projection.Notice {
 			if d.Mode != "always" && d.MaxRetries != nil {
 				max = fmt.Sprint(*d.MaxRetries)
 			}
-			out = append(out, projection.Notice{Level: projection.LevelWarning,
+			out = append(out, transcript.Notice{Level: transcript.LevelWarning,
 				Text: fmt.Sprintf("Retrying model request (%d/%s) in %dms: %s", d.Retry, max, d.DelayMs, d.Failure.Message)})
-		case projection.TypeCompactionEnd:
-			var d projection.CompactionEndData
+		case sessionlog.TypeCompactionEnd:
+			var d sessionlog.CompactionEndData
 			if json.Unmarshal(e.Data, &d) == nil && d.Error != "" {
-				out = append(out, projection.Notice{Level: projection.LevelWarning, Text: "Compaction failed: " + d.Error})
+				out = append(out, transcript.Notice{Level: transcript.LevelWarning, Text: "Compaction failed: " + d.Error})
 			}
 		}
 	}
@@ -658,9 +662,9 @@ func expectedNotices(events []projection.Event) []projection.Notice {
 // order, with the spec's texts and colours.
 func checkNotices(s *subject) error {
 	want := expectedNotices(s.events)
-	var got []projection.Notice
+	var got []transcript.Notice
 	for _, it := range s.model().Transcript().Items {
-		if it.Kind == projection.KindNotice {
+		if it.Kind == transcript.KindNotice {
 			got = append(got, *it.Notice)
 		}
 	}
@@ -678,22 +682,22 @@ func checkNotices(s *subject) error {
 // expectedProgress is the standalone compaction the log leaves open
 // (terminal.md §11.2): the first turn:null start not closed by a
 // turn:null end and not made stale by a later session/end-seed.
-func expectedProgress(events []projection.Event) *projection.Progress {
-	var open *projection.Progress
+func expectedProgress(events []sessionlog.Event) *transcript.Progress {
+	var open *transcript.Progress
 	for i := range events {
 		e := &events[i]
-		switch projection.Canonical(e.Type) {
-		case projection.TypeCompactionStart:
-			var d projection.CompactionStartData
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeCompactionStart:
+			var d sessionlog.CompactionStartData
 			if json.Unmarshal(e.Data, &d) == nil && d.Turn == nil && open == nil {
-				open = &projection.Progress{StartSeq: e.Seq, StartTime: e.Time}
+				open = &transcript.Progress{StartSeq: e.Seq, StartTime: e.Time}
 			}
-		case projection.TypeCompactionEnd:
-			var d projection.CompactionEndData
+		case sessionlog.TypeCompactionEnd:
+			var d sessionlog.CompactionEndData
 			if json.Unmarshal(e.Data, &d) == nil && d.Turn == nil {
 				open = nil
 			}
-		case projection.TypeSessionEndSeed:
+		case sessionlog.TypeSessionEndSeed:
 			open = nil
 		}
 	}
@@ -708,11 +712,11 @@ func checkProgress(s *subject) error {
 	if got, want := tr.Progress, expectedProgress(s.events); !reflect.DeepEqual(got, want) {
 		return fmt.Errorf("progress %+v, want %+v", deref(got), deref(want))
 	}
-	resumed, err := projection.Resume(slices.Clip(s.events), func() int64 { return s.p.now(s.events) })
+	resumed, err := surface.Resume(slices.Clip(s.events), func() int64 { return s.p.now(s.events) })
 	if err != nil {
 		return fmt.Errorf("resume: %w", err)
 	}
-	rt := projection.Project(resumed.Events(), projection.TranscriptOptions{EagerSteps: s.p.eager})
+	rt := transcript.Project(resumed.Events(), transcript.Options{EagerSteps: s.p.eager})
 	if rt.Progress != nil {
 		return fmt.Errorf("a resumed log still shows compaction progress from seq %d", rt.Progress.StartSeq)
 	}
@@ -727,7 +731,7 @@ func checkProgress(s *subject) error {
 // §1.3): a session header line, and each run of three or more consecutive
 // assistant/chunk deltas of one block as one packed row
 // (text-chunks, reasoning-chunks, tool-call-chunks).
-func packContainer(events []projection.Event) ([]byte, error) {
+func packContainer(events []sessionlog.Event) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `{"type":"session","version":0,"id":"prop-session","createdAt":%d,"cwd":"/w","delegationDepth":0}`+"\n",
 		firstTime(events))
@@ -735,8 +739,8 @@ func packContainer(events []projection.Event) ([]byte, error) {
 		turn, step json.RawMessage
 		chunk      map[string]json.RawMessage
 	}
-	decode := func(e *projection.Event) (member, string, bool) {
-		if e.Type != projection.TypeAssistantChunk || e.SurfaceOp != nil || e.SourceEventSeqs != nil || e.Ignorable {
+	decode := func(e *sessionlog.Event) (member, string, bool) {
+		if e.Type != sessionlog.TypeAssistantChunk || e.SurfaceOp != nil || e.SourceEventSeqs != nil || e.Ignorable {
 			return member{}, "", false
 		}
 		var d struct {
@@ -781,7 +785,7 @@ func packContainer(events []projection.Event) ([]byte, error) {
 			j++
 		}
 		if !ok || j-i < 3 {
-			line, err := projection.AppendEvent(nil, &events[i])
+			line, err := jsonl.AppendEvent(nil, &events[i])
 			if err != nil {
 				return nil, err
 			}
@@ -822,7 +826,7 @@ func packContainer(events []projection.Event) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func firstTime(events []projection.Event) int64 {
+func firstTime(events []sessionlog.Event) int64 {
 	if len(events) == 0 {
 		return 0
 	}
@@ -836,7 +840,7 @@ func checkContainer(s *subject) error {
 	if err != nil {
 		return err
 	}
-	log, err := projection.ParseLog(data, "container.jsonl")
+	log, err := jsonl.ParseLog(data, "container.jsonl")
 	if err != nil {
 		return fmt.Errorf("decode: %w", err)
 	}
@@ -888,9 +892,9 @@ func checkRenderedText(s *subject) error {
 	for _, it := range s.model().Transcript().Items {
 		var err error
 		switch it.Kind {
-		case projection.KindPrompt:
+		case transcript.KindPrompt:
 			err = find("prompt", it.ID.Seq, it.Prompt.Text)
-		case projection.KindStep:
+		case transcript.KindStep:
 			if !it.Step.Settled {
 				continue
 			}

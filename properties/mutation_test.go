@@ -7,8 +7,11 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/dshtest/dshtest/internal/emit"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // The mutation tests prove that the properties catch the bugs they are
@@ -18,8 +21,8 @@ import (
 // surfaceView is the seed's bug: the transcript drawn from the model
 // surface. Only events still on the surface are shown, each replacement as
 // if appended; log-only events pass through.
-func surfaceView(events []projection.Event) []projection.Event {
-	fold, err := projection.Fold(events, firstSeq(events))
+func surfaceView(events []sessionlog.Event) []sessionlog.Event {
+	fold, err := surface.Fold(events, firstSeq(events))
 	if err != nil {
 		return events
 	}
@@ -27,13 +30,13 @@ func surfaceView(events []projection.Event) []projection.Event {
 	for _, s := range fold.Nodes {
 		on[s] = true
 	}
-	var out []projection.Event
+	var out []sessionlog.Event
 	for _, e := range events {
-		if projection.IsSurfaceEvent(&e) {
+		if sessionlog.IsSurfaceEvent(&e) {
 			if !on[e.Seq] {
 				continue
 			}
-			e.SurfaceOp = projection.AppendOp()
+			e.SurfaceOp = sessionlog.AppendOp()
 		}
 		out = append(out, e)
 	}
@@ -41,18 +44,18 @@ func surfaceView(events []projection.Event) []projection.Event {
 }
 
 // leakyView renders replacement copies as if they were appended.
-func leakyView(events []projection.Event) []projection.Event {
-	out := make([]projection.Event, len(events))
+func leakyView(events []sessionlog.Event) []sessionlog.Event {
+	out := make([]sessionlog.Event, len(events))
 	for i, e := range events {
-		if projection.IsReplacementSurfaceEvent(&e) {
-			e.SurfaceOp = projection.AppendOp()
+		if sessionlog.IsReplacementSurfaceEvent(&e) {
+			e.SurfaceOp = sessionlog.AppendOp()
 		}
 		out[i] = e
 	}
 	return out
 }
 
-func firstSeq(events []projection.Event) int64 {
+func firstSeq(events []sessionlog.Event) int64 {
 	if len(events) == 0 {
 		return 0
 	}
@@ -60,12 +63,12 @@ func firstSeq(events []projection.Event) int64 {
 }
 
 // viewProjection projects view(log) on both paths, rebuilding live.
-func viewProjection(view func([]projection.Event) []projection.Event) terminal.Projection {
+func viewProjection(view func([]sessionlog.Event) []sessionlog.Event) terminal.Projection {
 	return terminal.Projection{
-		Replay: func(events []projection.Event, o projection.TranscriptOptions) projection.Transcript {
-			return projection.Project(view(events), o)
+		Replay: func(events []sessionlog.Event, o transcript.Options) transcript.Transcript {
+			return transcript.Project(view(events), o)
 		},
-		Live: func(o projection.TranscriptOptions) terminal.LiveProjector {
+		Live: func(o transcript.Options) terminal.LiveProjector {
 			return &rebuildLive{view: view, opts: o}
 		},
 	}
@@ -73,32 +76,32 @@ func viewProjection(view func([]projection.Event) []projection.Event) terminal.P
 
 // rebuildLive re-projects the whole view whenever its transcript is read.
 type rebuildLive struct {
-	view   func([]projection.Event) []projection.Event
-	opts   projection.TranscriptOptions
-	events []projection.Event
-	t      *projection.Transcript
+	view   func([]sessionlog.Event) []sessionlog.Event
+	opts   transcript.Options
+	events []sessionlog.Event
+	t      *transcript.Transcript
 }
 
-func (l *rebuildLive) Apply(e *projection.Event) projection.Change {
+func (l *rebuildLive) Apply(e *sessionlog.Event) transcript.Change {
 	l.events = append(l.events, *e)
 	l.t = nil
-	return projection.Change{From: 0}
+	return transcript.Change{From: 0}
 }
 
-func (l *rebuildLive) Transcript() projection.Transcript {
+func (l *rebuildLive) Transcript() transcript.Transcript {
 	if l.t == nil {
-		t := projection.Project(l.view(l.events), l.opts)
+		t := transcript.Project(l.view(l.events), l.opts)
 		l.t = &t
 	}
 	return *l.t
 }
 
 // forgetfulLive is a live projector that drops turn/end events.
-type forgetfulLive struct{ *projection.Projector }
+type forgetfulLive struct{ *transcript.Projector }
 
-func (l forgetfulLive) Apply(e *projection.Event) projection.Change {
-	if e.Type == projection.TypeTurnEnd {
-		return projection.Change{From: len(l.Transcript().Items)}
+func (l forgetfulLive) Apply(e *sessionlog.Event) transcript.Change {
+	if e.Type == sessionlog.TypeTurnEnd {
+		return transcript.Change{From: len(l.Transcript().Items)}
 	}
 	return l.Projector.Apply(e)
 }
@@ -128,8 +131,8 @@ func TestMutants(t *testing.T) {
 		{"surface projector draws no markers", viewProjection(surfaceView), "markers", 8},
 		{"leaky projector draws checkpoint payloads", viewProjection(leakyView), "model-only", 8},
 		{"live projector drops turn/end", terminal.Projection{
-			Live: func(o projection.TranscriptOptions) terminal.LiveProjector {
-				return forgetfulLive{projection.NewProjector(o)}
+			Live: func(o transcript.Options) terminal.LiveProjector {
+				return forgetfulLive{transcript.NewProjector(o)}
 			}}, "live-replay", 8},
 	}
 	for _, tc := range tests {
@@ -164,7 +167,7 @@ func TestMutants(t *testing.T) {
 				if len(ar.Files) != 1 || ar.Files[0].Name != emit.FileName {
 					t.Fatalf("emitted scenario files: %v", ar.Files)
 				}
-				log, err := projection.ParseLog(ar.Files[0].Data, emit.FileName)
+				log, err := jsonl.ParseLog(ar.Files[0].Data, emit.FileName)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,14 +179,14 @@ func TestMutants(t *testing.T) {
 	}
 }
 
-func types(events []projection.Event) string {
+func types(events []sessionlog.Event) string {
 	s := ""
 	for i, e := range events {
 		if i > 0 {
 			s += " "
 		}
 		s += e.Type
-		if projection.IsReplacementSurfaceEvent(&e) {
+		if sessionlog.IsReplacementSurfaceEvent(&e) {
 			s += "(replace)"
 		}
 	}

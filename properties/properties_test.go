@@ -21,8 +21,9 @@ import (
 	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/minimize"
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 var (
@@ -177,25 +178,25 @@ func (p params) String() string {
 // index turns a fraction of the log into an event index.
 func index(frac float64, n int) int { return min(int(frac*float64(n)), n) }
 
-func (p params) now(events []projection.Event) int64 {
+func (p params) now(events []sessionlog.Event) int64 {
 	if len(events) == 0 {
 		return sessiongen.DefaultStart
 	}
 	return events[len(events)-1].Time + p.nowOffset
 }
 
-func (p params) config(events []projection.Event, log []projection.Event) terminal.Config {
+func (p params) config(events []sessionlog.Event, log []sessionlog.Event) terminal.Config {
 	now := p.now(events)
 	return terminal.Config{
 		SessionID: "prop", Log: log, Width: p.width, Height: p.height, Scheme: p.scheme,
 		HideReasoning: p.hideReasoning, Tools: p.tools,
-		Transcript: projection.TranscriptOptions{EagerSteps: p.eager},
+		Transcript: transcript.Options{EagerSteps: p.eager},
 		Projection: p.proj,
 		Clock:      func() int64 { return now },
 	}
 }
 
-func (p params) settings(events []projection.Event) terminal.Settings {
+func (p params) settings(events []sessionlog.Event) terminal.Settings {
 	return terminal.Settings{Width: p.width, Scheme: p.scheme, HideReasoning: p.hideReasoning,
 		Tools: p.tools, Now: p.now(events)}
 }
@@ -208,7 +209,7 @@ type failure struct {
 	seed   int64
 	cfg    sessiongen.Config
 	p      params
-	events []projection.Event
+	events []sessionlog.Event
 	err    error
 }
 
@@ -357,9 +358,9 @@ func keep(f *failure, dir string) string {
 
 // shrink minimizes f's session while its property still fails and writes
 // the result to dir/<property>-<seed>.txtar.
-func shrink(f *failure, dir string) (path string, small []projection.Event, err error) {
+func shrink(f *failure, dir string) (path string, small []sessionlog.Event, err error) {
 	p := f.p
-	small = minimize.Minimize(f.events, func(ev []projection.Event) bool {
+	small = minimize.Minimize(f.events, func(ev []sessionlog.Event) bool {
 		return run(f.prop, newSubject(ev, p)) != nil
 	})
 	smallErr := run(f.prop, newSubject(small, p))
@@ -392,7 +393,7 @@ func shrink(f *failure, dir string) (path string, small []projection.Event, err 
 // liveScenario makes opts reproduce the live terminal of checkLiveReplay:
 // mounted with the initial settings on the first part of the log, the rest
 // appended with the perturbations in between.
-func liveScenario(opts *emit.Options, p params, events []projection.Event) {
+func liveScenario(opts *emit.Options, p params, events []sessionlog.Event) {
 	opts.Live = true
 	opts.LiveFrom = index(p.liveFrom, len(events))
 	opts.Sizes = []emit.Size{{W: p.width0, H: p.height}}

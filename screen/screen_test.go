@@ -47,7 +47,7 @@ func TestViolations(t *testing.T) {
 // TestUpstreamRoundTrip parses every upstream snapshot and writes its rows
 // back: the row section must come out byte for byte, which pins the format.
 func TestUpstreamRoundTrip(t *testing.T) {
-	files, err := filepath.Glob("../projection/terminal/testdata/upstream/*.expected.txt")
+	files, err := filepath.Glob("../terminal/testdata/upstream/*.expected.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no upstream snapshots: %v", err)
 	}

@@ -53,7 +53,7 @@ func TestScript(t *testing.T) {
 		RequireExplicitExec: false,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", root)
-			env.Setenv("TESTDATA", filepath.Join(root, "projection", "testdata"))
+			env.Setenv("TESTDATA", filepath.Join(root, "sessionlog", "testdata"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -15,7 +15,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // Size is a terminal size in cells.
@@ -70,10 +72,10 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // and prefixes its snapshots (NAME-WxH); it must be a file-name-safe word
 // (letters, digits, '.', '_', '-').
 //
-// events must be a valid log; Scenario checks it with projection.Load
+// events must be a valid log; Scenario checks it with surface.Load
 // (after scrubbing, when Scrub is set) so that a scenario never embeds a
 // log the harness would refuse.
-func Scenario(name string, events []projection.Event, opts Options) ([]byte, error) {
+func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, error) {
 	if !nameRE.MatchString(name) {
 		return nil, fmt.Errorf("emit: scenario name %q: want letters, digits, '.', '_' or '-'", name)
 	}
@@ -86,11 +88,11 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 			return nil, err
 		}
 	}
-	if _, err := projection.Load(events, func() int64 { return 0 }); err != nil {
+	if _, err := surface.Load(events, func() int64 { return 0 }); err != nil {
 		return nil, fmt.Errorf("emit: the log does not load: %w", err)
 	}
 	var log bytes.Buffer
-	if err := projection.WriteLog(&log, events); err != nil {
+	if err := jsonl.WriteLog(&log, events); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
 	}
 	for _, l := range strings.Split(log.String(), "\n") {
@@ -179,7 +181,7 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 				fmt.Fprintf(&b, "clock %d\n", t)
 				clock = t
 			}
-			line, err := projection.AppendEvent(nil, &events[i])
+			line, err := jsonl.AppendEvent(nil, &events[i])
 			if err != nil {
 				return nil, fmt.Errorf("emit: %w", err)
 			}
@@ -208,7 +210,7 @@ func Scenario(name string, events []projection.Event, opts Options) ([]byte, err
 	}
 	if len(stored) > 0 {
 		var log bytes.Buffer
-		if err := projection.WriteLog(&log, stored); err != nil {
+		if err := jsonl.WriteLog(&log, stored); err != nil {
 			return nil, fmt.Errorf("emit: %w", err)
 		}
 		b.WriteString("\n-- " + FileName + " --\n")

@@ -18,7 +18,9 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 func TestScenario(t *testing.T) {
@@ -36,7 +38,7 @@ func TestScenario(t *testing.T) {
 	if len(ar.Files) != 1 || ar.Files[0].Name != FileName {
 		t.Fatalf("archive files: %v", ar.Files)
 	}
-	log, err := projection.ParseLog(ar.Files[0].Data, FileName)
+	log, err := jsonl.ParseLog(ar.Files[0].Data, FileName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,11 +186,11 @@ func TestScrub(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := projection.Load(got, func() int64 { return 0 }); err != nil {
+		if _, err := surface.Load(got, func() int64 { return 0 }); err != nil {
 			t.Fatalf("seed %d: scrubbed log does not load: %v", seed, err)
 		}
-		f1, _ := projection.Fold(events, 0)
-		f2, _ := projection.Fold(got, 0)
+		f1, _ := surface.Fold(events, 0)
+		f2, _ := surface.Fold(got, 0)
 		if !slices.Equal(f1.Nodes, f2.Nodes) {
 			t.Fatalf("seed %d: surface changed", seed)
 		}
@@ -221,7 +223,7 @@ func TestScrubAliases(t *testing.T) {
 {"type":"tool/call","seq":1,"time":2,"data":{"turn":1,"step":1,"callId":"c-secret","name":"bash","arguments":"{\"command\":\"cat /home/alice/notes\"}"}}
 {"type":"user/message","seq":2,"time":3,"data":{"id":"u-1","role":"user","content":[{"type":"text","text":"Hi Bob"}],"source":{"kind":"session-reference","version":1,"references":[{"sessionId":"s-9","label":"s-9"},{"sessionId":"s-8","label":"Alice's work"}]}},"surfaceOp":"append"}
 `
-	log, err := projection.ParseLog([]byte(raw), "t")
+	log, err := jsonl.ParseLog([]byte(raw), "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +232,7 @@ func TestScrubAliases(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	_ = projection.WriteLog(&b, got)
+	_ = jsonl.WriteLog(&b, got)
 	want := `{"type":"assistant/message","seq":0,"time":1,"data":{"turn":1,"step":1,"message":{"id":"id-1","role":"assistant","content":[{"type":"tool-call","id":"call-1","name":"bash","arguments":"{\"command\":\"xxx /xxxx/xxxxx/xxxxx\"}"}],"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append"}
 {"type":"tool/call","seq":1,"time":2,"data":{"turn":1,"step":1,"callId":"call-1","name":"bash","arguments":"{\"command\":\"xxx /xxxx/xxxxx/xxxxx\"}"}}
 {"type":"user/message","seq":2,"time":3,"data":{"id":"id-2","role":"user","content":[{"type":"text","text":"Xx Xxx"}],"source":{"kind":"session-reference","version":1,"references":[{"sessionId":"session-1","label":"session-1"},{"sessionId":"session-2","label":"Xxxxx'x xxxx"}]}},"surfaceOp":"append"}
@@ -288,10 +290,10 @@ func TestScenarioRunsInHarness(t *testing.T) {
 	}
 }
 
-func encodeLog(t *testing.T, events []projection.Event) []byte {
+func encodeLog(t *testing.T, events []sessionlog.Event) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := projection.WriteLog(&b, events); err != nil {
+	if err := jsonl.WriteLog(&b, events); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -10,7 +10,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
 
 // Scrub returns an anonymised copy of a log that draws the same shapes:
@@ -37,9 +38,9 @@ import (
 // still differs from its original only in content). Payload strings are
 // re-encoded as JSON.stringify would write them; an escape the decoder
 // maps to U+FFFD (a lone surrogate) is written as U+FFFD itself.
-func Scrub(events []projection.Event) ([]projection.Event, error) {
+func Scrub(events []sessionlog.Event) ([]sessionlog.Event, error) {
 	s := &scrubber{alias: map[string]map[string]string{}, count: map[string]int{}}
-	out := make([]projection.Event, len(events))
+	out := make([]sessionlog.Event, len(events))
 	for i, e := range events {
 		v, err := parseValue(e.Data)
 		if err != nil {
@@ -293,7 +294,7 @@ func (v *jvalue) appendTo(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = projection.AppendJSONString(dst, k)
+			dst = jsonl.AppendJSONString(dst, k)
 			dst = append(dst, ':')
 			dst = v.vals[i].appendTo(dst)
 		}
@@ -308,7 +309,7 @@ func (v *jvalue) appendTo(dst []byte) []byte {
 		}
 		return append(dst, ']')
 	case 's':
-		return projection.AppendJSONString(dst, v.str)
+		return jsonl.AppendJSONString(dst, v.str)
 	}
 	return append(dst, v.str...)
 }

@@ -18,7 +18,8 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // Minimize returns a subsequence of events, renumbered and remapped, that
@@ -28,7 +29,7 @@ import (
 //
 // stillFails must be deterministic. It is called with fresh slices it may
 // keep.
-func Minimize(events []projection.Event, stillFails func([]projection.Event) bool) []projection.Event {
+func Minimize(events []sessionlog.Event, stillFails func([]sessionlog.Event) bool) []sessionlog.Event {
 	m := &minimizer{orig: events, fails: stillFails, cache: map[string]bool{}, shadow: shadowOf(events)}
 	all := make([]int, len(events))
 	for i := range all {
@@ -45,9 +46,9 @@ func Minimize(events []projection.Event, stillFails func([]projection.Event) boo
 }
 
 type minimizer struct {
-	orig   []projection.Event
+	orig   []sessionlog.Event
 	shadow map[int64][]int64
-	fails  func([]projection.Event) bool
+	fails  func([]sessionlog.Event) bool
 	cache  map[string]bool
 	// tests counts predicate calls (cache misses).
 	tests int
@@ -129,14 +130,14 @@ func (m *minimizer) singles(c []int) []int {
 
 // build applies the cascade to want and renumbers. ok is false when the
 // result does not load.
-func (m *minimizer) build(want []int) (kept []int, log []projection.Event, ok bool) {
+func (m *minimizer) build(want []int) (kept []int, log []sessionlog.Event, ok bool) {
 	keep := make(map[int]bool, len(want))
 	for _, i := range want {
 		keep[i] = true
 	}
 	// Cascade: a replacement that shadowed only removed nodes goes too.
 	for i := range m.orig {
-		if !keep[i] || m.orig[i].Op().Kind != projection.OpReplace {
+		if !keep[i] || m.orig[i].Op().Kind != sessionlog.OpReplace {
 			continue
 		}
 		left := false
@@ -154,23 +155,23 @@ func (m *minimizer) build(want []int) (kept []int, log []projection.Event, ok bo
 	if !ok {
 		return nil, nil, false
 	}
-	if _, err := projection.Load(log, func() int64 { return 0 }); err != nil {
+	if _, err := surface.Load(log, func() int64 { return 0 }); err != nil {
 		return nil, nil, false
 	}
 	return kept, log, true
 }
 
 // rebuild renumbers the kept original indices into a fresh log.
-func (m *minimizer) rebuild(kept []int) ([]projection.Event, map[int64]int64, bool) {
+func (m *minimizer) rebuild(kept []int) ([]sessionlog.Event, map[int64]int64, bool) {
 	return renumber(m.orig, kept, m.shadow)
 }
 
 // shadowOf maps each replacement's seq to the nodes it shadowed, in surface
 // order, as the fold of the whole log saw them. It is empty for a log that
 // does not fold.
-func shadowOf(events []projection.Event) map[int64][]int64 {
+func shadowOf(events []sessionlog.Event) map[int64][]int64 {
 	out := map[int64][]int64{}
-	fold, err := projection.Fold(events, 0)
+	fold, err := surface.Fold(events, 0)
 	if err != nil {
 		return out
 	}
@@ -192,20 +193,20 @@ func shadowOf(events []projection.Event) map[int64][]int64 {
 // last kept node of the run it shadowed (in orig's fold); ok is false when
 // it shadowed no kept node. orig must fold for that; if it does not, such a
 // replace makes ok false.
-func Renumber(orig []projection.Event, kept []int) (log []projection.Event, remap map[int64]int64, ok bool) {
+func Renumber(orig []sessionlog.Event, kept []int) (log []sessionlog.Event, remap map[int64]int64, ok bool) {
 	return renumber(orig, kept, shadowOf(orig))
 }
 
-func renumber(orig []projection.Event, kept []int, shadow map[int64][]int64) (log []projection.Event, remap map[int64]int64, ok bool) {
+func renumber(orig []sessionlog.Event, kept []int, shadow map[int64][]int64) (log []sessionlog.Event, remap map[int64]int64, ok bool) {
 	remap = make(map[int64]int64, len(kept))
 	for n, i := range kept {
 		remap[orig[i].Seq] = int64(n)
 	}
-	log = make([]projection.Event, 0, len(kept))
+	log = make([]sessionlog.Event, 0, len(kept))
 	for n, i := range kept {
 		e := orig[i]
 		e.Seq = int64(n)
-		if op := e.Op(); op.Kind == projection.OpReplace {
+		if op := e.Op(); op.Kind == sessionlog.OpReplace {
 			s, ok1 := remap[op.Start]
 			t, ok2 := remap[op.End]
 			if !ok1 || !ok2 {
@@ -215,19 +216,19 @@ func renumber(orig []projection.Event, kept []int, shadow map[int64][]int64) (lo
 				}
 				s, t = left[0], left[len(left)-1]
 			}
-			e.SurfaceOp = projection.ReplaceOp(s, t)
+			e.SurfaceOp = sessionlog.ReplaceOp(s, t)
 		}
 		if e.SourceEventSeqs != nil {
 			if srcs, ok := e.Sources(); ok {
 				mapped := mapSeqs(srcs, remap)
-				if len(mapped) == 0 && len(srcs) > 0 && e.Type != projection.TypeAssistantMessage && n > 0 {
+				if len(mapped) == 0 && len(srcs) > 0 && e.Type != sessionlog.TypeAssistantMessage && n > 0 {
 					mapped = []int64{int64(n - 1)}
 				}
 				e.SourceEventSeqs = seqList(mapped)
 			}
 		}
-		switch projection.Canonical(e.Type) {
-		case projection.TypeCompactionSummary, projection.TypeCompactionPrune:
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeCompactionSummary, sessionlog.TypeCompactionPrune:
 			e.Data = remapShadowed(e.Data, remap)
 		}
 		log = append(log, e)
@@ -278,12 +279,12 @@ func remapShadowed(data json.RawMessage, remap map[int64]int64) json.RawMessage 
 		if f.key != "shadowedRange" {
 			continue
 		}
-		var r projection.Range
+		var r sessionlog.Range
 		if json.Unmarshal(f.val, &r) != nil {
 			continue
 		}
 		if len(seqs) > 0 {
-			r = projection.Range{Start: seqs[0], End: seqs[len(seqs)-1]}
+			r = sessionlog.Range{Start: seqs[0], End: seqs[len(seqs)-1]}
 		} else {
 			if s, ok := remap[r.Start]; ok {
 				r.Start = s

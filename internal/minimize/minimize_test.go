@@ -7,24 +7,26 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // prompts returns the human prompt texts of a log, read from the log in
 // order: what a correct transcript shows.
-func prompts(events []projection.Event) []string {
+func prompts(events []sessionlog.Event) []string {
 	var out []string
 	for i := range events {
 		e := &events[i]
-		if e.Type != projection.TypeUserMessage || !projection.IsAppendSurfaceEvent(e) {
+		if e.Type != sessionlog.TypeUserMessage || !sessionlog.IsAppendSurfaceEvent(e) {
 			continue
 		}
-		var m projection.Message
+		var m sessionlog.Message
 		if json.Unmarshal(e.Data, &m) != nil {
 			continue
 		}
-		if projection.DecodeSource(m.Source).Kind == "user" {
-			if t := projection.TrimJS(projection.ContentText(m.Content)); t != "" {
+		if sessionlog.DecodeSource(m.Source).Kind == "user" {
+			if t := sessionlog.TrimJS(sessionlog.ContentText(m.Content)); t != "" {
 				out = append(out, t)
 			}
 		}
@@ -34,12 +36,12 @@ func prompts(events []projection.Event) []string {
 
 // surfacePrompts is a buggy projector: it draws prompts from the model
 // surface, so compaction erases them.
-func surfacePrompts(events []projection.Event) []string {
-	fold, err := projection.Fold(events, 0)
+func surfacePrompts(events []sessionlog.Event) []string {
+	fold, err := surface.Fold(events, 0)
 	if err != nil {
 		return nil
 	}
-	var surface []projection.Event
+	var surface []sessionlog.Event
 	for _, s := range fold.Nodes {
 		surface = append(surface, events[s])
 	}
@@ -48,25 +50,25 @@ func surfacePrompts(events []projection.Event) []string {
 
 // replacementLeak is a buggy projector: it renders every user/message,
 // replacements included, so model-only text reaches the screen.
-func replacementLeak(events []projection.Event) bool {
+func replacementLeak(events []sessionlog.Event) bool {
 	for i := range events {
 		e := &events[i]
-		if e.Type == projection.TypeUserMessage && strings.Contains(string(e.Data), sessiongen.ModelOnlyCanary) {
+		if e.Type == sessionlog.TypeUserMessage && strings.Contains(string(e.Data), sessiongen.ModelOnlyCanary) {
 			return true
 		}
 	}
 	return false
 }
 
-func loads(t *testing.T, events []projection.Event) {
+func loads(t *testing.T, events []sessionlog.Event) {
 	t.Helper()
-	if _, err := projection.Load(events, func() int64 { return 0 }); err != nil {
+	if _, err := surface.Load(events, func() int64 { return 0 }); err != nil {
 		t.Fatalf("minimized log does not load: %v", err)
 	}
 }
 
 func TestMinimizeSurfaceProjectorBug(t *testing.T) {
-	fails := func(ev []projection.Event) bool {
+	fails := func(ev []sessionlog.Event) bool {
 		return !slices.Equal(prompts(ev), surfacePrompts(ev))
 	}
 	found := 0
@@ -108,9 +110,9 @@ func TestMinimizeReplacementLeak(t *testing.T) {
 // TestMinimizePrunedCard: a projector that lets a pruned copy overwrite
 // its card needs the call, the original result and the copy.
 func TestMinimizePrunedCard(t *testing.T) {
-	fails := func(ev []projection.Event) bool {
+	fails := func(ev []sessionlog.Event) bool {
 		for i := range ev {
-			if ev[i].Type == projection.TypeToolResult && projection.IsReplacementSurfaceEvent(&ev[i]) {
+			if ev[i].Type == sessionlog.TypeToolResult && sessionlog.IsReplacementSurfaceEvent(&ev[i]) {
 				return true
 			}
 		}
@@ -138,7 +140,7 @@ func TestMinimizePrunedCard(t *testing.T) {
 
 func TestMinimizeKeepsPassingLog(t *testing.T) {
 	events := sessiongen.Generate(1, sessiongen.Config{})
-	got := Minimize(events, func([]projection.Event) bool { return false })
+	got := Minimize(events, func([]sessionlog.Event) bool { return false })
 	if len(got) != len(events) {
 		t.Fatalf("a log that does not fail changed: %d → %d", len(events), len(got))
 	}
@@ -146,7 +148,7 @@ func TestMinimizeKeepsPassingLog(t *testing.T) {
 
 func TestMinimizeDeterministic(t *testing.T) {
 	events := sessiongen.Generate(4, sessiongen.Config{})
-	fails := func(ev []projection.Event) bool { return len(prompts(ev)) >= 2 }
+	fails := func(ev []sessionlog.Event) bool { return len(prompts(ev)) >= 2 }
 	a, b := Minimize(events, fails), Minimize(events, fails)
 	if types(a) != types(b) || len(a) != 2 {
 		t.Fatalf("runs differ or not minimal: %s vs %s", types(a), types(b))
@@ -161,7 +163,7 @@ func TestRenumber(t *testing.T) {
 {"type":"compaction/summary","seq":4,"time":5,"data":{"compactionId":"k","summary":[],"shadowedRange":{"start":0,"end":2},"shadowedSeqs":[0,2],"shadowedTokenCount":9,"provider":"p","model":"m"}}
 {"type":"user/message","seq":5,"time":6,"data":{"id":"c","role":"user","content":[],"source":{"kind":"plugin","plugin":"compact"}},"surfaceOp":{"op":"replace","start":0,"end":2},"sourceEventSeqs":[4,0,2,3]}
 `
-	log, err := projection.ParseLog([]byte(raw), "t")
+	log, err := jsonl.ParseLog([]byte(raw), "t")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,11 +196,11 @@ func TestRenumber(t *testing.T) {
 	}
 }
 
-func types(events []projection.Event) string {
+func types(events []sessionlog.Event) string {
 	var s []string
 	for _, e := range events {
 		op := ""
-		if projection.IsReplacementSurfaceEvent(&e) {
+		if sessionlog.IsReplacementSurfaceEvent(&e) {
 			op = "(replace)"
 		}
 		s = append(s, e.Type+op)

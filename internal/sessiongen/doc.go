@@ -11,7 +11,7 @@
 // plugin replacements, retries, every turn/end kind, resumes
 // (session/end-seed), an ignorable unknown event, and hostile text.
 //
-// Every event goes through projection.Session.Append, so a generated log is
+// Every event goes through surface.Session.Append, so a generated log is
 // valid by construction. The same seed and Config give the same bytes.
 //
 // Text that a JSON string cannot hold: raw invalid UTF-8 is written as the

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // Generation selects the log vocabulary of a generated session.
@@ -115,11 +116,11 @@ const (
 // Generate returns a valid session log drawn from seed: the same seed and
 // Config always give the same events, byte for byte.
 //
-// Every event is appended through projection.Session.Append with a clock
+// Every event is appended through surface.Session.Append with a clock
 // that advances by seeded deltas, so each event is checked against the
 // surface before it enters the log. A rejection is a generator bug and
 // panics.
-func Generate(seed int64, cfg Config) []projection.Event {
+func Generate(seed int64, cfg Config) []sessionlog.Event {
 	cfg = cfg.withDefaults()
 	g := &gen{
 		cfg:  cfg,
@@ -129,7 +130,7 @@ func Generate(seed int64, cfg Config) []projection.Event {
 		seed: seed,
 	}
 	g.txt = texter{g}
-	g.sess = projection.NewSession(func() int64 { return g.now })
+	g.sess = surface.NewSession(func() int64 { return g.now })
 	switch cfg.Generation {
 	case GenOlder:
 		g.older = true
@@ -142,7 +143,7 @@ func Generate(seed int64, cfg Config) []projection.Event {
 
 // GenerateN returns a session of about n events (at least n, overshooting
 // by at most one turn and its tail) with the default Config otherwise.
-func GenerateN(seed int64, n int) []projection.Event {
+func GenerateN(seed int64, n int) []sessionlog.Event {
 	return Generate(seed, Config{Events: n})
 }
 
@@ -162,7 +163,7 @@ type gen struct {
 	seed  int64
 	rng   *rand.Rand
 	txt   texter
-	sess  *projection.Session
+	sess  *surface.Session
 	older bool
 	now   int64
 	meta  map[int64]*nodeMeta
@@ -199,7 +200,7 @@ func (g *gen) tick(lo, hi int) {
 
 // emit appends one event. op and src are raw JSON or nil.
 func (g *gen) emit(typ string, data any, op json.RawMessage, src []int64, ignorable bool) int64 {
-	ev := projection.Event{Type: typ, Data: encode(data), SurfaceOp: op, Ignorable: ignorable}
+	ev := sessionlog.Event{Type: typ, Data: encode(data), SurfaceOp: op, Ignorable: ignorable}
 	if src != nil {
 		ev.SourceEventSeqs = encode(src)
 	}
@@ -214,14 +215,14 @@ func (g *gen) emit(typ string, data any, op json.RawMessage, src []int64, ignora
 func (g *gen) logOnly(typ string, data any) int64 { return g.emit(typ, data, nil, nil, false) }
 
 func (g *gen) appendSurface(typ string, data any, src []int64, m *nodeMeta) int64 {
-	seq := g.emit(typ, data, projection.AppendOp(), src, false)
+	seq := g.emit(typ, data, sessionlog.AppendOp(), src, false)
 	m.typ = typ
 	g.meta[seq] = m
 	return seq
 }
 
 func (g *gen) replace(typ string, data any, start, end int64, src []int64, m *nodeMeta) int64 {
-	seq := g.emit(typ, data, projection.ReplaceOp(start, end), src, false)
+	seq := g.emit(typ, data, sessionlog.ReplaceOp(start, end), src, false)
 	m.typ = typ
 	g.meta[seq] = m
 	return seq
@@ -285,7 +286,7 @@ func (g *gen) run() {
 		}
 	}
 	if g.chance(0.3) {
-		g.logOnly(projection.TypeSessionTitle, obj{{"title", g.txt.text()}})
+		g.logOnly(sessionlog.TypeSessionTitle, obj{{"title", g.txt.text()}})
 	}
 
 	// The tail: 0 ends after a finished turn, 1 cuts a stream off mid-step,
@@ -328,7 +329,7 @@ func (g *gen) requestHeader(reason string) {
 			{"parameters", obj{{"type", "object"}}}})
 	}
 	g.tick(0, 20)
-	g.logOnly(projection.TypeRequestHeader, obj{
+	g.logOnly(sessionlog.TypeRequestHeader, obj{
 		{"header", obj{{"config", cfg}, {"system", "You are a coding agent. " + g.txt.sentence()}, {"tools", tools}}},
 		{"reason", reason},
 	})
@@ -336,7 +337,7 @@ func (g *gen) requestHeader(reason string) {
 
 func (g *gen) requestContext() {
 	g.tick(0, 10)
-	g.logOnly(projection.TypeRequestContext, obj{{"provider", "deepseek-official"}, {"model", g.model},
+	g.logOnly(sessionlog.TypeRequestContext, obj{{"provider", "deepseek-official"}, {"model", g.model},
 		{"contextWindow", pick(g, []int{64000, 128000, 1000000})}})
 }
 
@@ -353,7 +354,7 @@ func (g *gen) betweenTurns() {
 		g.foreignReplacement()
 	}
 	if g.chance(0.1) {
-		g.logOnly(projection.TypeSessionTitle, obj{{"title", g.txt.text()}, {"generated", true}})
+		g.logOnly(sessionlog.TypeSessionTitle, obj{{"title", g.txt.text()}, {"generated", true}})
 	}
 	if g.chance(0.05) {
 		g.requestHeader("change")
@@ -378,7 +379,7 @@ func (g *gen) betweenTurns() {
 
 func (g *gen) endSeed() {
 	g.tick(5000, 3600000)
-	g.logOnly(projection.TypeSessionEndSeed, obj{})
+	g.logOnly(sessionlog.TypeSessionEndSeed, obj{})
 	g.endSeeds++
 }
 
@@ -443,7 +444,7 @@ func (g *gen) turn(t int64, header, cut bool) {
 			ts = append(ts, kv{"trigger", obj{{"kind", "retry"}}})
 		}
 	}
-	g.logOnly(projection.TypeTurnStart, ts)
+	g.logOnly(sessionlog.TypeTurnStart, ts)
 
 	if t > 1 && g.chance(0.35) {
 		g.autoCompaction(t)
@@ -468,10 +469,10 @@ func (g *gen) turn(t int64, header, cut bool) {
 	if g.older {
 		messages()
 		g.tick(0, 5)
-		g.logOnly(projection.TypeStepStart, obj{{"turn", t}, {"step", 1}})
+		g.logOnly(sessionlog.TypeStepStart, obj{{"turn", t}, {"step", 1}})
 	} else {
 		g.tick(0, 5)
-		g.logOnly(projection.TypeStepStart, obj{{"turn", t}, {"step", 1}})
+		g.logOnly(sessionlog.TypeStepStart, obj{{"turn", t}, {"step", 1}})
 		messages()
 	}
 	if header {
@@ -488,11 +489,11 @@ func (g *gen) turn(t int64, header, cut bool) {
 		if s > 1 {
 			if g.older && g.chance(0.1) {
 				g.tick(100, 5000)
-				g.appendSurface(projection.TypeSteeringMessage, obj{{"turn", t},
+				g.appendSurface(sessionlog.TypeSteeringMessage, obj{{"turn", t},
 					{"message", userMsg(g.msgID(), []obj{textBlock(g.txt.prompt())}, userSource)}}, nil, &nodeMeta{})
 			}
 			g.tick(0, 10)
-			g.logOnly(projection.TypeStepStart, obj{{"turn", t}, {"step", s}})
+			g.logOnly(sessionlog.TypeStepStart, obj{{"turn", t}, {"step", s}})
 		}
 		if final && cut {
 			g.partialStream(t, s)
@@ -548,7 +549,7 @@ func (g *gen) turnEnd(t, step int64, end endKind) {
 			}
 		}
 	}
-	g.logOnly(projection.TypeTurnEnd, obj{{"turn", t}, {"reason", reason}})
+	g.logOnly(sessionlog.TypeTurnEnd, obj{{"turn", t}, {"reason", reason}})
 }
 
 func (g *gen) failureText() string {
@@ -574,7 +575,7 @@ func (g *gen) prompt() {
 	if g.chance(0.2) {
 		src = obj{{"kind", "user"}, {"rpcId", fmt.Sprintf("rpc-%d", g.intn(1000))}, {"clientTimeZone", "Europe/Berlin"}}
 	}
-	g.appendSurface(projection.TypeUserMessage, userMsg(g.msgID(), content, src), nil, &nodeMeta{})
+	g.appendSurface(sessionlog.TypeUserMessage, userMsg(g.msgID(), content, src), nil, &nodeMeta{})
 }
 
 // context appends injected context. primary is the message of an
@@ -617,7 +618,7 @@ func (g *gen) context(primary bool) {
 	if primary && src[0].v == "plugin" {
 		src = src.set("plugin", "goal")
 	}
-	g.appendSurface(projection.TypeUserMessage, userMsg(g.msgID(), []obj{textBlock(body)}, src), nil, &nodeMeta{})
+	g.appendSurface(sessionlog.TypeUserMessage, userMsg(g.msgID(), []obj{textBlock(body)}, src), nil, &nodeMeta{})
 }
 
 func (g *gen) sessionReference() {
@@ -638,7 +639,7 @@ func (g *gen) sessionReference() {
 		refs = append(refs, ref)
 	}
 	src := obj{{"kind", "session-reference"}, {"version", 1}, {"references", refs}}
-	g.appendSurface(projection.TypeUserMessage, userMsg(g.msgID(),
+	g.appendSurface(sessionlog.TypeUserMessage, userMsg(g.msgID(),
 		[]obj{textBlock("<session-reference>\n" + g.txt.plain() + "\n</session-reference>")}, src), nil, &nodeMeta{})
 }
 
@@ -693,7 +694,7 @@ func (g *gen) stream(t, s int64, blocks []block, finish string, limit int) []int
 			return false
 		}
 		g.tick(1, 150)
-		seqs = append(seqs, g.logOnly(projection.TypeAssistantChunk, chunk(t, s, c)))
+		seqs = append(seqs, g.logOnly(sessionlog.TypeAssistantChunk, chunk(t, s, c)))
 		return true
 	}
 	for i, b := range blocks {
@@ -785,7 +786,7 @@ func (g *gen) retry(t, s int64, n int) {
 		data = append(data, kv{"mode", "always"}, kv{"policyKey", "overloaded"}, kv{"retry", n}, kv{"delayMs", 1000})
 	}
 	data = append(data, kv{"failure", obj{{"message", g.failureText()}}})
-	g.logOnly(projection.TypeLLMRetry, data)
+	g.logOnly(sessionlog.TypeLLMRetry, data)
 }
 
 // step writes one settled step with calls tool calls. maxTokens ends it at
@@ -845,7 +846,7 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 	for _, b := range callBlocks {
 		m.calls = append(m.calls, b.id)
 	}
-	aSeq := g.appendSurface(projection.TypeAssistantMessage, data, src, m)
+	aSeq := g.appendSurface(sessionlog.TypeAssistantMessage, data, src, m)
 
 	if len(callBlocks) == 0 && len(blocks) > 0 && g.chance(0.1) {
 		g.regenerate(t, s, aSeq)
@@ -855,7 +856,7 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 		g.todo()
 	}
 	g.tick(0, 20)
-	g.logOnly(projection.TypeStepEnd, obj{{"turn", t}, {"step", s}})
+	g.logOnly(sessionlog.TypeStepEnd, obj{{"turn", t}, {"step", s}})
 }
 
 // regenerate writes a regenerated copy of an assistant message (log.md
@@ -865,7 +866,7 @@ func (g *gen) regenerate(t, s, seq int64) {
 	data := obj{{"turn", t}, {"step", s}, {"message", obj{{"id", g.msgID()}, {"role", "assistant"},
 		{"content", []obj{textBlock("Regenerated " + ModelOnlyCanary + " " + g.txt.sentence())}},
 		{"source", g.modelSource()}}}}
-	g.replace(projection.TypeAssistantMessage, data, seq, seq, []int64{seq}, &nodeMeta{})
+	g.replace(sessionlog.TypeAssistantMessage, data, seq, seq, []int64{seq}, &nodeMeta{})
 }
 
 func (g *gen) todo() {
@@ -875,7 +876,7 @@ func (g *gen) todo() {
 			{"status", pick(g, []string{"pending", "in_progress", "completed"})}})
 	}
 	g.tick(0, 10)
-	g.logOnly(projection.TypeTodoWrite, obj{{"todos", todos}})
+	g.logOnly(sessionlog.TypeTodoWrite, obj{{"todos", todos}})
 }
 
 // tools writes the calls' tool/call and tool/result events: all calls then
@@ -898,7 +899,7 @@ func (g *gen) tools(t, s int64, calls []block) {
 			continue
 		}
 		g.tick(0, 10)
-		seq := g.logOnly(projection.TypeToolCall, obj{{"turn", t}, {"step", s}, {"callId", b.id},
+		seq := g.logOnly(sessionlog.TypeToolCall, obj{{"turn", t}, {"step", s}, {"callId", b.id},
 			{"name", b.name}, {"arguments", b.args}})
 		pending = append(pending, started{b, seq})
 		if interleave {
@@ -910,7 +911,7 @@ func (g *gen) tools(t, s int64, calls []block) {
 		// An orphan: a call no append-origin assistant message advertised.
 		// Replay skips it; live must agree.
 		g.tick(0, 10)
-		g.logOnly(projection.TypeToolCall, obj{{"turn", t}, {"step", s}, {"callId", g.callID()},
+		g.logOnly(sessionlog.TypeToolCall, obj{{"turn", t}, {"step", s}, {"callId", g.callID()},
 			{"name", "bash"}, {"arguments", `{"command":"orphan"}`}})
 	}
 	for _, p := range pending {
@@ -978,7 +979,7 @@ func (g *gen) result(t, s int64, b block, callSeq int64) {
 	} else {
 		src = []int64{int64(g.sess.Len() - 1)}
 	}
-	g.appendSurface(projection.TypeToolResult, build(text), src,
+	g.appendSurface(sessionlog.TypeToolResult, build(text), src,
 		&nodeMeta{callID: b.id, text: text, data: build, tokens: tokensOf(text)})
 }
 
@@ -1034,7 +1035,7 @@ func (g *gen) compactionStart(turn *int64, cmd string) (id string, seq int64) {
 		turnV = *turn
 	}
 	if g.older {
-		return "", g.logOnly(projection.TypeCompactStart, obj{{"turn", turnV}})
+		return "", g.logOnly(sessionlog.TypeCompactStart, obj{{"turn", turnV}})
 	}
 	id = g.uuid()
 	d := obj{{"compactionId", id}}
@@ -1042,7 +1043,7 @@ func (g *gen) compactionStart(turn *int64, cmd string) (id string, seq int64) {
 		d = append(d, kv{"sourceCommandId", cmd})
 	}
 	d = append(d, kv{"turn", turnV})
-	return id, g.logOnly(projection.TypeCompactionStart, d)
+	return id, g.logOnly(sessionlog.TypeCompactionStart, d)
 }
 
 func (g *gen) compactionEnd(id, cmd string, turn *int64, errText string) {
@@ -1050,10 +1051,10 @@ func (g *gen) compactionEnd(id, cmd string, turn *int64, errText string) {
 	if turn != nil {
 		turnV = *turn
 	}
-	typ := projection.TypeCompactEnd
+	typ := sessionlog.TypeCompactEnd
 	var d obj
 	if !g.older {
-		typ = projection.TypeCompactionEnd
+		typ = sessionlog.TypeCompactionEnd
 		d = obj{{"compactionId", id}}
 		if cmd != "" {
 			d = append(d, kv{"sourceCommandId", cmd})
@@ -1098,9 +1099,9 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 		summary = append(summary, textBlock(g.txt.sentence()))
 	}
 	sd := obj{}
-	typ := projection.TypeCompactSummary
+	typ := sessionlog.TypeCompactSummary
 	if !g.older {
-		typ = projection.TypeCompactionSummary
+		typ = sessionlog.TypeCompactionSummary
 		sd = append(sd, kv{"compactionId", id})
 		if cmd != "" {
 			sd = append(sd, kv{"sourceCommandId", cmd})
@@ -1120,13 +1121,13 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 	}
 	sumSeq := g.logOnly(typ, sd)
 
-	content := []obj{textBlock(projection.CheckpointPreamble + "\n\n<compacted-summary>")}
+	content := []obj{textBlock(sessionlog.CheckpointPreamble + "\n\n<compacted-summary>")}
 	content = append(content, summary...)
 	content = append(content, textBlock("</compacted-summary>"))
 	src := append([]int64{startSeq, sumSeq}, shadowed...)
 	g.tick(0, 2)
-	g.replace(projection.TypeUserMessage,
-		userMsg(g.msgID(), content, json.RawMessage(projection.CompactCheckpointSource(id, cmd))),
+	g.replace(sessionlog.TypeUserMessage,
+		userMsg(g.msgID(), content, json.RawMessage(sessionlog.CompactCheckpointSource(id, cmd))),
 		shadowed[0], shadowed[len(shadowed)-1], src, &nodeMeta{tokens: tokensOf(g.summaryText()) + 60})
 	g.compactionEnd(id, cmd, turn, "")
 }
@@ -1203,7 +1204,7 @@ func (g *gen) prunePass() bool {
 	did := false
 	for _, seq := range g.nodes() {
 		m := g.meta[seq]
-		if m.typ != projection.TypeToolResult || m.data == nil {
+		if m.typ != sessionlog.TypeToolResult || m.data == nil {
 			continue
 		}
 		runes := []rune(m.text)
@@ -1213,13 +1214,13 @@ func (g *gen) prunePass() bool {
 		prunedText := string(runes[:pruneHead]) + pruneMarker + string(runes[len(runes)-pruneTail:])
 		g.tick(0, 10)
 		if !g.older {
-			g.logOnly(projection.TypeCompactionPrune, obj{
+			g.logOnly(sessionlog.TypeCompactionPrune, obj{
 				{"shadowedRange", obj{{"start", seq}, {"end", seq}}},
 				{"shadowedSeqs", []int64{seq}},
 				{"shadowedTokenCount", m.tokens}})
 		}
 		g.tick(0, 2)
-		g.replace(projection.TypeToolResult, m.data(prunedText), seq, seq, []int64{seq},
+		g.replace(sessionlog.TypeToolResult, m.data(prunedText), seq, seq, []int64{seq},
 			&nodeMeta{callID: m.callID, text: prunedText, data: m.data, tokens: tokensOf(prunedText)})
 		did = true
 	}
@@ -1242,7 +1243,7 @@ func (g *gen) foreignReplacement() {
 	}
 	g.tick(10, 500)
 	plugin := pick(g, []string{"other", "memory-compressor"})
-	g.replace(projection.TypeUserMessage, userMsg(g.msgID(),
+	g.replace(sessionlog.TypeUserMessage, userMsg(g.msgID(),
 		[]obj{textBlock("Replaced by " + plugin + " " + ModelOnlyCanary + " " + strings.TrimSpace(g.txt.sentence()))},
 		obj{{"kind", "plugin"}, {"plugin", plugin}}),
 		shadowed[0], shadowed[len(shadowed)-1], src, &nodeMeta{tokens: 20})

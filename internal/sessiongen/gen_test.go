@@ -8,35 +8,37 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // features names what a log exercises, read from the log itself (not from
 // the generator's intentions).
-func features(t *testing.T, events []projection.Event) map[string]bool {
+func features(t *testing.T, events []sessionlog.Event) map[string]bool {
 	t.Helper()
 	f := map[string]bool{}
-	if _, err := projection.Fold(events, 0); err != nil {
+	if _, err := surface.Fold(events, 0); err != nil {
 		t.Fatalf("fold: %v", err)
 	}
 	older := false
 	for i := range events {
 		e := &events[i]
 		f["type "+e.Type] = true
-		if strings.HasPrefix(e.Type, "compact/") || e.Type == projection.TypeSteeringMessage {
+		if strings.HasPrefix(e.Type, "compact/") || e.Type == sessionlog.TypeSteeringMessage {
 			older = true
 		}
 		var d map[string]json.RawMessage
 		_ = json.Unmarshal(e.Data, &d)
-		switch projection.Canonical(e.Type) {
-		case projection.TypeTurnStart:
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeTurnStart:
 			var tr struct{ Kind string }
 			if json.Unmarshal(d["trigger"], &tr) == nil && tr.Kind != "" {
 				f["trigger "+tr.Kind] = true
 				older = true
 			}
-		case projection.TypeTurnEnd:
-			var r projection.TurnEndData
+		case sessionlog.TypeTurnEnd:
+			var r sessionlog.TurnEndData
 			_ = json.Unmarshal(e.Data, &r)
 			f["turn/end "+r.Reason.Kind] = true
 			if r.Reason.Kind == "error" && r.Reason.Failure != nil {
@@ -45,30 +47,30 @@ func features(t *testing.T, events []projection.Event) map[string]bool {
 			if r.Reason.Kind == "error" && r.Reason.Failure == nil && r.Reason.Message != "" {
 				f["turn/end error message"] = true
 			}
-		case projection.TypeAssistantChunk:
-			var c projection.ChunkData
+		case sessionlog.TypeAssistantChunk:
+			var c sessionlog.ChunkData
 			_ = json.Unmarshal(e.Data, &c)
 			f["chunk "+c.Chunk.Type] = true
-		case projection.TypeLLMRetry:
-			var r projection.RetryData
+		case sessionlog.TypeLLMRetry:
+			var r sessionlog.RetryData
 			_ = json.Unmarshal(e.Data, &r)
 			f["retry "+r.Mode] = true
-		case projection.TypeCompactionStart:
+		case sessionlog.TypeCompactionStart:
 			if string(d["turn"]) == "null" {
 				f["compaction standalone"] = true
 			} else {
 				f["compaction in turn"] = true
 			}
-		case projection.TypeCompactionEnd:
+		case sessionlog.TypeCompactionEnd:
 			if _, ok := d["error"]; ok {
 				f["compaction failed"] = true
 			}
-		case projection.TypeToolResult:
-			var r projection.ToolResultData
+		case sessionlog.TypeToolResult:
+			var r sessionlog.ToolResultData
 			_ = json.Unmarshal(e.Data, &r)
 			if len(r.Message.Content) == 1 {
-				n := utf8.RuneCountInString(projection.ContentText(r.Message.Content[0].Content))
-				if n > 8192 && projection.IsAppendSurfaceEvent(e) {
+				n := utf8.RuneCountInString(sessionlog.ContentText(r.Message.Content[0].Content))
+				if n > 8192 && sessionlog.IsAppendSurfaceEvent(e) {
 					f["huge result"] = true
 				}
 				if r.Message.Content[0].IsError {
@@ -81,11 +83,11 @@ func features(t *testing.T, events []projection.Event) map[string]bool {
 			if bytes.Contains(r.Error, []byte("TOOL_NOT_STARTED")) {
 				f["tool not started"] = true
 			}
-			if projection.IsReplacementSurfaceEvent(e) {
+			if sessionlog.IsReplacementSurfaceEvent(e) {
 				f["pruned result"] = true
 			}
-		case projection.TypeAssistantMessage:
-			if projection.IsReplacementSurfaceEvent(e) {
+		case sessionlog.TypeAssistantMessage:
+			if sessionlog.IsReplacementSurfaceEvent(e) {
 				f["regenerated"] = true
 			}
 			src, _ := e.Sources()
@@ -97,12 +99,12 @@ func features(t *testing.T, events []projection.Event) map[string]bool {
 			default:
 				f["assistant cites chunks"] = true
 			}
-		case projection.TypeUserMessage:
-			s := projection.DecodeSource(d["source"])
+		case sessionlog.TypeUserMessage:
+			s := sessionlog.DecodeSource(d["source"])
 			switch {
-			case projection.IsCheckpoint(e):
+			case sessionlog.IsCheckpoint(e):
 				f["checkpoint"] = true
-			case projection.IsReplacementSurfaceEvent(e):
+			case sessionlog.IsReplacementSurfaceEvent(e):
 				f["foreign replacement"] = true
 			case s.Kind == "session-reference":
 				f["session reference"] = true
@@ -113,7 +115,7 @@ func features(t *testing.T, events []projection.Event) map[string]bool {
 		if e.Ignorable {
 			f["ignorable unknown"] = true
 		}
-		if e.Type == projection.TypeSessionEndSeed && i < len(events)-1 {
+		if e.Type == sessionlog.TypeSessionEndSeed && i < len(events)-1 {
 			f["end-seed mid-log"] = true
 		}
 		if bytes.Contains(e.Data, []byte(`\udc80`)) {
@@ -141,7 +143,7 @@ func features(t *testing.T, events []projection.Event) map[string]bool {
 	checkpoints := map[int64]bool{}
 	for i := range events {
 		e := &events[i]
-		if projection.IsCheckpoint(e) {
+		if sessionlog.IsCheckpoint(e) {
 			op := e.Op()
 			if checkpoints[op.Start] || checkpoints[op.End] {
 				f["nested checkpoint"] = true
@@ -151,10 +153,10 @@ func features(t *testing.T, events []projection.Event) map[string]bool {
 	}
 	// Tails.
 	last := events[len(events)-1]
-	switch projection.Canonical(last.Type) {
-	case projection.TypeAssistantChunk:
+	switch sessionlog.Canonical(last.Type) {
+	case sessionlog.TypeAssistantChunk:
 		f["tail cut mid-stream"] = true
-	case projection.TypeCompactionStart:
+	case sessionlog.TypeCompactionStart:
 		f["tail open compaction"] = true
 	}
 	return f
@@ -225,10 +227,10 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func encodeLog(t *testing.T, events []projection.Event) []byte {
+func encodeLog(t *testing.T, events []sessionlog.Event) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	if err := projection.WriteLog(&b, events); err != nil {
+	if err := jsonl.WriteLog(&b, events); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -241,18 +243,18 @@ func TestValid(t *testing.T) {
 	for seed := range int64(100) {
 		events := Generate(seed, Config{})
 		data := encodeLog(t, events)
-		log, err := projection.ParseLog(data, "gen.jsonl")
+		log, err := jsonl.ParseLog(data, "gen.jsonl")
 		if err != nil {
 			t.Fatalf("seed %d: parse: %v", seed, err)
 		}
-		if _, err := projection.Load(log.Events, func() int64 { return 0 }); err != nil {
+		if _, err := surface.Load(log.Events, func() int64 { return 0 }); err != nil {
 			t.Fatalf("seed %d: load: %v", seed, err)
 		}
 		for i := range events {
 			e := &events[i]
-			if projection.IsCheckpoint(e) {
+			if sessionlog.IsCheckpoint(e) {
 				prev := events[i-1]
-				if projection.Canonical(prev.Type) != projection.TypeCompactionSummary {
+				if sessionlog.Canonical(prev.Type) != sessionlog.TypeCompactionSummary {
 					t.Fatalf("seed %d: checkpoint %d not preceded by its summary", seed, e.Seq)
 				}
 			}
@@ -281,7 +283,7 @@ func TestConfig(t *testing.T) {
 		events := Generate(1, Config{Turns: 2, Generation: GenNewer})
 		n := 0
 		for _, e := range events {
-			if e.Type == projection.TypeTurnStart {
+			if e.Type == sessionlog.TypeTurnStart {
 				n++
 			}
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 func (a *app) checkCommand() *cobra.Command {
@@ -97,21 +97,21 @@ func summarize(lf *logFile) *logSummary {
 		e := &lf.Events[i]
 		s.Types[e.Type]++
 		switch {
-		case strings.HasPrefix(e.Type, "compact/"), e.Type == projection.TypeSteeringMessage,
-			e.Type == projection.TypeTurnStart && hasKey(e.Data, "trigger"):
+		case strings.HasPrefix(e.Type, "compact/"), e.Type == sessionlog.TypeSteeringMessage,
+			e.Type == sessionlog.TypeTurnStart && hasKey(e.Data, "trigger"):
 			older = true
 		case strings.HasPrefix(e.Type, "compaction/"), e.Ignorable:
 			newer = true
 		}
-		switch projection.Canonical(e.Type) {
-		case projection.TypeTurnStart:
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeTurnStart:
 			s.Turns++
-		case projection.TypeCompactionStart:
-			var d projection.CompactionStartData
+		case sessionlog.TypeCompactionStart:
+			var d sessionlog.CompactionStartData
 			_ = json.Unmarshal(e.Data, &d)
 			open[d.CompactionID]++
-		case projection.TypeCompactionEnd:
-			var d projection.CompactionEndData
+		case sessionlog.TypeCompactionEnd:
+			var d sessionlog.CompactionEndData
 			_ = json.Unmarshal(e.Data, &d)
 			if open[d.CompactionID] > 0 {
 				open[d.CompactionID]--
@@ -121,27 +121,27 @@ func summarize(lf *logFile) *logSummary {
 			}
 		}
 		switch {
-		case projection.IsAppendSurfaceEvent(e):
+		case sessionlog.IsAppendSurfaceEvent(e):
 			switch e.Type {
-			case projection.TypeUserMessage, projection.TypeSteeringMessage:
-				if e.Type == projection.TypeSteeringMessage || isHumanPrompt(e) {
+			case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
+				if e.Type == sessionlog.TypeSteeringMessage || isHumanPrompt(e) {
 					s.Messages.Prompts++
 				} else {
 					s.Messages.Context++
 				}
-			case projection.TypeAssistantMessage:
+			case sessionlog.TypeAssistantMessage:
 				s.Messages.Assistant++
-			case projection.TypeToolResult:
+			case sessionlog.TypeToolResult:
 				s.Messages.ToolResults++
 			}
-		case projection.IsCheckpoint(e):
+		case sessionlog.IsCheckpoint(e):
 			s.Replacements.Checkpoints++
 			s.Compactions.Landed++
-		case projection.IsReplacementSurfaceEvent(e):
+		case sessionlog.IsReplacementSurfaceEvent(e):
 			switch e.Type {
-			case projection.TypeToolResult:
+			case sessionlog.TypeToolResult:
 				s.Replacements.Pruned++
-			case projection.TypeAssistantMessage:
+			case sessionlog.TypeAssistantMessage:
 				s.Replacements.Regenerated++
 			default:
 				s.Replacements.Other++
@@ -169,14 +169,14 @@ func summarize(lf *logFile) *logSummary {
 }
 
 // isHumanPrompt reports whether a user/message comes from the human.
-func isHumanPrompt(e *projection.Event) bool {
+func isHumanPrompt(e *sessionlog.Event) bool {
 	var m struct {
 		Source json.RawMessage `json:"source"`
 	}
 	if json.Unmarshal(e.Data, &m) != nil {
 		return false
 	}
-	return projection.DecodeSource(m.Source).Kind == "user"
+	return sessionlog.DecodeSource(m.Source).Kind == "user"
 }
 
 func (s *logSummary) print(w io.Writer) {

@@ -16,11 +16,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
-var exampleLog = filepath.Join("..", "..", "..", "..", "projection", "testdata", "example-session.jsonl")
+var exampleLog = filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl")
 
 // TestRunExitCodes runs the program in-process: 0 when everything held, 1
 // for a failed check, 2 for usage errors and bad input.
@@ -215,8 +216,8 @@ func TestDiffering(t *testing.T) {
 }
 
 // ev builds an event for the invariant tests.
-func ev(typ string, data string, op string) projection.Event {
-	e := projection.Event{Type: typ, Data: json.RawMessage(data)}
+func ev(typ string, data string, op string) sessionlog.Event {
+	e := sessionlog.Event{Type: typ, Data: json.RawMessage(data)}
 	if op != "" {
 		e.SurfaceOp = json.RawMessage(op)
 	}
@@ -236,38 +237,38 @@ const (
 func TestExpectedTexts(t *testing.T) {
 	tests := []struct {
 		name   string
-		events []projection.Event
+		events []sessionlog.Event
 		want   []string
 	}{
-		{"prompt and answer", []projection.Event{
+		{"prompt and answer", []sessionlog.Event{
 			ev("user/message", prompt, `"append"`),
 			ev("step/start", step, ""),
 			ev("assistant/message", assistant, `"append"`),
 			ev("step/end", step, ""),
 		}, []string{"0 prompt hello", "2 assistant answer"}},
-		{"injected context and replacements are not required", []projection.Event{
+		{"injected context and replacements are not required", []sessionlog.Event{
 			ev("user/message", injected, `"append"`),
 			ev("assistant/message", assistant, `{"op":"replace","start":0,"end":0}`),
 		}, nil},
-		{"a retry removes the failed step", []projection.Event{
+		{"a retry removes the failed step", []sessionlog.Event{
 			ev("step/start", step, ""),
 			ev("assistant/message", assistant, `"append"`),
 			ev("llm/retry", `{}`, ""),
 			ev("assistant/message", assistant, `"append"`),
 			ev("step/end", step, ""),
 		}, []string{"3 assistant answer"}},
-		{"a retry after step/end removes the step just completed", []projection.Event{
+		{"a retry after step/end removes the step just completed", []sessionlog.Event{
 			ev("step/start", step, ""),
 			ev("assistant/message", assistant, `"append"`),
 			ev("step/end", step, ""),
 			ev("llm/retry", `{}`, ""),
 		}, nil},
-		{"turn/end removes a step still open", []projection.Event{
+		{"turn/end removes a step still open", []sessionlog.Event{
 			ev("step/start", step, ""),
 			ev("assistant/message", assistant, `"append"`),
 			ev("turn/end", `{"turn":1,"reason":{"kind":"aborted"}}`, ""),
 		}, nil},
-		{"turn/end keeps a completed step", []projection.Event{
+		{"turn/end keeps a completed step", []sessionlog.Event{
 			ev("step/start", step, ""),
 			ev("assistant/message", assistant, `"append"`),
 			ev("step/end", step, ""),
@@ -443,7 +444,7 @@ func TestInvariantsOnGeneratedSessions(t *testing.T) {
 	for seed := int64(1); seed <= int64(n); seed++ {
 		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 4})
 		for _, eager := range []bool{false, true} {
-			opts := projection.TranscriptOptions{EagerSteps: eager}
+			opts := transcript.Options{EagerSteps: eager}
 			c := newChecker(events, sizes, opts, terminal.Projection{}, "gen")
 			for _, name := range invariantNames {
 				if r := c.check(name); !r.OK {
@@ -455,7 +456,7 @@ func TestInvariantsOnGeneratedSessions(t *testing.T) {
 			continue
 		}
 		withCheckpoint++
-		c := newChecker(events, sizes, projection.TranscriptOptions{}, surfaceProjection(), "gen")
+		c := newChecker(events, sizes, transcript.Options{}, surfaceProjection(), "gen")
 		for _, name := range invariantNames {
 			if !c.check(name).OK {
 				tripped++
@@ -475,13 +476,13 @@ func TestInvariantsOnGeneratedSessions(t *testing.T) {
 // skippingLive is a live projector that never sees the events with seq
 // from on: a live path that stops applying events.
 type skippingLive struct {
-	*projection.Projector
+	*transcript.Projector
 	from int64
 }
 
-func (p skippingLive) Apply(e *projection.Event) projection.Change {
+func (p skippingLive) Apply(e *sessionlog.Event) transcript.Change {
 	if e.Seq >= p.from {
-		return projection.Change{}
+		return transcript.Change{}
 	}
 	return p.Projector.Apply(e)
 }
@@ -494,7 +495,7 @@ func TestLiveReplayDivergence(t *testing.T) {
 	events := sessiongen.GenerateN(4, 400)
 	var from int64 = -1
 	for _, e := range events[200:] {
-		if e.Type == projection.TypeUserMessage {
+		if e.Type == sessionlog.TypeUserMessage {
 			from = e.Seq
 			break
 		}
@@ -502,14 +503,14 @@ func TestLiveReplayDivergence(t *testing.T) {
 	if from < 0 {
 		t.Fatal("no user message after seq 200")
 	}
-	proj := terminal.Projection{Live: func(o projection.TranscriptOptions) terminal.LiveProjector {
-		return skippingLive{projection.NewProjector(o), from}
+	proj := terminal.Projection{Live: func(o transcript.Options) terminal.LiveProjector {
+		return skippingLive{transcript.NewProjector(o), from}
 	}}
 	for _, reload := range []bool{false, true} {
-		c := newChecker(events, []size{{80, 24}}, projection.TranscriptOptions{}, proj, "gen")
+		c := newChecker(events, []size{{80, 24}}, transcript.Options{}, proj, "gen")
 		reads := 0
 		if reload {
-			c.reread = func(yield func(*projection.Event) bool) error {
+			c.reread = func(yield func(*sessionlog.Event) bool) error {
 				reads++
 				for i := range events {
 					if !yield(&events[i]) {
@@ -534,8 +535,8 @@ func TestLiveReplayDivergence(t *testing.T) {
 // while repro read it) fails the invariants with what happened.
 func TestRereadChanged(t *testing.T) {
 	events := sessiongen.GenerateN(5, 200)
-	c := newChecker(events, []size{{80, 24}}, projection.TranscriptOptions{}, terminal.Projection{}, "gen")
-	c.reread = func(yield func(*projection.Event) bool) error {
+	c := newChecker(events, []size{{80, 24}}, transcript.Options{}, terminal.Projection{}, "gen")
+	c.reread = func(yield func(*sessionlog.Event) bool) error {
 		for i := range events[:100] {
 			if !yield(&events[i]) {
 				break

@@ -9,7 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 func (a *app) historyCommand() *cobra.Command {
@@ -44,7 +47,7 @@ never counted. The last line names the command for the next older page.`,
 			if err != nil {
 				return err
 			}
-			page := projection.NewHistory(lf.Events).Page(before, maxMessages)
+			page := history.New(lf.Events).Page(before, maxMessages)
 			if asJSON {
 				writeJSONLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
 				return nil
@@ -53,7 +56,7 @@ never counted. The last line names the command for the next older page.`,
 			return nil
 		}),
 	}
-	cmd.Flags().IntVar(&maxMessages, "max", projection.DefaultHistoryMessages, "messages per page (maxMessages)")
+	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages)")
 	cmd.Flags().Int64Var(&before, "before", -1, "page before this seq (beforeSeq); absent: the tail page")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
 	return cmd
@@ -71,7 +74,7 @@ type pageOut struct {
 	Events        []json.RawMessage `json:"events"`
 }
 
-func pageJSON(path string, before int64, maxMessages int, p projection.Page) pageOut {
+func pageJSON(path string, before int64, maxMessages int, p history.Page) pageOut {
 	out := pageOut{File: path, MaxMessages: maxMessages, From: p.From, To: p.To, HasMore: p.HasMore,
 		Counted: countedSeqs(p), Events: []json.RawMessage{}}
 	if before >= 0 {
@@ -81,7 +84,7 @@ func pageJSON(path string, before int64, maxMessages int, p projection.Page) pag
 		out.NextBeforeSeq = &p.From
 	}
 	for i := range p.Events {
-		b, err := projection.AppendEvent(nil, &p.Events[i])
+		b, err := jsonl.AppendEvent(nil, &p.Events[i])
 		if err == nil {
 			out.Events = append(out.Events, b)
 		}
@@ -90,18 +93,18 @@ func pageJSON(path string, before int64, maxMessages int, p projection.Page) pag
 }
 
 // countedSeqs lists the page's counted messages, newest first.
-func countedSeqs(p projection.Page) []int64 {
+func countedSeqs(p history.Page) []int64 {
 	seqs := []int64{}
 	for i := len(p.Events) - 1; i >= 0; i-- {
 		e := &p.Events[i]
-		if (e.Type == projection.TypeUserMessage || e.Type == projection.TypeAssistantMessage) && projection.IsAppendSurfaceEvent(e) {
+		if (e.Type == sessionlog.TypeUserMessage || e.Type == sessionlog.TypeAssistantMessage) && sessionlog.IsAppendSurfaceEvent(e) {
 			seqs = append(seqs, e.Seq)
 		}
 	}
 	return seqs
 }
 
-func writePage(w io.Writer, path string, maxMessages int, p projection.Page) {
+func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
 	if len(p.Events) == 0 {
 		fmt.Fprintf(w, "empty page (before seq %d), hasMore %t\n", p.From, p.HasMore)
 		return
@@ -123,15 +126,15 @@ func writePage(w io.Writer, path string, maxMessages int, p projection.Page) {
 
 // describeEvent is a one-line summary of an event: seq, type, surface op
 // and a preview of its text.
-func describeEvent(e *projection.Event) string {
+func describeEvent(e *sessionlog.Event) string {
 	s := fmt.Sprintf("%4d %s", e.Seq, e.Type)
-	if projection.IsSurfaceEvent(e) {
+	if sessionlog.IsSurfaceEvent(e) {
 		switch op := e.Op(); op.Kind {
-		case projection.OpAppend:
+		case sessionlog.OpAppend:
 			s += " append"
-		case projection.OpReplace:
+		case sessionlog.OpReplace:
 			s += fmt.Sprintf(" replace %d..%d", op.Start, op.End)
-			if projection.IsCheckpoint(e) {
+			if sessionlog.IsCheckpoint(e) {
 				s += " (checkpoint)"
 			}
 		}
@@ -143,16 +146,16 @@ func describeEvent(e *projection.Event) string {
 }
 
 // eventText is the text a message event carries (its content text), or "".
-func eventText(e *projection.Event) string {
-	msg, ok := projection.DeriveEventMessage(e)
+func eventText(e *sessionlog.Event) string {
+	msg, ok := surface.DeriveEventMessage(e)
 	if !ok {
 		return ""
 	}
-	var m projection.Message
+	var m sessionlog.Message
 	if json.Unmarshal(msg, &m) != nil {
 		return ""
 	}
-	return projection.ContentText(m.Content)
+	return sessionlog.ContentText(m.Content)
 }
 
 // preview quotes the start of s, at most n runes, on one line.

@@ -13,8 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // Invariant names, as repro prints them and --minimize takes them.
@@ -45,9 +47,9 @@ func (s size) String() string { return fmt.Sprintf("%dx%d", s.W, s.H) }
 
 // checker renders a log both ways at each size and checks the invariants.
 type checker struct {
-	events    []projection.Event
+	events    []sessionlog.Event
 	sizes     []size
-	opts      projection.TranscriptOptions
+	opts      transcript.Options
 	proj      terminal.Projection
 	windows   windowsFunc // projects history pages with proj
 	sessionID string
@@ -68,7 +70,7 @@ type checker struct {
 	// model is built and feeds the live model from reread, and a
 	// failure's detail that needs the log (the first diverging event)
 	// rereads it.
-	reread func(yield func(*projection.Event) bool) error
+	reread func(yield func(*sessionlog.Event) bool) error
 	// renderPanic is what render panicked with, if it did.
 	renderPanic string
 	// The log's expected texts, derived once on first use.
@@ -105,24 +107,24 @@ type result struct {
 	Detail string `json:"detail"`
 }
 
-func newChecker(events []projection.Event, sizes []size, opts projection.TranscriptOptions, proj terminal.Projection, sessionID string) *checker {
-	windows := windowsFunc(projection.ProjectWindows)
+func newChecker(events []sessionlog.Event, sizes []size, opts transcript.Options, proj terminal.Projection, sessionID string) *checker {
+	windows := windowsFunc(transcript.ProjectWindows)
 	if proj.Replay != nil {
 		windows = eachWindow(proj.Replay)
 	}
 	return &checker{events: events, sizes: sizes, opts: opts, proj: proj, windows: windows, sessionID: sessionID, now: frozenNow(events)}
 }
 
-func (c *checker) model(log []projection.Event, sz size) *terminal.Model {
+func (c *checker) model(log []sessionlog.Event, sz size) *terminal.Model {
 	return c.sharedModel(log, sz, nil)
 }
 
 // sharedModel is model with a RowCache shared with other models.
-func (c *checker) sharedModel(log []projection.Event, sz size, rows *terminal.RowCache) *terminal.Model {
+func (c *checker) sharedModel(log []sessionlog.Event, sz size, rows *terminal.RowCache) *terminal.Model {
 	return terminal.New(c.config(log, sz, rows, false))
 }
 
-func (c *checker) config(log []projection.Event, sz size, rows *terminal.RowCache, replayOnly bool) terminal.Config {
+func (c *checker) config(log []sessionlog.Event, sz size, rows *terminal.RowCache, replayOnly bool) terminal.Config {
 	return terminal.Config{
 		ReplayOnly: replayOnly,
 		Rows:       rows,
@@ -137,13 +139,13 @@ func (c *checker) config(log []projection.Event, sz size, rows *terminal.RowCach
 }
 
 // replay renders the stored log mounted at once.
-func (c *checker) replay(events []projection.Event, sz size) (doc, scr []string) {
+func (c *checker) replay(events []sessionlog.Event, sz size) (doc, scr []string) {
 	m := c.model(events, sz)
 	return m.Document().Lines, m.Screen()
 }
 
 // live renders a terminal mounted on an empty log that is fed every event.
-func (c *checker) live(events []projection.Event, sz size) (doc, scr []string) {
+func (c *checker) live(events []sessionlog.Event, sz size) (doc, scr []string) {
 	m := c.model(nil, sz)
 	for i := range events {
 		m.Update(terminal.EventMsg{Event: events[i]})
@@ -201,7 +203,7 @@ func (c *checker) render() {
 		c.events = nil
 		live = c.sharedModel(nil, c.sizes[0], rows)
 		fed := 0
-		err := c.pipeline(n, func(e *projection.Event) {
+		err := c.pipeline(n, func(e *sessionlog.Event) {
 			live.Update(terminal.EventMsg{Event: *e})
 			fed++
 		})
@@ -276,14 +278,14 @@ func compareDocuments(replay, live *terminal.Model, hint int) (diff, replayNorm,
 // pipeline rereads the first n events of the log on one goroutine and
 // hands them to feed, in order, on this one, a batch at a time: decoding
 // and feeding proceed side by side.
-func (c *checker) pipeline(n int, feed func(*projection.Event)) error {
+func (c *checker) pipeline(n int, feed func(*sessionlog.Event)) error {
 	const batch = 256
-	batches := make(chan []projection.Event, 4)
+	batches := make(chan []sessionlog.Event, 4)
 	stop := make(chan struct{}) // closed when feeding ends, even by a panic
 	var err error
 	wait := goCatch(func() {
 		defer close(batches)
-		send := func(b []projection.Event) bool {
+		send := func(b []sessionlog.Event) bool {
 			select {
 			case batches <- b:
 				return true
@@ -291,15 +293,15 @@ func (c *checker) pipeline(n int, feed func(*projection.Event)) error {
 				return false
 			}
 		}
-		b := make([]projection.Event, 0, batch)
+		b := make([]sessionlog.Event, 0, batch)
 		read := 0
-		err = c.reread(func(e *projection.Event) bool {
+		err = c.reread(func(e *sessionlog.Event) bool {
 			b = append(b, *e)
 			if read++; len(b) == batch {
 				if !send(b) {
 					return false
 				}
-				b = make([]projection.Event, 0, batch)
+				b = make([]sessionlog.Event, 0, batch)
 			}
 			return read < n
 		})
@@ -450,7 +452,7 @@ func (c *checker) checkLiveReplay() (bool, string) {
 func (c *checker) divergence(sz size) (int64, bool) {
 	events := c.events
 	if events == nil && c.reread != nil {
-		_ = c.reread(func(e *projection.Event) bool {
+		_ = c.reread(func(e *sessionlog.Event) bool {
 			events = append(events, *e)
 			return true
 		})
@@ -521,18 +523,18 @@ type shownText struct {
 // non-empty text, except the steps the renderer removes by rule
 // (terminal.md §2.6: an llm/retry removes the failed step, a turn/end
 // removes a step still open).
-func expectedTexts(events []projection.Event) []shownText {
+func expectedTexts(events []sessionlog.Event) []shownText {
 	var out []shownText
 	removed := map[int64]bool{}
 	current, lastDone := int64(-1), int64(-1)
 	for i := range events {
 		e := &events[i]
 		switch e.Type {
-		case projection.TypeStepStart:
+		case sessionlog.TypeStepStart:
 			lastDone = -1
-		case projection.TypeStepEnd:
+		case sessionlog.TypeStepEnd:
 			lastDone, current = current, -1
-		case projection.TypeLLMRetry:
+		case sessionlog.TypeLLMRetry:
 			switch {
 			case current >= 0:
 				removed[current] = true
@@ -540,36 +542,36 @@ func expectedTexts(events []projection.Event) []shownText {
 				removed[lastDone] = true
 			}
 			current, lastDone = -1, -1
-		case projection.TypeTurnEnd:
+		case sessionlog.TypeTurnEnd:
 			if current >= 0 {
 				removed[current] = true
 			}
 			current, lastDone = -1, -1
 		}
-		if !projection.IsAppendSurfaceEvent(e) {
+		if !sessionlog.IsAppendSurfaceEvent(e) {
 			continue
 		}
 		switch e.Type {
-		case projection.TypeUserMessage:
+		case sessionlog.TypeUserMessage:
 			if !isHumanPrompt(e) {
 				continue
 			}
-			var m projection.Message
+			var m sessionlog.Message
 			if json.Unmarshal(e.Data, &m) == nil {
-				if t := projection.TrimJS(projection.ContentText(m.Content)); t != "" {
+				if t := sessionlog.TrimJS(sessionlog.ContentText(m.Content)); t != "" {
 					out = append(out, shownText{e.Seq, "prompt", t})
 				}
 			}
-		case projection.TypeSteeringMessage:
-			var d projection.SteeringMessageData
+		case sessionlog.TypeSteeringMessage:
+			var d sessionlog.SteeringMessageData
 			if json.Unmarshal(e.Data, &d) == nil {
-				if t := projection.TrimJS(projection.ContentText(d.Message.Content)); t != "" {
+				if t := sessionlog.TrimJS(sessionlog.ContentText(d.Message.Content)); t != "" {
 					out = append(out, shownText{e.Seq, "prompt", t})
 				}
 			}
-		case projection.TypeAssistantMessage:
+		case sessionlog.TypeAssistantMessage:
 			current = e.Seq
-			var d projection.AssistantMessageData
+			var d sessionlog.AssistantMessageData
 			if json.Unmarshal(e.Data, &d) != nil {
 				continue
 			}
@@ -579,7 +581,7 @@ func expectedTexts(events []projection.Event) []shownText {
 					parts = append(parts, b.Text)
 				}
 			}
-			if t := projection.TrimJS(strings.Join(parts, "\n\n")); t != "" {
+			if t := sessionlog.TrimJS(strings.Join(parts, "\n\n")); t != "" {
 				out = append(out, shownText{e.Seq, "assistant", t})
 			}
 		}
@@ -752,10 +754,10 @@ func countsBelow(doc string, texts []string, need map[string]int) map[string]boo
 }
 
 // checkpoints returns the log's landed checkpoints.
-func checkpoints(events []projection.Event) []*projection.Event {
-	var out []*projection.Event
+func checkpoints(events []sessionlog.Event) []*sessionlog.Event {
+	var out []*sessionlog.Event
 	for i := range events {
-		if projection.IsCheckpoint(&events[i]) {
+		if sessionlog.IsCheckpoint(&events[i]) {
 			out = append(out, &events[i])
 		}
 	}
@@ -766,12 +768,12 @@ func checkpoints(events []projection.Event) []*projection.Event {
 // however the marker wrapped, less quoted: the times conversation text
 // itself says the same words.
 func countMarkers(doc string, quoted int) int {
-	return strings.Count(doc, norm(projection.MarkerText)) - quoted
+	return strings.Count(doc, norm(transcript.MarkerText)) - quoted
 }
 
 // quotedMarkers counts the marker's words in the texts a transcript shows.
 func quotedMarkers(shown []shownText) int {
-	m, n := norm(projection.MarkerText), 0
+	m, n := norm(transcript.MarkerText), 0
 	for _, s := range shown {
 		n += strings.Count(norm(s.text), m)
 	}
@@ -799,8 +801,8 @@ func (c *checker) checkMarkers() (bool, string) {
 // digits), unless the log shows the same text as conversation (a summary
 // may quote a prompt). conversation holds the norms of the log's expected
 // texts.
-func payloadTexts(conversation map[string]bool, cp *projection.Event) []string {
-	var m projection.Message
+func payloadTexts(conversation map[string]bool, cp *sessionlog.Event) []string {
+	var m sessionlog.Message
 	if json.Unmarshal(cp.Data, &m) != nil {
 		return nil
 	}
@@ -811,11 +813,11 @@ func payloadTexts(conversation map[string]bool, cp *projection.Event) []string {
 			out = append(out, n)
 		}
 	}
-	add(projection.ContentText(m.Content))
+	add(sessionlog.ContentText(m.Content))
 	for _, b := range m.Content {
 		if b.Type == "text" {
-			if strings.Contains(b.Text, projection.CheckpointPreamble) {
-				add(projection.CheckpointPreamble)
+			if strings.Contains(b.Text, sessionlog.CheckpointPreamble) {
+				add(sessionlog.CheckpointPreamble)
 			}
 			add(b.Text)
 			// A renderer may drop a frame (<tag>…</tag>) around the text:
@@ -871,18 +873,18 @@ func (c *checker) checkNoPayload() (bool, string) {
 var historyMaxes = []int{1, 2, 3, 5, 50}
 
 // summarySeq returns the seq of the compaction summary a checkpoint cites.
-func summarySeq(events []projection.Event, cp *projection.Event) (int64, bool) {
+func summarySeq(events []sessionlog.Event, cp *sessionlog.Event) (int64, bool) {
 	seqs, _ := cp.Sources()
 	for _, s := range seqs {
-		if s >= 0 && s < int64(len(events)) && projection.Canonical(events[s].Type) == projection.TypeCompactionSummary {
+		if s >= 0 && s < int64(len(events)) && sessionlog.Canonical(events[s].Type) == sessionlog.TypeCompactionSummary {
 			return s, true
 		}
 	}
 	return 0, false
 }
 
-func (c *checker) checkHistory(events []projection.Event) (bool, string) {
-	h := projection.NewHistory(events)
+func (c *checker) checkHistory(events []sessionlog.Event) (bool, string) {
+	h := history.New(events)
 	cps := checkpoints(events)
 	n := int64(len(events))
 	// Every page of every page size, and what it must project.
@@ -891,12 +893,12 @@ func (c *checker) checkHistory(events []projection.Event) (bool, string) {
 		checkpoints   int
 	}
 	var pages []page
-	var windows []projection.Window
+	var windows []transcript.Window
 	var pageCounts []string
 	for _, mx := range historyMaxes {
 		before := int64(-1)
 		next := n // the seq the next (older) page must end just before
-		var walked []projection.Page
+		var walked []history.Page
 		for {
 			p := h.Page(before, mx)
 			if len(p.Events) == 0 {
@@ -936,7 +938,7 @@ func (c *checker) checkHistory(events []projection.Event) (bool, string) {
 		for _, p := range walked {
 			start := indexOf(events, p.From)
 			pages = append(pages, page{int64(mx), p.From, p.To, len(checkpoints(p.Events))})
-			windows = append(windows, projection.Window{Start: start, End: start + len(p.Events)})
+			windows = append(windows, transcript.Window{Start: start, End: start + len(p.Events)})
 		}
 		pageCounts = append(pageCounts, fmt.Sprintf("%d", len(walked)))
 	}
@@ -948,7 +950,7 @@ func (c *checker) checkHistory(events []projection.Event) (bool, string) {
 	for k, t := range c.windows(events, windows, c.opts) {
 		markers := 0
 		for _, it := range t.Items {
-			if it.Kind == projection.KindMarker {
+			if it.Kind == transcript.KindMarker {
 				markers++
 			}
 		}
@@ -976,19 +978,19 @@ func (c *checker) checkHistory(events []projection.Event) (bool, string) {
 
 // indexOf returns the index in events of the event with the given seq (the
 // log is in seq order).
-func indexOf(events []projection.Event, seq int64) int {
-	i, _ := slices.BinarySearchFunc(events, seq, func(e projection.Event, s int64) int { return cmp.Compare(e.Seq, s) })
+func indexOf(events []sessionlog.Event, seq int64) int {
+	i, _ := slices.BinarySearchFunc(events, seq, func(e sessionlog.Event, s int64) int { return cmp.Compare(e.Seq, s) })
 	return i
 }
 
-// windowsFunc projects windows of a log: projection.ProjectWindows, or a
+// windowsFunc projects windows of a log: transcript.ProjectWindows, or a
 // Replay seam's projection of each window on its own.
-type windowsFunc func([]projection.Event, []projection.Window, projection.TranscriptOptions) iter.Seq2[int, projection.Transcript]
+type windowsFunc func([]sessionlog.Event, []transcript.Window, transcript.Options) iter.Seq2[int, transcript.Transcript]
 
 // eachWindow projects every window with replay, one by one.
-func eachWindow(replay func([]projection.Event, projection.TranscriptOptions) projection.Transcript) windowsFunc {
-	return func(events []projection.Event, windows []projection.Window, opts projection.TranscriptOptions) iter.Seq2[int, projection.Transcript] {
-		return func(yield func(int, projection.Transcript) bool) {
+func eachWindow(replay func([]sessionlog.Event, transcript.Options) transcript.Transcript) windowsFunc {
+	return func(events []sessionlog.Event, windows []transcript.Window, opts transcript.Options) iter.Seq2[int, transcript.Transcript] {
+		return func(yield func(int, transcript.Transcript) bool) {
 			for k, w := range windows {
 				if !yield(k, replay(events[w.Start:w.End], opts)) {
 					return

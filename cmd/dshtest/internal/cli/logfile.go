@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/surface"
 )
 
 // logFile is a session log read from disk, decoded and validated.
@@ -17,14 +19,14 @@ type logFile struct {
 	Path string
 	// Header is upstream's container header line, if the file has one.
 	Header json.RawMessage
-	Events []projection.Event
+	Events []sessionlog.Event
 	// Lines[i] is the file line Events[i] was read from (a packed chunk
 	// row's events share its line).
 	Lines []int
 	// Torn is the torn last line that was skipped, when tolerated.
-	Torn *projection.DecodeError
+	Torn *jsonl.DecodeError
 	// Session is the loaded session (validation and surface fold done).
-	Session *projection.Session
+	Session *surface.Session
 }
 
 // inputError is bad input: a log that cannot be read, decoded or loaded.
@@ -104,7 +106,7 @@ func (a *app) readLogQuietly(path string, opts readOptions) (*logFile, error) {
 // parseLog is readLog over the file's contents.
 func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
 	lf := &logFile{Path: path}
-	dec := projection.NewDecoder(r, path)
+	dec := jsonl.NewDecoder(r, path)
 	for {
 		ev, err := dec.Next()
 		lf.Header = dec.Header()
@@ -112,7 +114,7 @@ func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
 			break
 		}
 		if err != nil {
-			var de *projection.DecodeError
+			var de *jsonl.DecodeError
 			if !errors.As(err, &de) {
 				return nil, &inputError{Path: path, Line: dec.Line(), Seq: -1, Reason: err.Error()}
 			}
@@ -151,7 +153,7 @@ func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
 	return lf, nil
 }
 
-// load validates the events and folds the surface (projection.Load),
+// load validates the events and folds the surface (surface.Load),
 // setting Session. An error is an *inputError at the offending event's line.
 func (lf *logFile) load() error {
 	s, err := lf.validate(lf.Events)
@@ -161,8 +163,8 @@ func (lf *logFile) load() error {
 
 // validate is load of events without keeping the session: it does not
 // touch lf.Events, and may run while another goroutine sets it.
-func (lf *logFile) validate(events []projection.Event) (*projection.Session, error) {
-	s, err := projection.Load(events, nil)
+func (lf *logFile) validate(events []sessionlog.Event) (*surface.Session, error) {
+	s, err := surface.Load(events, nil)
 	if err != nil {
 		return nil, lf.eventError(err)
 	}
@@ -172,7 +174,7 @@ func (lf *logFile) validate(events []projection.Event) (*projection.Session, err
 // eventError turns a validation or fold error into an inputError at the
 // offending event's line.
 func (lf *logFile) eventError(err error) error {
-	var ee *projection.EventError
+	var ee *surface.EventError
 	if !errors.As(err, &ee) {
 		return &inputError{Path: lf.Path, Seq: -1, Reason: err.Error()}
 	}
@@ -190,13 +192,13 @@ func (lf *logFile) line(seq int64) int {
 // eachEvent reads the first n events of the log at path again, as readLog
 // decoded them (validation aside: readLog did it), and yields them in
 // order until yield returns false.
-func eachEvent(path string, n int, yield func(*projection.Event) bool) error {
+func eachEvent(path string, n int, yield func(*sessionlog.Event) bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	dec := projection.NewDecoder(f, path)
+	dec := jsonl.NewDecoder(f, path)
 	for range n {
 		ev, err := dec.Next()
 		if err == io.EOF {

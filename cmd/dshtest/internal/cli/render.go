@@ -11,9 +11,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // displayFlags are the renderer settings render and view share.
@@ -37,10 +39,10 @@ func (f *displayFlags) register(fs *pflag.FlagSet, width bool) {
 
 // settings validates the flags and returns the renderer settings; now is
 // the frozen clock reading.
-func (f *displayFlags) settings(now int64) (terminal.Settings, projection.TranscriptOptions, error) {
+func (f *displayFlags) settings(now int64) (terminal.Settings, transcript.Options, error) {
 	s := terminal.Settings{Width: f.width, Now: now}
 	if f.width < 1 || f.width > 1000 {
-		return s, projection.TranscriptOptions{}, usagef("--width %d: want 1 to 1000", f.width)
+		return s, transcript.Options{}, usagef("--width %d: want 1 to 1000", f.width)
 	}
 	switch f.scheme {
 	case "dark":
@@ -48,21 +50,21 @@ func (f *displayFlags) settings(now int64) (terminal.Settings, projection.Transc
 	case "light":
 		s.Scheme = terminal.SchemeLight
 	default:
-		return s, projection.TranscriptOptions{}, usagef("--scheme %q: want dark or light", f.scheme)
+		return s, transcript.Options{}, usagef("--scheme %q: want dark or light", f.scheme)
 	}
 	switch f.reasoning {
 	case "on":
 	case "off":
 		s.HideReasoning = true
 	default:
-		return s, projection.TranscriptOptions{}, usagef("--reasoning %q: want on or off", f.reasoning)
+		return s, transcript.Options{}, usagef("--reasoning %q: want on or off", f.reasoning)
 	}
 	mode, err := parseTools(f.tools)
 	if err != nil {
-		return s, projection.TranscriptOptions{}, err
+		return s, transcript.Options{}, err
 	}
 	s.Tools = mode
-	return s, projection.TranscriptOptions{EagerSteps: f.eager}, nil
+	return s, transcript.Options{EagerSteps: f.eager}, nil
 }
 
 func parseTools(s string) (terminal.ToolMode, error) {
@@ -79,7 +81,7 @@ func parseTools(s string) (terminal.ToolMode, error) {
 
 // frozenNow is the clock every offline rendering uses: the time of the
 // log's last event, so open timing buckets read the same on every run.
-func frozenNow(events []projection.Event) int64 {
+func frozenNow(events []sessionlog.Event) int64 {
 	if len(events) == 0 {
 		return 0
 	}
@@ -133,7 +135,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				writeSurface(&out, lf.Session.DeriveMessages())
 			} else {
 				s.Now = frozenNow(lf.Events)
-				doc := terminal.Render(projection.Project(lf.Events, opts), s)
+				doc := terminal.Render(transcript.Project(lf.Events, opts), s)
 				writeDocument(&out, doc.Lines, format)
 			}
 			_, err = a.stdout.Write(out.Bytes())
@@ -180,14 +182,14 @@ func plainLines(lines []string) []string {
 //
 // Each content block is one "kind: text" line; a multi-line text continues
 // on lines indented to match.
-func writeSurface(w io.Writer, msgs []projection.ModelMessage) {
+func writeSurface(w io.Writer, msgs []surface.ModelMessage) {
 	for i, m := range msgs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		var msg projection.Message
+		var msg sessionlog.Message
 		_ = json.Unmarshal(m.Message, &msg)
-		src := projection.DecodeSource(msg.Source)
+		src := sessionlog.DecodeSource(msg.Source)
 		label := src.Kind
 		switch {
 		case src.Plugin != "":
@@ -207,7 +209,7 @@ func writeSurface(w io.Writer, msgs []projection.ModelMessage) {
 	}
 }
 
-func writeBlock(w io.Writer, b projection.ContentBlock, indent string) {
+func writeBlock(w io.Writer, b sessionlog.ContentBlock, indent string) {
 	var head, body string
 	switch b.Type {
 	case "text", "reasoning":
@@ -219,7 +221,7 @@ func writeBlock(w io.Writer, b projection.ContentBlock, indent string) {
 		if b.IsError {
 			head += " (error)"
 		}
-		body = projection.ContentText(b.Content)
+		body = sessionlog.ContentText(b.Content)
 	default:
 		head, body = b.Type, "["+b.Type+"]"
 	}

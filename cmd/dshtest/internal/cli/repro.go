@@ -17,7 +17,9 @@ import (
 
 	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/minimize"
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // defaultSizes are the sizes repro renders at without --size: upstream's
@@ -169,7 +171,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 	var loadErr error
 	toValidate := lf.Events // lf.Events may be dropped below
 	loaded := goCatch(func() { _, loadErr = lf.validate(toValidate) })
-	opts := projection.TranscriptOptions{EagerSteps: f.eager}
+	opts := transcript.Options{EagerSteps: f.eager}
 	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
 	if f.minimize == "" && f.emit == "" {
@@ -178,7 +180,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		// than the file) and read the file again for the live path.
 		n := len(lf.Events)
 		lf.Events = nil
-		c.reread = func(yield func(*projection.Event) bool) error {
+		c.reread = func(yield func(*sessionlog.Event) bool) error {
 			return eachEvent(path, n, yield)
 		}
 	}
@@ -328,9 +330,9 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 // encodeLog writes events as JSONL.
-func encodeLog(events []projection.Event) ([]byte, error) {
+func encodeLog(events []sessionlog.Event) ([]byte, error) {
 	var b bytes.Buffer
-	if err := projection.WriteLog(&b, events); err != nil {
+	if err := jsonl.WriteLog(&b, events); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -338,7 +340,7 @@ func encodeLog(events []projection.Event) ([]byte, error) {
 
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.
-func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport) (*minimized, []projection.Event, error) {
+func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport) (*minimized, []sessionlog.Event, error) {
 	for _, r := range rep.Invariants {
 		if r.Name == f.minimize && r.OK {
 			if !f.asJSON {
@@ -357,7 +359,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 			return nil, nil, usagef("--out %s: would overwrite the input", out)
 		}
 	}
-	fails := func(events []projection.Event) bool {
+	fails := func(events []sessionlog.Event) bool {
 		ch := newChecker(events, c.sizes, c.opts, c.proj, c.sessionID)
 		ch.quick = true
 		return !ch.check(f.minimize).OK
@@ -393,7 +395,7 @@ func validScenarioName(name string) bool {
 
 // emitScenario writes a scenario embedding events, snapshotted at every
 // size, with the repro verdicts in its header.
-func (a *app) emitScenario(path, input string, events []projection.Event, sizes []size, f *reproFlags, rep *reproReport) error {
+func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes []size, f *reproFlags, rep *reproReport) error {
 	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 	var verdicts []string
 	for _, r := range rep.Invariants {

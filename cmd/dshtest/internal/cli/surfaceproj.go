@@ -1,8 +1,10 @@
 package cli
 
 import (
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // projectorEnv selects the projection repro and view swap into the
@@ -32,10 +34,10 @@ func (a *app) projectionFor() (terminal.Projection, string, error) {
 // upstream's lenient browser fallback did.
 func surfaceProjection() terminal.Projection {
 	return terminal.Projection{
-		Replay: func(events []projection.Event, opts projection.TranscriptOptions) projection.Transcript {
-			return projection.Project(surfaceView(events), opts)
+		Replay: func(events []sessionlog.Event, opts transcript.Options) transcript.Transcript {
+			return transcript.Project(surfaceView(events), opts)
 		},
-		Live: func(opts projection.TranscriptOptions) terminal.LiveProjector {
+		Live: func(opts transcript.Options) terminal.LiveProjector {
 			return &surfaceLive{opts: opts}
 		},
 	}
@@ -44,18 +46,18 @@ func surfaceProjection() terminal.Projection {
 // surfaceView returns the events a surface-drawn transcript sees: every
 // log-only event, and the surface events still on the surface, each
 // replacement turned into an append.
-func surfaceView(events []projection.Event) []projection.Event {
+func surfaceView(events []sessionlog.Event) []sessionlog.Event {
 	if len(events) == 0 {
 		return nil
 	}
-	s := projection.NewSurface(events[0].Seq)
+	s := surface.New(events[0].Seq)
 	for i := range events {
 		e := events[i]
 		if s.Apply(&e) != nil {
 			// Keep the fold going past a rejected event: treat it as
 			// log-only.
 			e.SurfaceOp, e.SourceEventSeqs = nil, nil
-			if projection.IsSurfaceEligibleType(e.Type) {
+			if sessionlog.IsSurfaceEligibleType(e.Type) {
 				e.Type = "dshtest/skipped"
 			}
 			_ = s.Apply(&e)
@@ -65,14 +67,14 @@ func surfaceView(events []projection.Event) []projection.Event {
 	for _, seq := range s.Nodes() {
 		on[seq] = true
 	}
-	var out []projection.Event
+	var out []sessionlog.Event
 	for _, e := range events {
-		if projection.IsSurfaceEvent(&e) {
+		if sessionlog.IsSurfaceEvent(&e) {
 			if !on[e.Seq] {
 				continue
 			}
-			if projection.IsReplacementSurfaceEvent(&e) {
-				e.SurfaceOp = projection.AppendOp()
+			if sessionlog.IsReplacementSurfaceEvent(&e) {
+				e.SurfaceOp = sessionlog.AppendOp()
 			}
 		}
 		out = append(out, e)
@@ -84,15 +86,15 @@ func surfaceView(events []projection.Event) []projection.Event {
 // its destructive rebuild on every replacement; this one rebuilds on every
 // event, which shows the same thing.
 type surfaceLive struct {
-	opts   projection.TranscriptOptions
-	events []projection.Event
-	t      projection.Transcript
+	opts   transcript.Options
+	events []sessionlog.Event
+	t      transcript.Transcript
 }
 
-func (l *surfaceLive) Apply(e *projection.Event) projection.Change {
+func (l *surfaceLive) Apply(e *sessionlog.Event) transcript.Change {
 	l.events = append(l.events, *e)
-	l.t = projection.Project(surfaceView(l.events), l.opts)
-	return projection.Change{From: 0}
+	l.t = transcript.Project(surfaceView(l.events), l.opts)
+	return transcript.Change{From: 0}
 }
 
-func (l *surfaceLive) Transcript() projection.Transcript { return l.t }
+func (l *surfaceLive) Transcript() transcript.Transcript { return l.t }

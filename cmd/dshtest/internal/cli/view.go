@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 func (a *app) viewCommand() *cobra.Command {

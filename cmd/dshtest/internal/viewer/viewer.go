@@ -1,5 +1,5 @@
 // Package viewer runs dshtest's full-screen views: the real transcript
-// renderer (projection/terminal's model) on a stored log, and a plain pager
+// renderer (terminal's model) on a stored log, and a plain pager
 // for the model's view of the same log (its surface messages).
 //
 // Both are Bubble Tea models drawn on the alternate screen; Run is the only

@@ -17,8 +17,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
-	"github.com/dshtest/dshtest/projection"
-	"github.com/dshtest/dshtest/projection/terminal"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // programOptions pins what Bubble Tea would otherwise detect.
@@ -27,15 +29,15 @@ var programOptions = teatest.WithProgramOptions(
 	tea.WithEnvironment([]string{"TERM=xterm-256color"}),
 )
 
-func exampleLog(t *testing.T) []projection.Event {
+func exampleLog(t *testing.T) []sessionlog.Event {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "..", "projection", "testdata", "example-session.jsonl")
+	path := filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	log, err := projection.ReadLog(f, path)
+	log, err := jsonl.ReadLog(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +205,7 @@ func TestTranscriptResize(t *testing.T) {
 					norm.WriteRune(r)
 				}
 			}
-			for _, text := range []string{"List the files", "Show README.md", "Summarize the README in one line", projection.MarkerText} {
+			for _, text := range []string{"List the files", "Show README.md", "Summarize the README in one line", transcript.MarkerText} {
 				if !strings.Contains(norm.String(), strings.ReplaceAll(text, " ", "")) {
 					t.Errorf("document at %dx%d lacks %q", sz.w, sz.h, text)
 				}

@@ -12,7 +12,7 @@ import (
 	"os"
 
 	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
 
 func main() {
@@ -24,7 +24,7 @@ func main() {
 		os.Exit(2)
 	}
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	err := projection.WriteLog(w, sessiongen.GenerateN(*seed, *n))
+	err := jsonl.WriteLog(w, sessiongen.GenerateN(*seed, *n))
 	if err == nil {
 		err = w.Flush()
 	}

@@ -1,0 +1,524 @@
+package fastjson
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// DecodeChunkData is json.Unmarshal of an assistant/chunk payload into a
+// ChunkData, the commonest decode of a projection (a streamed session is
+// mostly chunks). The usual shapes — deltas, block starts, settled blocks,
+// finish and usage chunks — are read by a small scanner; anything else (an
+// unusual block, a repeated key, a key that matches a field only when case
+// is ignored, whitespace, a number that is not a plain integer, null,
+// malformed JSON) goes to json.Unmarshal, so the result and the error are
+// always those of json.Unmarshal.
+func DecodeChunkData(data []byte) (sessionlog.ChunkData, error) {
+	if c, ok := scanChunkData(data, false); ok {
+		return c, nil
+	}
+	var c sessionlog.ChunkData
+	err := json.Unmarshal(data, &c)
+	return c, err
+}
+
+// DecodeChunkHead is DecodeChunkData keeping only what places a chunk and
+// times its step: turn, step, and the chunk's type, index and block type.
+// The rest is checked but not decoded, which spares the replay path the
+// copy of every streamed text (it keeps only where the chunks are, and
+// decodes them again for a step that never settles).
+func DecodeChunkHead(data []byte) sessionlog.ChunkData {
+	c, ok := scanChunkData(data, true)
+	if !ok {
+		c, _ = DecodeChunkData(data)
+	}
+	return chunkHead(c)
+}
+
+// chunkHead keeps the fields of c that DecodeChunkHead decodes.
+func chunkHead(c sessionlog.ChunkData) sessionlog.ChunkData {
+	return sessionlog.ChunkData{TurnStep: c.TurnStep, Chunk: sessionlog.StreamChunk{Type: c.Chunk.Type, Index: c.Chunk.Index, BlockType: c.Chunk.BlockType}}
+}
+
+// Field names json.Unmarshal matches keys against (case aside): a key the
+// scanner does not read is skipped only if it matches none of them.
+var (
+	chunkDataFields    = []string{"turn", "step", "chunk"}
+	streamChunkFields  = []string{"type", "index", "blockType", "text", "id", "name", "argumentsDelta", "block"}
+	contentBlockFields = []string{"type", "text", "id", "name", "arguments", "toolCallId", "content", "isError"}
+)
+
+// scanChunkData reads {"turn":N,"step":N,"chunk":{…}}, each key at most
+// once, in any order, without whitespace. With head, the chunk's texts and
+// block are checked but not decoded. ok is false for anything the scanner
+// does not take.
+func scanChunkData(b []byte, head bool) (c sessionlog.ChunkData, ok bool) {
+	s := &chunkScanner{b: b}
+	var seen uint16
+	once := func(bit uint16) bool {
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	}
+	text := func(v *string) bool {
+		if head {
+			return s.skipString()
+		}
+		return s.str(v)
+	}
+	ok = s.object(func(key string) bool {
+		switch key {
+		case "turn":
+			return once(1<<0) && s.integer(&c.Turn)
+		case "step":
+			return once(1<<1) && s.integer(&c.Step)
+		case "chunk":
+			return once(1<<2) && s.object(func(key string) bool {
+				ch := &c.Chunk
+				switch key {
+				case "type":
+					return once(1<<3) && s.str(&ch.Type)
+				case "index":
+					var n int64
+					if !once(1<<4) || !s.integer(&n) || int64(int(n)) != n {
+						return false
+					}
+					ch.Index = int(n)
+					return true
+				case "blockType":
+					return once(1<<5) && s.str(&ch.BlockType)
+				case "text":
+					return once(1<<6) && text(&ch.Text)
+				case "id":
+					return once(1<<7) && text(&ch.ID)
+				case "name":
+					return once(1<<8) && text(&ch.Name)
+				case "argumentsDelta":
+					return once(1<<9) && text(&ch.ArgumentsDelta)
+				case "block":
+					if !once(1 << 10) {
+						return false
+					}
+					if head {
+						return s.peek('{') && s.skip()
+					}
+					ch.Block = new(sessionlog.ContentBlock)
+					return s.contentBlock(ch.Block)
+				}
+				return s.skipUnknown(key, streamChunkFields)
+			})
+		}
+		return s.skipUnknown(key, chunkDataFields)
+	})
+	return c, ok && s.i == len(b)
+}
+
+type chunkScanner struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+func (s *chunkScanner) next(c byte) bool {
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// object reads an object whose keys are plain ASCII strings, calling field
+// to read each value.
+func (s *chunkScanner) object(field func(key string) bool) bool {
+	if !s.next('{') {
+		return false
+	}
+	if s.next('}') {
+		return true
+	}
+	for {
+		if !s.next('"') {
+			return false
+		}
+		start := s.i
+		for s.i < len(s.b) && s.b[s.i] != '"' {
+			if c := s.b[s.i]; c < 0x20 || c == '\\' || c >= 0x80 {
+				return false
+			}
+			s.i++
+		}
+		key := string(s.b[start:s.i])
+		if !s.next('"') || !s.next(':') || !field(key) {
+			return false
+		}
+		if s.next('}') {
+			return true
+		}
+		if !s.next(',') {
+			return false
+		}
+	}
+}
+
+// integer reads -?(0|[1-9][0-9]*) that fits in an int64 and is not
+// followed by a fraction or exponent.
+func (s *chunkScanner) integer(v *int64) bool {
+	neg := s.next('-')
+	start := s.i
+	var n uint64
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		if n > (1<<63)/10 {
+			return false
+		}
+		n = n*10 + uint64(s.b[s.i]-'0')
+		s.i++
+	}
+	digits := s.i - start
+	if digits == 0 || (digits > 1 && s.b[start] == '0') || n > 1<<63 || (!neg && n == 1<<63) {
+		return false
+	}
+	if s.i < len(s.b) && (s.b[s.i] == '.' || s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		return false
+	}
+	if neg {
+		*v = -int64(n)
+	} else {
+		*v = int64(n)
+	}
+	return true
+}
+
+// str reads a string. Plain ASCII is taken as it is; escapes, surrogates
+// and other bytes are decoded as json.Unmarshal decodes them (unquote).
+func (s *chunkScanner) str(v *string) bool {
+	start := s.i
+	ok, plain := s.scanString()
+	if !ok {
+		return false
+	}
+	body := s.b[start+1 : s.i-1]
+	if plain {
+		*v = string(body)
+	} else {
+		*v = unquote(body)
+	}
+	return true
+}
+
+// unquote decodes the body of a JSON string that skipString accepted, as
+// encoding/json does: escapes decoded, a \u escape of a lone surrogate and
+// every byte of invalid UTF-8 as U+FFFD.
+func unquote(body []byte) string {
+	b := make([]byte, 0, len(body)+2*utf8.UTFMax)
+	for r := 0; r < len(body); {
+		c := body[r]
+		switch {
+		case c == '\\':
+			r++
+			switch body[r] {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				rr := hex4(body[r+1 : r+5])
+				r += 5
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(body) && body[r] == '\\' && body[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(body[r+2:r+6])); dec != unicode.ReplacementChar {
+							b = utf8.AppendRune(b, dec)
+							r += 6
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, rr)
+				continue
+			default: // '"', '\\', '/'
+				b = append(b, body[r])
+			}
+			r++
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(body[r:])
+			b = utf8.AppendRune(b, rr)
+			r += size
+		}
+	}
+	return string(b)
+}
+
+// hex4 reads four hex digits (skipString checked them).
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// maxDepth bounds how deep skip follows nested values; deeper ones are
+// left to json.Unmarshal.
+const maxDepth = 64
+
+func (s *chunkScanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
+
+// skipUnknown skips the value of a key that matches none of fields, even
+// with case ignored (json.Unmarshal would ignore it too).
+func (s *chunkScanner) skipUnknown(key string, fields []string) bool {
+	for _, f := range fields {
+		if strings.EqualFold(key, f) {
+			return false
+		}
+	}
+	return s.skip()
+}
+
+// skip checks one JSON value, without whitespace, and moves past it.
+func (s *chunkScanner) skip() bool {
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > maxDepth || s.i >= len(s.b) {
+		return false
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		return s.skipString()
+	case c == '{':
+		return s.object(func(string) bool { return s.skip() })
+	case c == '[':
+		s.i++
+		if s.next(']') {
+			return true
+		}
+		for {
+			if !s.skip() {
+				return false
+			}
+			if s.next(']') {
+				return true
+			}
+			if !s.next(',') {
+				return false
+			}
+		}
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	default:
+		return s.number()
+	}
+}
+
+func (s *chunkScanner) literal(lit string) bool {
+	if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+		return false
+	}
+	s.i += len(lit)
+	return true
+}
+
+// number checks -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (s *chunkScanner) number() bool {
+	s.next('-')
+	digits := func() int {
+		n := 0
+		for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+			s.i++
+			n++
+		}
+		return n
+	}
+	start := s.i
+	if n := digits(); n == 0 || (n > 1 && s.b[start] == '0') {
+		return false
+	}
+	if s.next('.') && digits() == 0 {
+		return false
+	}
+	if s.next('e') || s.next('E') {
+		if !s.next('+') {
+			s.next('-')
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// skipString checks a string and moves past it.
+func (s *chunkScanner) skipString() bool {
+	ok, _ := s.scanString()
+	return ok
+}
+
+// Eight bytes at a time: lsb and msb hold a byte's low and high bit in
+// every lane.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// scanString checks a string and moves past it; plain says it holds no
+// escape and no byte outside ASCII. Runs of bytes that need no attention
+// (printable ASCII other than '"' and '\\') are skipped eight at a time.
+func (s *chunkScanner) scanString() (ok, plain bool) {
+	if !s.next('"') {
+		return false, false
+	}
+	plain = true
+	for {
+		for s.i+8 <= len(s.b) {
+			w := binary.LittleEndian.Uint64(s.b[s.i:])
+			q, bs := w^('"'*lsb), w^('\\'*lsb)
+			// A lane is flagged if it is below 0x20, is '"' or '\\', or
+			// has its high bit set; a flag may be spurious, never missing,
+			// and the byte loop below decides.
+			if ((w-0x20*lsb)|(q-lsb)|(bs-lsb)|w)&msb != 0 {
+				break
+			}
+			s.i += 8
+		}
+		if s.i >= len(s.b) {
+			return false, false
+		}
+		c := s.b[s.i]
+		s.i++
+		switch {
+		case c == '"':
+			return true, plain
+		case c == '\\':
+			plain = false
+			if s.i >= len(s.b) {
+				return false, false
+			}
+			switch s.b[s.i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i++
+			case 'u':
+				if s.i+5 > len(s.b) {
+					return false, false
+				}
+				for _, h := range s.b[s.i+1 : s.i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false, false
+					}
+				}
+				s.i += 5
+			default:
+				return false, false
+			}
+		case c < 0x20:
+			return false, false
+		case c >= utf8.RuneSelf:
+			plain = false
+		}
+	}
+}
+
+// boolean reads true or false.
+func (s *chunkScanner) boolean(v *bool) bool {
+	switch {
+	case s.peek('t'):
+		*v = true
+		return s.literal("true")
+	case s.peek('f'):
+		*v = false
+		return s.literal("false")
+	}
+	return false
+}
+
+// contentBlock reads a ContentBlock object whose keys are among its
+// fields (case exact, each once) or match none of them.
+func (s *chunkScanner) contentBlock(b *sessionlog.ContentBlock) bool {
+	s.depth++
+	defer func() { s.depth-- }()
+	if s.depth > maxDepth {
+		return false
+	}
+	var seen uint8
+	once := func(bit uint8) bool {
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		return true
+	}
+	return s.object(func(key string) bool {
+		switch key {
+		case "type":
+			return once(1<<0) && s.str(&b.Type)
+		case "text":
+			return once(1<<1) && s.str(&b.Text)
+		case "id":
+			return once(1<<2) && s.str(&b.ID)
+		case "name":
+			return once(1<<3) && s.str(&b.Name)
+		case "arguments":
+			return once(1<<4) && s.str(&b.Arguments)
+		case "toolCallId":
+			return once(1<<5) && s.str(&b.ToolCallID)
+		case "content":
+			return once(1<<6) && s.contentBlocks(&b.Content)
+		case "isError":
+			return once(1<<7) && s.boolean(&b.IsError)
+		}
+		return s.skipUnknown(key, contentBlockFields)
+	})
+}
+
+// contentBlocks reads an array of ContentBlock objects ([] is an empty,
+// non-nil slice, as json.Unmarshal makes it).
+func (s *chunkScanner) contentBlocks(v *[]sessionlog.ContentBlock) bool {
+	if !s.next('[') {
+		return false
+	}
+	out := []sessionlog.ContentBlock{}
+	if !s.next(']') {
+		for {
+			var b sessionlog.ContentBlock
+			if !s.peek('{') || !s.contentBlock(&b) {
+				return false
+			}
+			out = append(out, b)
+			if s.next(']') {
+				break
+			}
+			if !s.next(',') {
+				return false
+			}
+		}
+	}
+	*v = out
+	return true
+}

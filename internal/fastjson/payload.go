@@ -1,0 +1,193 @@
+package fastjson
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// The scanners below read the usual shapes of the payloads a projection
+// decodes most after chunks: tool results, assistant messages and user
+// messages. Each says ok only where json.Unmarshal into the struct its
+// caller used before would succeed and give the same values; anything
+// else (null, whitespace, a repeated key, a key that matches a field only
+// when case is ignored, a value of another type, malformed JSON) is left
+// to json.Unmarshal. TestFastDecoders and FuzzFastDecoders hold them to
+// that.
+
+// Field names json.Unmarshal matches keys against, per struct.
+var (
+	resultFields        = []string{"message", "error", "meta"}
+	resultMessageFields = []string{"content", "source"}
+	resultContentFields = []string{"content", "isError"}
+	assistantFields     = []string{"turn", "step", "message"}
+	assistantMsgFields  = []string{"content"}
+	userFields          = []string{"content", "source"}
+)
+
+// onceSet refuses a key seen before.
+type onceSet uint8
+
+func (o *onceSet) first(bit uint8) bool {
+	if uint8(*o)&bit != 0 {
+		return false
+	}
+	*o |= onceSet(bit)
+	return true
+}
+
+// raw reads any value but null as a json.RawMessage (a copy, as
+// json.Unmarshal makes it).
+func (s *chunkScanner) raw(v *json.RawMessage) bool {
+	if s.peek('n') {
+		return false
+	}
+	start := s.i
+	if !s.skip() {
+		return false
+	}
+	*v = bytes.Clone(s.b[start:s.i])
+	return true
+}
+
+// resultContent is one element of a tool/result message's content.
+type resultContent struct {
+	Content []sessionlog.ContentBlock
+	IsError bool
+}
+
+// ToolResult is a tool/result as a tool card reads it: the call id from
+// message.source.callId, the first content element's result and error flag,
+// and the raw error and meta.
+type ToolResult struct {
+	CallID  string
+	IsError bool
+	Result  []sessionlog.ContentBlock
+	Meta    json.RawMessage
+	Error   json.RawMessage
+}
+
+// ScanToolResult reads a tool/result payload in one pass:
+// message.content[].{content,isError}, message.source, error, meta.
+func ScanToolResult(b []byte) (r ToolResult, ok bool) {
+	s := &chunkScanner{b: b}
+	var top, msg onceSet
+	var source json.RawMessage
+	var first *resultContent
+	ok = s.object(func(key string) bool {
+		switch key {
+		case "message":
+			return top.first(1) && s.object(func(key string) bool {
+				switch key {
+				case "content":
+					if !msg.first(1) || !s.next('[') {
+						return false
+					}
+					if s.next(']') {
+						return true
+					}
+					for {
+						var c resultContent
+						var seen onceSet
+						if !s.peek('{') || !s.object(func(key string) bool {
+							switch key {
+							case "content":
+								return seen.first(1) && s.contentBlocks(&c.Content)
+							case "isError":
+								return seen.first(2) && s.boolean(&c.IsError)
+							}
+							return s.skipUnknown(key, resultContentFields)
+						}) {
+							return false
+						}
+						if first == nil {
+							first = &c
+						}
+						if s.next(']') {
+							return true
+						}
+						if !s.next(',') {
+							return false
+						}
+					}
+				case "source":
+					return msg.first(2) && s.raw(&source)
+				}
+				return s.skipUnknown(key, resultMessageFields)
+			})
+		case "error":
+			return top.first(2) && s.raw(&r.Error)
+		case "meta":
+			return top.first(4) && s.raw(&r.Meta)
+		}
+		return s.skipUnknown(key, resultFields)
+	})
+	if !ok || s.i != len(b) {
+		return ToolResult{}, false
+	}
+	r.CallID = sessionlog.DecodeSource(source).CallID
+	if first != nil {
+		r.Result, r.IsError = first.Content, first.IsError
+	}
+	return r, true
+}
+
+// ScanAssistant reads an assistant/message payload as {turn, step,
+// message: {content}}.
+func ScanAssistant(b []byte) (turn, step int64, content []sessionlog.ContentBlock, ok bool) {
+	s := &chunkScanner{b: b}
+	var top, msg onceSet
+	ok = s.object(func(k string) bool {
+		switch k {
+		case "turn":
+			return top.first(1) && s.integer(&turn)
+		case "step":
+			return top.first(2) && s.integer(&step)
+		case "message":
+			return top.first(4) && s.object(func(k string) bool {
+				if k == "content" {
+					return msg.first(1) && s.contentBlocks(&content)
+				}
+				return s.skipUnknown(k, assistantMsgFields)
+			})
+		}
+		return s.skipUnknown(k, assistantFields)
+	})
+	if !ok || s.i != len(b) {
+		return 0, 0, nil, false
+	}
+	return turn, step, content, true
+}
+
+// ScanUser reads a user/message payload as {content, source} with source a
+// map of raw values (a repeated source key keeps its last value, as a map
+// does).
+func ScanUser(b []byte) (content []sessionlog.ContentBlock, src map[string]json.RawMessage, ok bool) {
+	s := &chunkScanner{b: b}
+	var top onceSet
+	ok = s.object(func(k string) bool {
+		switch k {
+		case "content":
+			return top.first(1) && s.contentBlocks(&content)
+		case "source":
+			if !top.first(2) {
+				return false
+			}
+			src = map[string]json.RawMessage{}
+			return s.peek('{') && s.object(func(k string) bool {
+				var v json.RawMessage
+				if !s.raw(&v) {
+					return false
+				}
+				src[k] = v
+				return true
+			})
+		}
+		return s.skipUnknown(k, userFields)
+	})
+	if !ok || s.i != len(b) {
+		return nil, nil, false
+	}
+	return content, src, true
+}

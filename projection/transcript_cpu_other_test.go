@@ -1,6 +1,0 @@
-//go:build !unix
-
-package projection_test
-
-// trCPUTime is unavailable here; the cpu-ns metrics read 0.
-func trCPUTime() int64 { return 0 }

@@ -1,0 +1,597 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// This file is the JSONL codec of log.md §1.3: one event per line, plus
+// upstream's persistence container (an optional session header line and
+// packed chunk rows), which the reader accepts and the writer never emits.
+
+// MaxLineBytes is the longest line the Decoder accepts, newline excluded.
+const MaxLineBytes = 64 << 20
+
+// Reason texts of the codec. The envelope and legacy texts are log.md §1.2's,
+// adapted to lines.
+const (
+	reasonEnvelope     = "invalid event envelope"
+	reasonLegacy       = "unsupported legacy request/header-delta format"
+	reasonHeader       = "invalid session header"
+	reasonPacked       = "invalid packed chunk row"
+	reasonPackedSeq    = "packed chunk row seq range is unsafe"
+	reasonPackedTime   = "packed chunk row time overflows"
+	reasonTruncatedPfx = "truncated last line: "
+	reasonMalformedPfx = "malformed JSON: "
+)
+
+// DecodeError reports a line of a JSONL log that cannot be decoded.
+//
+// Error() reads "path:line: reason (seq N)", without " (seq N)" when the seq
+// is unknown (Seq == -1). Line counts from 1 and counts every line, blank or
+// not, the header included.
+type DecodeError struct {
+	Path string
+	Line int
+	// Seq is the seq the line claims (for a packed row, the seq of the
+	// expanded event at fault), or -1 when it is not known.
+	Seq    int64
+	Reason string
+	// Truncated marks a torn final write: the last line has no trailing
+	// newline and is not valid JSON. Every event before it is intact.
+	Truncated bool
+}
+
+func (e *DecodeError) Error() string {
+	if e.Seq < 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s:%d: %s (seq %d)", e.Path, e.Line, e.Reason, e.Seq)
+}
+
+// Log is a decoded JSONL log.
+type Log struct {
+	// Header is upstream's container header line
+	// ({"type":"session","version":0,"id":…,…}), compacted but otherwise as
+	// read, or nil when the file has none.
+	Header json.RawMessage
+	// Events are the events in seq order, packed chunk rows expanded.
+	Events []sessionlog.Event
+}
+
+// WriteTo writes the header line, if any, and then every event, in the
+// Encoder's form. It implements io.WriterTo.
+func (l *Log) WriteTo(w io.Writer) (int64, error) {
+	cw := &countWriter{w: w}
+	enc := NewEncoder(cw)
+	if l.Header != nil {
+		if err := enc.EncodeHeader(l.Header); err != nil {
+			return cw.n, err
+		}
+	}
+	for i := range l.Events {
+		if err := enc.Encode(&l.Events[i]); err != nil {
+			return cw.n, err
+		}
+	}
+	return cw.n, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ReadLog decodes a whole JSONL log. name is the path used in errors.
+//
+// The returned Log is never nil. On error it holds the header and every
+// event decoded before the failing line, and the error is a *DecodeError.
+// A torn final write (DecodeError.Truncated) therefore leaves a usable log:
+// callers that tolerate a torn tail keep the prefix and report the error.
+// ReadLog checks the codec's rules only (envelope, packed rows, seq
+// contiguity from 0); ValidateLog and Load check the rest.
+func ReadLog(r io.Reader, name string) (*Log, error) {
+	d := NewDecoder(r, name)
+	log := &Log{}
+	for {
+		ev, err := d.Next()
+		log.Header = d.Header()
+		if err == io.EOF {
+			return log, nil
+		}
+		if err != nil {
+			return log, err
+		}
+		log.Events = append(log.Events, ev)
+	}
+}
+
+// ParseLog is ReadLog over a byte slice.
+func ParseLog(data []byte, name string) (*Log, error) {
+	return ReadLog(bytes.NewReader(data), name)
+}
+
+// Decoder reads events from a JSONL stream one line at a time.
+//
+// Lines may be up to MaxLineBytes long. Blank (white-space only) lines are
+// skipped. The first non-blank line may be upstream's session header (type
+// "session" and no seq key); packed chunk rows (type text-chunks,
+// reasoning-chunks or tool-call-chunks and no seq key) expand into the
+// assistant/chunk events they stand for. Keys may come in any order.
+// Unknown event types decode like any other; Data, SurfaceOp and
+// SourceEventSeqs are kept as raw JSON, so a decode and encode changes no
+// value.
+type Decoder struct {
+	name    string
+	r       *bufio.Reader
+	line    int
+	next    int64 // the seq the next event must carry
+	started bool  // a non-blank line has been read
+	header  json.RawMessage
+	pending []sessionlog.Event
+	err     error
+	buf     []byte
+	fields  []fastjson.Field // splitObject's buffer, reused line after line
+}
+
+// NewDecoder returns a Decoder reading r. name is the path used in errors.
+func NewDecoder(r io.Reader, name string) *Decoder {
+	return &Decoder{name: name, r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Name returns the path used in errors.
+func (d *Decoder) Name() string { return d.name }
+
+// Line returns the number of lines read so far.
+func (d *Decoder) Line() int { return d.line }
+
+// Header returns the container header line, or nil when the stream has none
+// or it has not been read yet (it is read by the first call to Next).
+func (d *Decoder) Header() json.RawMessage { return d.header }
+
+// Next returns the next event. It returns io.EOF after the last event, and
+// otherwise a *DecodeError; after an error every later call returns the
+// same error.
+func (d *Decoder) Next() (sessionlog.Event, error) {
+	for {
+		if len(d.pending) > 0 {
+			ev := d.pending[0]
+			d.pending = d.pending[1:]
+			return ev, nil
+		}
+		if d.err != nil {
+			return sessionlog.Event{}, d.err
+		}
+		d.err = d.readRecord()
+	}
+}
+
+// readRecord reads lines until one yields events (queued in d.pending) or
+// an error or EOF occurs.
+func (d *Decoder) readRecord() error {
+	for {
+		line, newline, err := d.readLine()
+		if err != nil {
+			return err
+		}
+		if isBlank(line) {
+			if !newline {
+				return io.EOF
+			}
+			continue
+		}
+		if !json.Valid(line) {
+			return d.malformed(line, newline)
+		}
+		first := !d.started
+		d.started = true
+		return d.decodeLine(line, first)
+	}
+}
+
+// readLine returns the next line without its newline. newline reports
+// whether the line ended with one. It returns io.EOF only when no byte is
+// left.
+func (d *Decoder) readLine() (line []byte, newline bool, err error) {
+	if cap(d.buf) > 1<<20 {
+		d.buf = nil // do not keep a huge line's buffer
+	}
+	d.buf = d.buf[:0]
+	for {
+		chunk, rerr := d.r.ReadSlice('\n')
+		n := len(d.buf) + len(chunk)
+		if rerr == nil {
+			n-- // the newline
+		}
+		if n > MaxLineBytes {
+			d.line++
+			return nil, false, d.errorf(-1, "line exceeds %d bytes", MaxLineBytes)
+		}
+		switch rerr {
+		case nil:
+			d.line++
+			if len(d.buf) == 0 {
+				return chunk[:len(chunk)-1], true, nil
+			}
+			d.buf = append(d.buf, chunk[:len(chunk)-1]...)
+			return d.buf, true, nil
+		case bufio.ErrBufferFull:
+			d.buf = append(d.buf, chunk...)
+		case io.EOF:
+			d.buf = append(d.buf, chunk...)
+			if len(d.buf) == 0 {
+				return nil, false, io.EOF
+			}
+			d.line++
+			return d.buf, false, nil
+		default:
+			d.line++
+			return nil, false, d.errorf(-1, "read error: %v", rerr)
+		}
+	}
+}
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *Decoder) errorf(seq int64, format string, args ...any) *DecodeError {
+	return &DecodeError{Path: d.name, Line: d.line, Seq: seq, Reason: fmt.Sprintf(format, args...)}
+}
+
+// malformed reports a line that is not valid JSON.
+func (d *Decoder) malformed(line []byte, newline bool) error {
+	msg := "invalid JSON"
+	var syn *json.SyntaxError
+	if err := json.Unmarshal(line, new(struct{})); errors.As(err, &syn) {
+		msg = fmt.Sprintf("%s (byte %d)", syn.Error(), syn.Offset)
+	}
+	if !newline {
+		return &DecodeError{Path: d.name, Line: d.line, Seq: -1, Reason: reasonTruncatedPfx + msg, Truncated: true}
+	}
+	return d.errorf(-1, "%s%s", reasonMalformedPfx, msg)
+}
+
+// decodeLine decodes one valid JSON line into d.pending.
+//
+// The line is copied once and the events' raw fields are slices of the
+// copy.
+func (d *Decoder) decodeLine(line []byte, first bool) error {
+	line = bytes.Clone(line)
+	fields, ok := fastjson.SplitObjectInto(d.fields, line)
+	d.fields = fields // reused by the next line: nothing keeps it
+	if !ok || fastjson.HasDuplicateKey(fields) {
+		return d.errorf(-1, reasonEnvelope)
+	}
+	var typ string
+	if raw, ok := fastjson.Lookup(fields, "type"); ok {
+		if typ, ok = fastjson.DecodeString(raw); !ok {
+			return d.errorf(-1, reasonEnvelope)
+		}
+	}
+	// A line with a seq is always an event, so an event whose type happens
+	// to be "session" or a packed row's tag still round-trips.
+	if _, hasSeq := fastjson.Lookup(fields, "seq"); !hasSeq {
+		switch {
+		case first && typ == "session":
+			return d.decodeHeader(line, fields)
+		case typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks":
+			return d.decodePacked(typ, fields)
+		}
+	}
+	ev, err := d.decodeEvent(fields)
+	if err != nil {
+		return err
+	}
+	d.pending = append(d.pending, ev)
+	d.next++
+	return nil
+}
+
+// decodeEvent checks a plain event line's envelope and seq.
+func (d *Decoder) decodeEvent(fields []fastjson.Field) (sessionlog.Event, error) {
+	seq := int64(-1)
+	if raw, ok := fastjson.Lookup(fields, "seq"); ok {
+		if n, ok := sessionlog.SafeNonNegInt(raw); ok {
+			seq = n
+		}
+	}
+	var ev sessionlog.Event
+	var hasType, hasData bool
+	for _, f := range fields {
+		switch f.Key {
+		case "type":
+			ev.Type, hasType = fastjson.DecodeString(f.Val)
+			hasType = hasType && ev.Type != ""
+		case "seq":
+			ev.Seq = seq
+		case "time":
+			t, ok := strictInt64(f.Val)
+			if !ok {
+				return sessionlog.Event{}, d.errorf(seq, reasonEnvelope)
+			}
+			ev.Time = t
+		case "data":
+			ev.Data, hasData = f.Val, true
+		case "surfaceOp":
+			ev.SurfaceOp = f.Val
+		case "sourceEventSeqs":
+			ev.SourceEventSeqs = f.Val
+		case "ignorable":
+			if string(f.Val) != "true" {
+				return sessionlog.Event{}, d.errorf(seq, reasonEnvelope)
+			}
+			ev.Ignorable = true
+		default:
+			return sessionlog.Event{}, d.errorf(seq, reasonEnvelope)
+		}
+	}
+	_, hasTime := fastjson.Lookup(fields, "time")
+	if !hasType || seq < 0 || !hasTime || !hasData {
+		return sessionlog.Event{}, d.errorf(seq, reasonEnvelope)
+	}
+	if ev.Type == sessionlog.TypeLegacyHeaderDelta {
+		return sessionlog.Event{}, d.errorf(seq, reasonLegacy)
+	}
+	if seq != d.next {
+		return sessionlog.Event{}, d.errorf(seq, "seq %d is not contiguous; expected %d", seq, d.next)
+	}
+	return ev, nil
+}
+
+// decodeHeader accepts upstream's container header: an object whose type is
+// "session" and whose version is a non-negative integer. It is kept
+// compacted, key order and values untouched.
+func (d *Decoder) decodeHeader(line []byte, fields []fastjson.Field) error {
+	v, ok := fastjson.Lookup(fields, "version")
+	if !ok {
+		return d.errorf(-1, reasonHeader)
+	}
+	if _, ok := sessionlog.SafeNonNegInt(v); !ok {
+		return d.errorf(-1, reasonHeader)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, line); err != nil {
+		return d.errorf(-1, reasonHeader)
+	}
+	d.header = b.Bytes()
+	return nil
+}
+
+// decodePacked expands a packed chunk row:
+//
+//	{"type":"text-chunks"|"reasoning-chunks","seq0":S,"time0":T,
+//	 "data":{"turn":…,"step":…,"index":…,"dt":[…],"texts":[…]}}
+//	{"type":"tool-call-chunks","seq0":S,"time0":T,
+//	 "data":{"turn":…,"step":…,"index":…,"dt":[…],"id":…,"name"?:…,"args":[…]}}
+//
+// Member k (k from 0) becomes the assistant/chunk event with seq S+k and
+// time T+dt[0]+…+dt[k-1] (dt holds the gaps between consecutive members, so
+// len(dt) == len(members)-1), and data
+//
+//	{"turn":…,"step":…,"chunk":{"type":"text-delta"|"reasoning-delta","index":…,"text":member}}
+//	{"turn":…,"step":…,"chunk":{"type":"tool-call-delta","index":…,"id":…,"name"?:…,"argumentsDelta":member}}
+//
+// turn, step, index, id, name and the members are copied as they were
+// written. This is the layout upstream's JSONL backend writes for runs of
+// consecutive delta chunks of one block.
+func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
+	bad := func() error { return d.errorf(-1, reasonPacked) }
+	var seq0, time0 int64
+	var data json.RawMessage
+	seen := 0
+	for _, f := range fields {
+		var ok bool
+		switch f.Key {
+		case "type":
+			ok = true
+		case "seq0":
+			seq0, ok = sessionlog.SafeNonNegInt(f.Val)
+		case "time0":
+			time0, ok = strictInt64(f.Val)
+		case "data":
+			data, ok = f.Val, true
+		}
+		if !ok {
+			return bad()
+		}
+		seen++
+	}
+	if seen != 4 {
+		return bad()
+	}
+	dfields, ok := fastjson.SplitObject(data)
+	if !ok || fastjson.HasDuplicateKey(dfields) {
+		return bad()
+	}
+	tool := typ == "tool-call-chunks"
+	membersKey := "texts"
+	allowed := []string{"turn", "step", "index", "dt", "texts"}
+	if tool {
+		membersKey = "args"
+		allowed = []string{"turn", "step", "index", "dt", "id", "name", "args"}
+	}
+	for _, f := range dfields {
+		found := false
+		for _, k := range allowed {
+			found = found || f.Key == k
+		}
+		if !found {
+			return bad()
+		}
+	}
+	turn, ok1 := fastjson.Lookup(dfields, "turn")
+	step, ok2 := fastjson.Lookup(dfields, "step")
+	index, ok3 := fastjson.Lookup(dfields, "index")
+	dtRaw, ok4 := fastjson.Lookup(dfields, "dt")
+	membersRaw, ok5 := fastjson.Lookup(dfields, membersKey)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !isNumber(turn) || !isNumber(step) || !isNumber(index) {
+		return bad()
+	}
+	var id, name json.RawMessage
+	if tool {
+		var ok bool
+		if id, ok = fastjson.Lookup(dfields, "id"); !ok || !isString(id) {
+			return bad()
+		}
+		if name, ok = fastjson.Lookup(dfields, "name"); ok && !isString(name) {
+			return bad()
+		}
+	}
+	var members []json.RawMessage
+	if json.Unmarshal(membersRaw, &members) != nil || len(members) == 0 {
+		return bad()
+	}
+	for _, m := range members {
+		if !isString(m) {
+			return bad()
+		}
+	}
+	var dtItems []json.RawMessage
+	if json.Unmarshal(dtRaw, &dtItems) != nil || len(dtItems) != len(members)-1 {
+		return bad()
+	}
+	if seq0 != d.next {
+		return d.errorf(seq0, "seq %d is not contiguous; expected %d", seq0, d.next)
+	}
+	if int64(len(members))-1 > sessionlog.MaxSafeInteger-seq0 {
+		return d.errorf(seq0, reasonPackedSeq)
+	}
+	chunkType := "text-delta"
+	switch typ {
+	case "reasoning-chunks":
+		chunkType = "reasoning-delta"
+	case "tool-call-chunks":
+		chunkType = "tool-call-delta"
+	}
+	t := time0
+	out := make([]sessionlog.Event, 0, len(members))
+	for k, m := range members {
+		if k > 0 {
+			gap, ok := strictInt64(dtItems[k-1])
+			if !ok {
+				return d.errorf(seq0+int64(k), reasonPacked)
+			}
+			if (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap) {
+				return d.errorf(seq0+int64(k), reasonPackedTime)
+			}
+			t += gap
+		}
+		var b []byte
+		b = append(b, `{"turn":`...)
+		b = appendCompact(b, turn)
+		b = append(b, `,"step":`...)
+		b = appendCompact(b, step)
+		b = append(b, `,"chunk":{"type":"`...)
+		b = append(b, chunkType...)
+		b = append(b, `","index":`...)
+		b = appendCompact(b, index)
+		if tool {
+			b = append(b, `,"id":`...)
+			b = appendCompact(b, id)
+			if name != nil {
+				b = append(b, `,"name":`...)
+				b = appendCompact(b, name)
+			}
+			b = append(b, `,"argumentsDelta":`...)
+		} else {
+			b = append(b, `,"text":`...)
+		}
+		b = appendCompact(b, m)
+		b = append(b, "}}"...)
+		out = append(out, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: b})
+	}
+	d.pending = append(d.pending, out...)
+	d.next = seq0 + int64(len(members))
+	return nil
+}
+
+const (
+	maxInt64 = 1<<63 - 1
+	minInt64 = -1 << 63
+)
+
+func isNumber(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+}
+
+func isString(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '"'
+}
+
+// strictInt64 parses a JSON integer written without fraction or exponent
+// that fits an int64.
+func strictInt64(raw json.RawMessage) (int64, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return 0, false
+	}
+	digits := raw
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return 0, false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return n, err == nil
+}
+
+// appendCompact appends raw JSON with insignificant white space removed. raw
+// must be valid JSON. Compaction escapes nothing.
+func appendCompact(dst []byte, raw []byte) []byte {
+	raw = bytes.TrimSpace(raw)
+	if !needsCompact(raw) {
+		return append(dst, raw...)
+	}
+	b := bytes.NewBuffer(dst)
+	if err := json.Compact(b, raw); err != nil {
+		return append(dst, raw...)
+	}
+	return b.Bytes()
+}
+
+// needsCompact reports whether raw may hold insignificant white space: any
+// space, tab, CR or LF byte outside a string.
+func needsCompact(raw []byte) bool {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\r' || c == '\n'):
+			return true
+		}
+	}
+	return false
+}

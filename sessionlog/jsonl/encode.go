@@ -1,0 +1,135 @@
+package jsonl
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// Encoder writes events as JSONL: one compact line per event, keys in the
+// order type, seq, time, data, surfaceOp, sourceEventSeqs, ignorable, with
+// surfaceOp and sourceEventSeqs only when present and ignorable only when
+// true. Raw values are compacted but not re-escaped (no HTML escaping), so
+// encode(decode(encode(x))) equals encode(x) byte for byte.
+type Encoder struct {
+	w   io.Writer
+	buf []byte
+}
+
+// NewEncoder returns an Encoder writing to w. Each Encode is one Write.
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w} }
+
+// Encode writes one event line.
+func (e *Encoder) Encode(ev *sessionlog.Event) error {
+	b, err := AppendEvent(e.buf[:0], ev)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	e.buf = b
+	_, err = e.w.Write(b)
+	return err
+}
+
+// EncodeHeader writes a container header line (see Log.Header), compacted.
+func (e *Encoder) EncodeHeader(header json.RawMessage) error {
+	if !json.Valid(header) {
+		return errors.New("projection: encode header: invalid JSON")
+	}
+	b := appendCompact(e.buf[:0], header)
+	b = append(b, '\n')
+	e.buf = b
+	_, err := e.w.Write(b)
+	return err
+}
+
+// WriteLog writes events as JSONL with an Encoder.
+func WriteLog(w io.Writer, events []sessionlog.Event) error {
+	enc := NewEncoder(w)
+	for i := range events {
+		if err := enc.Encode(&events[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AppendEvent appends the Encoder's line for ev, without the newline, to
+// dst. It fails when Data is absent or a raw field is not valid JSON.
+func AppendEvent(dst []byte, ev *sessionlog.Event) ([]byte, error) {
+	if ev.Data == nil {
+		return dst, fmt.Errorf("projection: encode event at seq %d: data is absent", ev.Seq)
+	}
+	for _, raw := range []json.RawMessage{ev.Data, ev.SurfaceOp, ev.SourceEventSeqs} {
+		if raw != nil && !json.Valid(raw) {
+			return dst, fmt.Errorf("projection: encode event at seq %d: invalid raw JSON", ev.Seq)
+		}
+	}
+	dst = append(dst, `{"type":`...)
+	dst = AppendJSONString(dst, ev.Type)
+	dst = append(dst, `,"seq":`...)
+	dst = strconv.AppendInt(dst, ev.Seq, 10)
+	dst = append(dst, `,"time":`...)
+	dst = strconv.AppendInt(dst, ev.Time, 10)
+	dst = append(dst, `,"data":`...)
+	dst = appendCompact(dst, ev.Data)
+	if ev.SurfaceOp != nil {
+		dst = append(dst, `,"surfaceOp":`...)
+		dst = appendCompact(dst, ev.SurfaceOp)
+	}
+	if ev.SourceEventSeqs != nil {
+		dst = append(dst, `,"sourceEventSeqs":`...)
+		dst = appendCompact(dst, ev.SourceEventSeqs)
+	}
+	if ev.Ignorable {
+		dst = append(dst, `,"ignorable":true`...)
+	}
+	return append(dst, '}'), nil
+}
+
+// AppendJSONString appends s as a JSON string the way JSON.stringify writes
+// it, which is how every log line this package writes spells its strings:
+// only '"', '\\' and control characters are escaped. Invalid UTF-8 becomes
+// U+FFFD, as decoding would make it.
+func AppendJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				dst = append(dst, '\\', c)
+			case c == '\n':
+				dst = append(dst, '\\', 'n')
+			case c == '\r':
+				dst = append(dst, '\\', 'r')
+			case c == '\t':
+				dst = append(dst, '\\', 't')
+			case c == '\b':
+				dst = append(dst, '\\', 'b')
+			case c == '\f':
+				dst = append(dst, '\\', 'f')
+			case c < 0x20:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				dst = append(dst, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, "\uFFFD"...)
+		} else {
+			dst = append(dst, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(dst, '"')
+}

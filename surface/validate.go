@@ -1,0 +1,244 @@
+package surface
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// EventError is the rejection of one event by load-time validation, the
+// surface fold or Session.Append. Error() returns Reason, which is the
+// spec's text verbatim (log.md §1.2, §4–§6, §8.3).
+type EventError struct {
+	// Seq is the event's seq; for load-time envelope errors, its index in
+	// the loaded array.
+	Seq    int64
+	Type   string
+	Reason string
+}
+
+func (e *EventError) Error() string { return e.Reason }
+
+func eventErrorf(e *sessionlog.Event, seq int64, format string, args ...any) *EventError {
+	return &EventError{Seq: seq, Type: e.Type, Reason: fmt.Sprintf(format, args...)}
+}
+
+// ValidateLog runs the load-time checks of log.md §1.2 over a stored or
+// seeded log, in order for each event, and returns the first failure:
+//
+//  1. the envelope: a non-empty type, a safe non-negative seq, data present
+//     and lossless JSON (no -0, no number that overflows to ±Infinity),
+//     surfaceOp and sourceEventSeqs valid JSON when present;
+//  2. no legacy request/header-delta event;
+//  3. seq equal to the index;
+//  4. message shapes (log.md §8.3), subject "seed <type> at index N";
+//  5. no unknown type without ignorable: true (see isKnownType).
+//
+// It does not fold the surface; Load does both.
+func ValidateLog(events []sessionlog.Event) error {
+	for i := range events {
+		if err := validateStored(&events[i], int64(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateStored(e *sessionlog.Event, i int64) error {
+	if !validEnvelope(e) {
+		return eventErrorf(e, i, "seed event at index %d has an invalid event envelope", i)
+	}
+	if e.Type == sessionlog.TypeLegacyHeaderDelta {
+		return eventErrorf(e, i, "seed event at index %d uses unsupported legacy request/header-delta format", i)
+	}
+	if e.Seq != i {
+		return eventErrorf(e, i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
+	}
+	if err := CheckMessageShape(e, fmt.Sprintf("seed %s at index %d", e.Type, i)); err != nil {
+		return err
+	}
+	return checkKnown(e)
+}
+
+// checkKnown refuses an unknown type that lacks the ignorable marker
+// (log.md §1.2.5).
+func checkKnown(e *sessionlog.Event) error {
+	if e.Ignorable || isKnownType(e.Type) {
+		return nil
+	}
+	return eventErrorf(e, e.Seq, "session event at seq %d has unknown type %q and is not marked ignorable", e.Seq, e.Type)
+}
+
+// validEnvelope checks what the typed Event can still get wrong.
+func validEnvelope(e *sessionlog.Event) bool {
+	if e.Type == "" || e.Seq < 0 || e.Seq > sessionlog.MaxSafeInteger || e.Data == nil {
+		return false
+	}
+	if !json.Valid(e.Data) || !losslessJSON(e.Data) {
+		return false
+	}
+	for _, raw := range []json.RawMessage{e.SurfaceOp, e.SourceEventSeqs} {
+		if raw != nil && !json.Valid(raw) {
+			return false
+		}
+	}
+	return true
+}
+
+// losslessJSON reports whether valid JSON raw survives JSON.parse and
+// JSON.stringify unchanged in value (log.md §1.2.6): it rejects negative
+// zero and numbers that overflow a float64.
+func losslessJSON(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '"' {
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+			continue
+		}
+		if c != '-' && (c < '0' || c > '9') {
+			continue
+		}
+		j := i
+		exp := false
+		for j < len(raw) && isNumberByte(raw[j]) {
+			exp = exp || raw[j] == 'e' || raw[j] == 'E'
+			j++
+		}
+		num := raw[i:j]
+		i = j - 1
+		if c != '-' && !exp && len(num) < 300 {
+			continue
+		}
+		f, _ := strconv.ParseFloat(string(num), 64)
+		if math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isNumberByte(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// isKnownType reports whether this package knows event type t: the core
+// types of log.md §2.1, both compaction vocabularies (§9), the legacy
+// header delta (refused separately), and the other types the spec names
+// (command/done, §12.3; agent/error, terminal.md §3). A log event of any
+// other type must carry ignorable: true.
+func isKnownType(t string) bool {
+	switch t {
+	case sessionlog.TypeTurnStart, sessionlog.TypeTurnEnd, sessionlog.TypeStepStart, sessionlog.TypeStepEnd,
+		sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage, sessionlog.TypeAssistantChunk, sessionlog.TypeAssistantMessage,
+		sessionlog.TypeToolCall, sessionlog.TypeToolResult, sessionlog.TypeTodoWrite,
+		sessionlog.TypeRequestHeader, sessionlog.TypeRequestContext, sessionlog.TypeSessionTitle, sessionlog.TypeSessionEndSeed, sessionlog.TypeLLMRetry,
+		sessionlog.TypeCompactionStart, sessionlog.TypeCompactionSummary, sessionlog.TypeCompactionEnd, sessionlog.TypeCompactionPrune,
+		sessionlog.TypeCompactStart, sessionlog.TypeCompactSummary, sessionlog.TypeCompactEnd,
+		sessionlog.TypeLegacyHeaderDelta,
+		"command/done", "agent/error":
+		return true
+	}
+	return false
+}
+
+// isMessageType reports whether events of type t carry a message that
+// CheckMessageShape checks.
+func isMessageType(t string) bool {
+	return sessionlog.IsSurfaceEligibleType(t)
+}
+
+// CheckMessageShape runs the message shape checks of log.md §8.3 on a
+// message event (user/message, steering/message, assistant/message,
+// tool/result) and returns nil for any other type. subject starts every
+// error text: "seed <type> at index N" when loading, "session event at seq
+// N" when appending. Data is expected to be valid JSON (the envelope check
+// runs first); malformed data fails the first check that cannot read it.
+func CheckMessageShape(e *sessionlog.Event, subject string) error {
+	if !isMessageType(e.Type) {
+		return nil
+	}
+	fail := func(format string, args ...any) error {
+		return eventErrorf(e, e.Seq, "%s %s", subject, fmt.Sprintf(format, args...))
+	}
+	msgRaw := []byte(e.Data)
+	if e.Type != sessionlog.TypeUserMessage {
+		data, ok := fastjson.ObjectMembers(e.Data)
+		if !ok {
+			return fail("lacks an identified message")
+		}
+		msgRaw = data["message"]
+	}
+	msg, ok := fastjson.ObjectMembers(msgRaw)
+	if !ok {
+		return fail("lacks an identified message")
+	}
+	if id, ok := jsonString(msg["id"]); !ok || id == "" {
+		return fail("lacks an identified message")
+	}
+	wantRole := "user"
+	if e.Type == sessionlog.TypeAssistantMessage {
+		wantRole = "assistant"
+	}
+	if role, ok := jsonString(msg["role"]); !ok || role != wantRole {
+		return fail("message must have role %q", wantRole)
+	}
+	source, ok := fastjson.ObjectMembers(msg["source"])
+	if !ok {
+		return fail("message has invalid source")
+	}
+	kind, ok := jsonString(source["kind"])
+	if !ok || kind == "" {
+		return fail("message has invalid source")
+	}
+	if !isArray(msg["content"]) {
+		return fail("message has invalid content")
+	}
+	switch e.Type {
+	case sessionlog.TypeAssistantMessage:
+		provider, ok1 := jsonString(source["provider"])
+		model, ok2 := jsonString(source["model"])
+		if kind != "model" || !ok1 || !ok2 || provider == "" || model == "" {
+			return fail("message must have model source")
+		}
+	case sessionlog.TypeToolResult:
+		callID, ok := jsonString(source["callId"])
+		if kind != "tool" || !ok || callID == "" {
+			return fail("message must have tool source")
+		}
+		first, ok := fastjson.SoleElement(msg["content"])
+		if !ok {
+			return fail("message must contain one tool-result block")
+		}
+		block, ok := fastjson.ObjectMembers(first)
+		if !ok {
+			return fail("message must contain one tool-result block")
+		}
+		if typ, _ := jsonString(block["type"]); typ != "tool-result" || !isArray(block["content"]) {
+			return fail("message must contain one tool-result block")
+		}
+		if id, ok := jsonString(block["toolCallId"]); !ok || id != callID {
+			return fail("message has mismatched tool call ids")
+		}
+	}
+	return nil
+}
+
+// isArray reports whether raw JSON holds an array.
+func isArray(raw []byte) bool {
+	i := fastjson.SkipSpace(raw, 0)
+	return i < len(raw) && raw[i] == '['
+}
+
+// jsonString decodes raw as a JSON string; ok is false for any other value.
+func jsonString(raw []byte) (string, bool) {
+	return fastjson.DecodeString(bytes.TrimSpace(raw))
+}

@@ -1,0 +1,586 @@
+package terminal
+
+import (
+	"iter"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// Config configures the program.
+type Config struct {
+	// SessionID is shown in the header and status line.
+	SessionID string
+	// Log is the stored log, replayed on mount. The model keeps it until
+	// the first EventMsg, which primes the live projector with it: do not
+	// modify its events meanwhile.
+	Log []sessionlog.Event
+	// ReplayOnly says the model will only show Log and is never sent an
+	// EventMsg: it does not keep Log to prime a live projector with, so a
+	// long log can be freed once mounted. An EventMsg to it panics.
+	ReplayOnly bool
+	// Width and Height are the initial terminal size; a tea.WindowSizeMsg
+	// replaces them.
+	Width, Height int
+	Scheme        Scheme
+	HideReasoning bool
+	Tools         ToolMode
+	// Transcript are the projection's options (the step rule).
+	Transcript transcript.Options
+	// Projection is the seam to the projection; the zero value uses
+	// transcript.Project (replay) and transcript.NewProjector (live).
+	Projection Projection
+	// Clock returns "now" in epoch ms; nil means the wall clock.
+	Clock func() int64
+	// Location formats "Completed" stamps; nil means UTC.
+	Location   *time.Location
+	Presenters *Presenters
+	// MaxToolOutputLines is the fold limit; 0 means 6.
+	MaxToolOutputLines int
+	// Rows, when set, shares rendered rows with the other models given
+	// the same RowCache.
+	Rows *RowCache
+	// Refresh, when positive, re-renders the view at this interval so that
+	// open timing buckets and the compaction indicator count up. Zero (the
+	// default, and what tests use) renders only on messages.
+	Refresh time.Duration
+}
+
+// EventMsg appends one event to the log through the live path.
+type EventMsg struct {
+	Event sessionlog.Event
+}
+
+// ResumeMsg drops all state and remounts on Log (a resume): the transcript
+// is rebuilt through the replay path. Log is kept as Config.Log is.
+type ResumeMsg struct {
+	Log []sessionlog.Event
+}
+
+// SchemeMsg switches the colour scheme.
+type SchemeMsg struct {
+	Scheme Scheme
+}
+
+type refreshMsg struct{}
+
+// Model is the Bubble Tea model of the transcript viewer. Its view is a
+// header row, the transcript window and a status line.
+type Model struct {
+	cfg   Config
+	proj  Projection
+	clock func() int64
+
+	width, height int
+	scheme        Scheme
+	hideReasoning bool
+	tools         ToolMode
+
+	t        transcript.Transcript
+	live     LiveProjector      // nil until the first live event
+	mounted  []sessionlog.Event // the log mounted on, to prime live with
+	liveView bool               // t comes from live, not from the replay at mount
+	events   int
+	markers  []int // indices of marker items, ascending
+	steps    *stepIndex
+
+	cache  map[transcript.ItemID]*cachedRows
+	misses int // items rendered (cache misses), for tests
+	notice string
+
+	follow bool
+	top    anchor
+}
+
+// anchor is a transcript row position: a row of an item (index len(items)
+// is the compaction indicator).
+type anchor struct {
+	item, off int
+}
+
+// cacheKey is everything an item's rows depend on besides the item itself.
+type cacheKey struct {
+	rev           uint64
+	width         int
+	scheme        Scheme
+	hideReasoning bool
+	tools         ToolMode
+	cont          bool
+	now           int64 // only for items whose text depends on the clock
+}
+
+type cachedRows struct {
+	key  cacheKey
+	rows []string
+}
+
+// New returns a model mounted on cfg.Log.
+func New(cfg Config) *Model {
+	m := &Model{cfg: cfg, proj: cfg.Projection, clock: cfg.Clock,
+		width: cfg.Width, height: cfg.Height, scheme: cfg.Scheme,
+		hideReasoning: cfg.HideReasoning, tools: cfg.Tools}
+	if m.proj.Replay == nil {
+		m.proj.Replay = transcript.Project
+	}
+	if m.proj.Live == nil {
+		m.proj.Live = func(o transcript.Options) LiveProjector { return transcript.NewProjector(o) }
+	}
+	if m.clock == nil {
+		m.clock = func() int64 { return time.Now().UnixMilli() }
+	}
+	m.mount(cfg.Log)
+	m.cfg.Log = nil // mount keeps what it needs
+	return m
+}
+
+// mount replays log. The live projector is primed with log at the first
+// live event, not here: a model that only shows a stored log (a viewer, a
+// replay check) never pays for a second projection of it.
+func (m *Model) mount(log []sessionlog.Event) {
+	m.t = m.proj.Replay(log, m.cfg.Transcript)
+	m.live, m.mounted = nil, log
+	if m.cfg.ReplayOnly {
+		m.mounted = nil
+	}
+	m.liveView = false
+	m.events = len(log)
+	m.resetIndexes()
+	m.follow, m.top = true, anchor{}
+}
+
+// resetIndexes drops every cache and index derived from m.t.
+func (m *Model) resetIndexes() {
+	m.cache = make(map[transcript.ItemID]*cachedRows)
+	m.markers = m.markers[:0]
+	m.addMarkers(0)
+	m.steps = nil
+}
+
+func (m *Model) addMarkers(from int) {
+	for i := from; i < len(m.t.Items); i++ {
+		if m.t.Items[i].Kind == transcript.KindMarker {
+			m.markers = append(m.markers, i)
+		}
+	}
+}
+
+// apply feeds one event through the live path, priming the live projector
+// with the mounted log first if this is the first.
+func (m *Model) apply(e sessionlog.Event) {
+	if m.live == nil {
+		if m.cfg.ReplayOnly {
+			panic("terminal: EventMsg sent to a ReplayOnly model")
+		}
+		m.live = m.proj.Live(m.cfg.Transcript)
+		for i := range m.mounted {
+			m.live.Apply(&m.mounted[i])
+		}
+		m.mounted = nil
+	}
+	ch := m.live.Apply(&e)
+	m.events++
+	m.t = m.live.Transcript()
+	if !m.liveView {
+		// The first live event: switch from the replayed transcript to the
+		// live one, dropping everything derived from the replay.
+		m.liveView = true
+		m.resetIndexes()
+		return
+	}
+	for len(m.markers) > 0 && m.markers[len(m.markers)-1] >= ch.From {
+		m.markers = m.markers[:len(m.markers)-1]
+	}
+	m.addMarkers(ch.From)
+	if m.steps != nil {
+		m.steps.update(m.t.Items, ch)
+	}
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return m.tick() }
+
+func (m *Model) tick() tea.Cmd {
+	if m.cfg.Refresh <= 0 {
+		return nil
+	}
+	return tea.Tick(m.cfg.Refresh, func(time.Time) tea.Msg { return refreshMsg{} })
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case EventMsg:
+		m.apply(msg.Event)
+	case ResumeMsg:
+		m.mount(msg.Log)
+		m.notice = ""
+	case SchemeMsg:
+		m.scheme = msg.Scheme
+	case refreshMsg:
+		return m, m.tick()
+	case tea.KeyPressMsg:
+		return m, m.key(msg.String())
+	}
+	return m, nil
+}
+
+func (m *Model) key(k string) tea.Cmd {
+	switch k {
+	case "q", "ctrl+c":
+		return tea.Quit
+	case "ctrl+r":
+		m.hideReasoning = !m.hideReasoning
+		m.notice = "Reasoning blocks shown."
+		if m.hideReasoning {
+			m.notice = "Reasoning blocks hidden."
+		}
+	case "ctrl+o":
+		m.tools = (m.tools + 1) % 3
+		m.notice = [...]string{"Tool and context cards collapsed.",
+			"Tool and context cards expanded.", "Tool cards hidden."}[m.tools]
+	case "pgup":
+		m.scrollUp(m.windowHeight())
+	case "pgdown":
+		m.scrollDown(m.windowHeight())
+	case "home":
+		m.follow, m.top = false, anchor{}
+	case "end":
+		m.follow = true
+	}
+	return nil
+}
+
+// View implements tea.Model.
+func (m *Model) View() tea.View {
+	v := tea.NewView(strings.Join(m.Screen(), "\n"))
+	v.AltScreen = true
+	return v
+}
+
+// Settings returns the settings the view renders with now.
+func (m *Model) Settings() Settings {
+	return Settings{Width: max(m.width, 1), Scheme: m.scheme, HideReasoning: m.hideReasoning,
+		Tools: m.tools, Now: m.clock(), Location: m.cfg.Location,
+		Presenters: m.cfg.Presenters, MaxToolOutputLines: m.cfg.MaxToolOutputLines}
+}
+
+// Transcript returns the transcript the view shows: the replayed one until
+// the first live event, the live projector's after.
+func (m *Model) Transcript() transcript.Transcript { return m.t }
+
+// Document renders the full transcript document at the current settings.
+func (m *Model) Document() Document {
+	return Document{Width: max(m.width, 1), Lines: slices.Collect(m.DocumentRows())}
+}
+
+// DocumentRows renders the full transcript document at the current
+// settings, as Document does, and yields its rows one by one without
+// collecting them: a long document's row list is itself megabytes. The
+// model must not be updated while the rows are read.
+func (m *Model) DocumentRows() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		v := m.newViewport(m.Settings())
+		v.prerender()
+		for i := 0; i < v.n; i++ {
+			for _, row := range v.rows(i) {
+				if !yield(row) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (m *Model) windowHeight() int { return max(m.height-2, 0) }
+
+// Screen returns exactly Height styled rows: the header, the transcript
+// window and the status line, each padded or truncated to the width.
+func (m *Model) Screen() []string {
+	if m.height <= 0 {
+		return nil
+	}
+	v := m.newViewport(m.Settings())
+	if m.height == 1 {
+		return []string{m.status(v)}
+	}
+	out := make([]string, 0, m.height)
+	out = append(out, m.headerRow(v))
+	out = append(out, m.window(v, m.windowHeight())...)
+	return append(out, m.status(v))
+}
+
+func (m *Model) headerRow(v *viewport) string {
+	l := line{{text: "dshtest", st: sty{fg: fgAccent, at: atBold}},
+		{text: " · " + displayInlineText(m.cfg.SessionID), st: dimSty}}
+	return v.r.pal.row(truncateLine(l, v.s.Width), v.s.Width, true, 0)
+}
+
+var toolModeNames = [...]string{"collapsed", "expanded", "hidden"}
+
+// plural formats a count with its noun: "1 event", "2 events".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+func (m *Model) status(v *viewport) string {
+	var b strings.Builder
+	b.WriteString(displayInlineText(m.cfg.SessionID))
+	b.WriteString(" · ")
+	b.WriteString(plural(m.events, "event"))
+	b.WriteString(" · ")
+	b.WriteString(plural(len(m.markers), "compaction"))
+	b.WriteString(" · tools ")
+	b.WriteString(toolModeNames[m.tools%3])
+	b.WriteString(" · reasoning ")
+	if m.hideReasoning {
+		b.WriteString("off")
+	} else {
+		b.WriteString("on")
+	}
+	l := line{{text: b.String(), st: dimSty}}
+	if m.notice != "" {
+		l = append(l, span{text: " · ", st: dimSty}, span{text: m.notice, st: plain})
+	}
+	return v.r.pal.row(truncateLine(l, v.s.Width), v.s.Width, true, 0)
+}
+
+// window returns h transcript rows: the tail, or the rows from the scroll
+// anchor. A transcript shorter than h is top-aligned.
+func (m *Model) window(v *viewport, h int) []string {
+	if h == 0 {
+		return nil
+	}
+	if !m.follow {
+		a := m.top
+		if a.item >= v.n {
+			a = anchor{}
+		}
+		var rows []string
+		for i := a.item; i < v.n && len(rows) < h+a.off; i++ {
+			rows = append(rows, v.rows(i)...)
+		}
+		if len(rows) >= h+a.off {
+			return rows[a.off : a.off+h]
+		}
+		if a.item == 0 && a.off == 0 {
+			return pad(rows, h)
+		}
+		// Fewer than h rows below the anchor (the document shrank): show
+		// the tail.
+	}
+	a := m.tailAnchor(v, h)
+	rows := make([]string, 0, h+a.off)
+	for i := a.item; i < v.n; i++ {
+		rows = append(rows, v.rows(i)...)
+	}
+	return pad(rows[a.off:], h)
+}
+
+func pad(rows []string, h int) []string {
+	for len(rows) < h {
+		rows = append(rows, "")
+	}
+	return rows
+}
+
+// tailAnchor is the position of the first row of the tail window.
+func (m *Model) tailAnchor(v *viewport, h int) anchor {
+	need := h
+	for i := v.n - 1; i >= 0; i-- {
+		n := len(v.rows(i))
+		if n >= need {
+			return anchor{item: i, off: n - need}
+		}
+		need -= n
+	}
+	return anchor{}
+}
+
+func (m *Model) scrollUp(h int) {
+	v := m.newViewport(m.Settings())
+	a := m.top
+	if m.follow {
+		a = m.tailAnchor(v, h)
+	}
+	a.item = min(a.item, v.n-1)
+	a.off -= h
+	for a.off < 0 && a.item > 0 {
+		a.item--
+		a.off += len(v.rows(a.item))
+	}
+	if a.off < 0 {
+		a = anchor{}
+	}
+	m.follow, m.top = false, a
+}
+
+func (m *Model) scrollDown(h int) {
+	if m.follow {
+		return
+	}
+	v := m.newViewport(m.Settings())
+	a := m.top
+	a.off += h
+	for a.item < v.n && a.off >= len(v.rows(a.item)) {
+		a.off -= len(v.rows(a.item))
+		a.item++
+	}
+	m.top = a
+	// Reaching the tail follows it again.
+	rest := -a.off
+	for i := a.item; i < v.n && rest <= h; i++ {
+		rest += len(v.rows(i))
+	}
+	if rest <= h {
+		m.follow = true
+	}
+}
+
+// viewport renders items through the model's cache under fixed settings.
+type viewport struct {
+	m *Model
+	s Settings
+	r *renderer
+	n int // items plus the compaction indicator pseudo-item
+}
+
+func (m *Model) newViewport(s Settings) *viewport {
+	return &viewport{m: m, s: s, r: newRenderer(s), n: len(m.t.Items) + 1}
+}
+
+// rows returns item i's rows, from the cache when nothing they depend on
+// changed.
+func (v *viewport) rows(i int) []string {
+	m := v.m
+	if i == len(m.t.Items) {
+		if m.t.Progress == nil {
+			return nil
+		}
+		return v.r.progress(m.t.Progress)
+	}
+	key := v.key(i)
+	if c := m.cache[m.t.Items[i].ID]; c != nil && c.key == key {
+		return c.rows
+	}
+	rows, rendered := v.render(v.r, i, key)
+	v.store(i, key, rows, rendered)
+	return rows
+}
+
+// key is everything item i's rows depend on besides the item.
+func (v *viewport) key(i int) cacheKey {
+	m := v.m
+	it := &m.t.Items[i]
+	key := cacheKey{rev: it.Rev, width: v.s.Width, scheme: v.s.Scheme,
+		hideReasoning: v.s.HideReasoning, tools: v.s.Tools}
+	switch it.Kind {
+	case transcript.KindStep:
+		if v.s.Tools == ToolsHidden {
+			key.cont = m.stepIdx().isCont(m.t.Items, i, !v.s.HideReasoning)
+		}
+	case transcript.KindFooter:
+		if it.Footer != nil && footerOpen(it.Footer) {
+			key.now = v.s.Now
+		}
+	}
+	return key
+}
+
+// render returns item i's rows under key with r: from the shared RowCache
+// if it holds them, else rendered (and shared, if the transcript is a
+// replay). It reads the model and writes nothing of it, so several may run
+// at once, each with its own renderer.
+func (v *viewport) render(r *renderer, i int, key cacheKey) (rows []string, rendered bool) {
+	m := v.m
+	it := &m.t.Items[i]
+	var shared rowKey
+	if rc := m.cfg.Rows; rc != nil {
+		shared = newRowKey(v.s, key)
+		if rows, ok := rc.get(shared, it); ok {
+			return rows, false
+		}
+	}
+	rows = r.item(it, key.cont)
+	if rc := m.cfg.Rows; rc != nil && !m.liveView {
+		rc.put(shared, it, rows)
+	}
+	return rows, true
+}
+
+// store caches item i's rows under key.
+func (v *viewport) store(i int, key cacheKey, rows []string, rendered bool) {
+	if rendered {
+		v.m.misses++
+	}
+	v.m.cache[v.m.t.Items[i].ID] = &cachedRows{key: key, rows: rows}
+}
+
+// parallelMin is the number of items to render from which Document
+// spreads them over several goroutines.
+const parallelMin = 512
+
+// prerender renders the items whose cached rows are stale on up to
+// GOMAXPROCS goroutines, when there are enough of them to be worth it, so
+// that rows then finds every item in the cache. The output is the same
+// either way: an item's rows are a function of the item and its key.
+func (v *viewport) prerender() {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	m := v.m
+	if workers < 2 || len(m.t.Items) < parallelMin {
+		return
+	}
+	type job struct {
+		i    int32
+		done bool
+		rows []string
+	}
+	// Keys are worked out here, on the model's goroutine: the step index
+	// memoises as it goes.
+	var jobs []job
+	var keys []cacheKey // keys[k] is jobs[k]'s
+	for i := range m.t.Items {
+		key := v.key(i)
+		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != key {
+			jobs = append(jobs, job{i: int32(i)})
+			keys = append(keys, key)
+		}
+	}
+	if len(jobs) < parallelMin {
+		return
+	}
+	var wg sync.WaitGroup
+	per := (len(jobs) + workers - 1) / workers
+	for w := 0; w < len(jobs); w += per {
+		part, partKeys := jobs[w:min(w+per, len(jobs))], keys[w:min(w+per, len(jobs))]
+		wg.Go(func() {
+			r := newRenderer(v.s)
+			for k := range part {
+				part[k].rows, part[k].done = v.render(r, int(part[k].i), partKeys[k])
+			}
+		})
+	}
+	wg.Wait()
+	for k, j := range jobs {
+		v.store(int(j.i), keys[k], j.rows, j.done)
+	}
+}
+
+func (m *Model) stepIdx() *stepIndex {
+	if m.steps == nil {
+		m.steps = newStepIndex(m.t.Items)
+	}
+	return m.steps
+}

@@ -1,0 +1,289 @@
+package terminal
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// DefaultMaxToolOutputLines is the default fold limit of card bodies.
+const DefaultMaxToolOutputLines = 6
+
+// Render renders the whole transcript document at s.Width. It is a pure
+// function of its arguments.
+func Render(t transcript.Transcript, s Settings) Document {
+	r := newRenderer(s)
+	cont := continuations(t.Items, s)
+	var lines []string
+	for i := range t.Items {
+		lines = append(lines, r.item(&t.Items[i], cont[i])...)
+	}
+	if t.Progress != nil {
+		lines = append(lines, r.progress(t.Progress)...)
+	}
+	return Document{Width: r.width, Lines: lines}
+}
+
+// continuations marks, in hidden mode, the step items that are folded
+// continuations (terminal.md §3.2): every step of a turn except the first,
+// in creation order, with a visible body.
+func continuations(items []transcript.Item, s Settings) []bool {
+	cont := make([]bool, len(items))
+	if s.Tools != ToolsHidden {
+		return cont
+	}
+	first := map[int64]bool{}
+	for i := range items {
+		st := items[i].Step
+		if items[i].Kind != transcript.KindStep || st == nil {
+			continue
+		}
+		if !first[st.Turn] && visibleBody(st, !s.HideReasoning) {
+			first[st.Turn] = true
+			continue
+		}
+		cont[i] = true
+	}
+	return cont
+}
+
+// visibleBody reports whether a step shows a body: non-empty text, or
+// non-empty reasoning while reasoning is shown.
+func visibleBody(st *transcript.Step, reasoning bool) bool {
+	hasText, hasReasoning := blockPresence(st)
+	return hasText || (reasoning && hasReasoning)
+}
+
+// blockPresence reports whether the step's joined, trimmed text and
+// reasoning are non-empty, without joining them.
+func blockPresence(st *transcript.Step) (text, reasoning bool) {
+	for _, b := range st.Blocks {
+		switch b.Type {
+		case "text":
+			text = text || sessionlog.TrimJS(b.Text) != ""
+		case "reasoning":
+			reasoning = reasoning || sessionlog.TrimJS(b.Text) != ""
+		}
+	}
+	return text, reasoning
+}
+
+// renderer renders items under fixed settings.
+type renderer struct {
+	s        Settings
+	pal      *palette
+	width    int
+	maxLines int
+}
+
+func newRenderer(s Settings) *renderer {
+	r := &renderer{s: s, width: max(s.Width, 1), maxLines: s.MaxToolOutputLines}
+	if r.maxLines <= 0 {
+		r.maxLines = DefaultMaxToolOutputLines
+	}
+	r.pal = &palettes[0]
+	if s.Scheme == SchemeLight {
+		r.pal = &palettes[1]
+	}
+	return r
+}
+
+// text wraps logical lines to the width and renders them as padded rows.
+func (r *renderer) text(lines []line) []string {
+	var rows []string
+	for _, l := range lines {
+		for _, w := range wrapLine(l, r.width) {
+			rows = append(rows, r.pal.row(w, r.width, true, 0))
+		}
+	}
+	return rows
+}
+
+// unpadded renders one line truncated to max(1, width−2) cells and not
+// padded: the tool-card and context-card header rows (terminal.md §5.1).
+func (r *renderer) unpadded(l line) string {
+	return r.pal.row(truncateLine(l, max(1, r.width-2)), r.width, false, 0)
+}
+
+// item renders one transcript item; cont marks a folded continuation step.
+func (r *renderer) item(it *transcript.Item, cont bool) []string {
+	switch it.Kind {
+	case transcript.KindPrompt:
+		if it.Prompt == nil {
+			return nil
+		}
+		rows := []string{"", r.header(it.Prompt.Header)}
+		return append(rows, r.text(markdown(displayText(it.Prompt.Text), plain))...)
+	case transcript.KindContext:
+		if it.Context == nil {
+			return nil
+		}
+		return r.context(it.Context)
+	case transcript.KindSessionRef:
+		if it.SessionRef == nil {
+			return nil
+		}
+		items := make([]string, len(it.SessionRef.Entries))
+		for i, e := range it.SessionRef.Entries {
+			items[i] = displayText(e)
+		}
+		return append([]string{""}, r.dimText("Referenced sessions · "+strings.Join(items, ", "))...)
+	case transcript.KindStep:
+		if it.Step == nil {
+			return nil
+		}
+		return r.step(it.Step, cont)
+	case transcript.KindFooter:
+		if it.Footer == nil {
+			return nil
+		}
+		return r.dimText(footerText(it.Footer, r.s.Now, r.s.Location))
+	case transcript.KindToolCard:
+		if it.Tool == nil || r.s.Tools == ToolsHidden {
+			return nil
+		}
+		return r.toolCard(it.Tool)
+	case transcript.KindNotice:
+		if it.Notice == nil {
+			return nil
+		}
+		st := dimSty
+		switch it.Notice.Level {
+		case transcript.LevelWarning:
+			st = yellowSty
+		case transcript.LevelError:
+			st = redSty
+		}
+		return append([]string{""}, r.styledText(displayText(it.Notice.Text), st)...)
+	case transcript.KindMarker:
+		return append([]string{""}, r.dimText(transcript.MarkerText)...)
+	}
+	return nil
+}
+
+// header renders a role header: bold, underline and accent on the label
+// only, padded.
+func (r *renderer) header(label string) string {
+	return r.text([]line{textLine(displayInlineText(label), headerSty)})[0]
+}
+
+func (r *renderer) dimText(s string) []string { return r.styledText(s, dimSty) }
+
+// styledText renders display-safe text, one logical line per LF, in one
+// style.
+func (r *renderer) styledText(s string, st sty) []string {
+	var lines []line
+	for _, l := range strings.Split(s, "\n") {
+		lines = append(lines, textLine(l, st))
+	}
+	return r.text(lines)
+}
+
+func (r *renderer) step(st *transcript.Step, cont bool) []string {
+	showReasoning := !r.s.HideReasoning
+	reasoning := ""
+	if showReasoning {
+		reasoning = displayText(st.Reasoning())
+	}
+	text := displayText(st.Text())
+	if cont && reasoning == "" && text == "" {
+		return nil
+	}
+	rows := []string{""}
+	if !cont {
+		rows = append(rows, r.header("Assistant"))
+	}
+	if reasoning != "" {
+		rows = append(rows, r.text([]line{textLine("Reasoning", reasonSty)})...)
+		rows = append(rows, r.text(markdown(reasoning, reasonSty))...)
+	}
+	if text != "" {
+		rows = append(rows, r.text(markdown(text, plain))...)
+	}
+	return rows
+}
+
+// context renders an injected-context card (terminal.md §2.7).
+func (r *renderer) context(c *transcript.ContextCard) []string {
+	rows := []string{"", r.unpadded(textLine("Context · "+displayInlineText(c.Label), dimSty))}
+	body := stripReminderFrame(c.Text)
+	if body == "" {
+		return rows
+	}
+	var lines []line
+	for _, l := range strings.Split(body, "\n") {
+		if l != "" {
+			lines = append(lines, textLine(displayText(l), dimSty))
+		}
+	}
+	return append(rows, r.text(r.fold(lines))...)
+}
+
+// stripReminderFrame drops an outer <name>…</name> frame whose first and
+// last trimmed lines are the matching tags, and the blank lines it leaves.
+func stripReminderFrame(s string) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) < 2 {
+		return s
+	}
+	first := strings.TrimSpace(lines[0])
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(first) < 3 || first[0] != '<' || first[len(first)-1] != '>' {
+		return s
+	}
+	name := first[1 : len(first)-1]
+	if !validTagName(name) || last != "</"+name+">" {
+		return s
+	}
+	inner := lines[1 : len(lines)-1]
+	for len(inner) > 0 && strings.TrimSpace(inner[0]) == "" {
+		inner = inner[1:]
+	}
+	for len(inner) > 0 && strings.TrimSpace(inner[len(inner)-1]) == "" {
+		inner = inner[:len(inner)-1]
+	}
+	return strings.Join(inner, "\n")
+}
+
+// validTagName matches [a-zA-Z][\w:.-]*.
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i, c := range []byte(name) {
+		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if i == 0 && !alpha {
+			return false
+		}
+		if !alpha && !(c >= '0' && c <= '9') && !strings.ContainsRune("_:.-", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// foldMarker is the dim row that replaces folded lines.
+func foldMarker(k int) line {
+	return textLine("… +"+strconv.Itoa(k)+" lines (Ctrl+O to expand)", dimSty)
+}
+
+// fold applies the preview rule (terminal.md §5.3) to logical lines unless
+// cards are expanded.
+func (r *renderer) fold(lines []line) []line {
+	n := r.maxLines
+	if r.s.Tools == ToolsExpanded || len(lines) <= n {
+		return lines
+	}
+	head, tail := (n+1)/2, n/2
+	out := make([]line, 0, n+1)
+	out = append(out, lines[:head]...)
+	out = append(out, foldMarker(len(lines)-n))
+	return append(out, lines[len(lines)-tail:]...)
+}
+
+// progress renders the standalone compaction indicator.
+func (r *renderer) progress(p *transcript.Progress) []string {
+	return append([]string{""}, r.dimText(progressText(p, r.s.Now))...)
+}

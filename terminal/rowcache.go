@@ -1,0 +1,80 @@
+package terminal
+
+import (
+	"reflect"
+	"sync"
+
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// RowCache shares rendered rows between models that show the same session,
+// so that a second model (a live terminal checked against a replayed one)
+// renders only the items in which it differs from the first. Pass one
+// RowCache to each model's Config. It is safe for concurrent use.
+//
+// An item's rows are a function of the item's value and the settings, so a
+// model reuses rows another model rendered for an item with the same ID,
+// the same settings and an equal value (reflect.DeepEqual, the item's
+// revision aside). Only rows rendered from a replayed transcript are
+// shared: its items are never modified afterwards, where a live
+// projector's are edited in place as events arrive.
+//
+// Like a model's own cache, it holds one rendering per item ID, the latest:
+// rows rendered at an earlier size are dropped when the item is rendered
+// at the next.
+type RowCache struct {
+	mu   sync.Mutex
+	rows map[transcript.ItemID]sharedRows
+}
+
+// NewRowCache returns an empty RowCache.
+func NewRowCache() *RowCache {
+	return &RowCache{rows: map[transcript.ItemID]sharedRows{}}
+}
+
+// rowKey is everything an item's rows depend on besides its value.
+type rowKey struct {
+	s    Settings // Now is zero unless the item's text depends on the clock
+	cont bool
+}
+
+type sharedRows struct {
+	key  rowKey
+	item *transcript.Item // in a replayed transcript: never modified
+	rows []string
+}
+
+func newRowKey(s Settings, key cacheKey) rowKey {
+	s.Now = key.now
+	return rowKey{s: s, cont: key.cont}
+}
+
+// get returns the rows rendered under k for an item equal to it.
+func (c *RowCache) get(k rowKey, it *transcript.Item) ([]string, bool) {
+	c.mu.Lock()
+	e, ok := c.rows[it.ID]
+	c.mu.Unlock()
+	if !ok || e.key != k || !sameItem(e.item, it) {
+		return nil, false
+	}
+	return e.rows, true
+}
+
+// put records rows rendered under k for it, an item of a replayed
+// transcript.
+func (c *RowCache) put(k rowKey, it *transcript.Item, rows []string) {
+	c.mu.Lock()
+	c.rows[it.ID] = sharedRows{key: k, item: it, rows: rows}
+	c.mu.Unlock()
+}
+
+// sameItem reports whether two items have equal values, their revisions
+// (which count edits in one projector) aside.
+func sameItem(a, b *transcript.Item) bool {
+	if a == b {
+		return true
+	}
+	x, y := *a, *b
+	x.Rev, y.Rev = 0, 0
+	return reflect.DeepEqual(x, y)
+}

@@ -1,0 +1,257 @@
+package transcript
+
+import (
+	"slices"
+
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// Projector is the incremental transcript projector: the terminal's live path
+// (terminal.md §1.2 as amended by §11). Feed it the log's events in order with
+// Apply; after every Apply its Transcript equals Project over the same events
+// (ignoring Item.Rev). Unlike Project it streams assistant/chunk deltas into
+// the current step as they arrive.
+//
+// Apply costs O(1) amortised in the length of the session: the only items it
+// moves or removes belong to the current (or just completed) step, which sits
+// at the tail of the list, and everything it looks up is indexed.
+//
+// A Projector is not safe for concurrent use.
+type Projector struct {
+	opts    Options
+	items   []Item
+	handles []*prHandle // handles[i] is items[i]'s handle
+
+	current, lastDone *prStep
+	cards             map[string]*prHandle  // pending tool cards by call id
+	footers           map[trKey][]*prHandle // footers of steps whose buckets still run
+	advert            map[string]struct{}   // tool-call ids advertised so far
+	summaries         trSummaries
+	timing            trTimingTable
+	progress          trProgress
+
+	// The change being built by the current Apply.
+	from  int
+	dirty []int
+}
+
+// prHandle follows one item through moves and removals.
+type prHandle struct {
+	pos     int
+	removed bool
+	stream  *trStream // an unsettled step block's streamed content
+}
+
+type prStep struct{ block, footer *prHandle }
+
+// NewProjector returns an empty projector.
+func NewProjector(opts Options) *Projector {
+	return &Projector{
+		opts:      opts,
+		cards:     map[string]*prHandle{},
+		footers:   map[trKey][]*prHandle{},
+		advert:    map[string]struct{}{},
+		summaries: trSummaries{},
+		timing:    trTimingTable{},
+	}
+}
+
+// Transcript returns the transcript so far. Items is the projector's own
+// slice, and the payloads it points to are updated in place: both are valid
+// until the next Apply and must not be modified; copy what must outlive it.
+func (p *Projector) Transcript() Transcript {
+	t := Transcript{Items: p.items, Progress: p.progress.get()}
+	if len(t.Items) == 0 {
+		t.Items = nil // as Project has it
+	}
+	return t
+}
+
+// Apply projects the next event of the log and reports what changed.
+func (p *Projector) Apply(e *sessionlog.Event) Change {
+	p.from, p.dirty = len(p.items), nil
+	d := trDecode(e, &p.summaries, false)
+	p.progress.apply(&d, e)
+	if d.op == trOpToolCall && !trAdvertised(p.advert, d.call.CallID) {
+		return p.change() // an orphan call renders nothing and moves no bucket
+	}
+	if key, changed := p.timing.apply(&d, e.Time); changed {
+		p.refreshFooters(key)
+	}
+	switch d.op {
+	case trOpItem:
+		p.add(d.item)
+	case trOpStepStart:
+		p.lastDone = nil
+		if p.opts.EagerSteps {
+			p.newStep(e.Seq, d.key)
+		}
+	case trOpChunk:
+		if p.current == nil || p.items[p.current.block.pos].Step.Settled {
+			p.newStep(e.Seq, d.key)
+		}
+		h := p.current.block
+		if h.stream == nil {
+			h.stream = &trStream{}
+		}
+		if h.stream.apply(&d.chunk) {
+			p.items[h.pos].Step.Blocks = h.stream.blocks
+			p.touch(h)
+		}
+	case trOpMessage:
+		trAdvertise(p.advert, d.adverts)
+		if p.current == nil || p.items[p.current.block.pos].Step.Settled {
+			p.newStep(e.Seq, d.key)
+		}
+		h := p.current.block
+		h.stream = nil
+		s := p.items[h.pos].Step
+		s.Settled, s.Blocks = true, d.blocks
+		p.touch(h)
+	case trOpStepEnd:
+		if p.current == nil {
+			p.newStep(e.Seq, d.key)
+		}
+		h := p.current.footer
+		f := p.items[h.pos].Footer
+		f.Completed, f.CompletedAt = true, e.Time
+		p.touch(h)
+		p.lastDone, p.current = p.current, nil
+	case trOpToolCall:
+		card := d.call
+		p.cards[card.CallID] = p.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard, Tool: &card})
+		p.moveCurrentFooter()
+	case trOpToolResult:
+		if h, ok := p.cards[d.result.CallID]; ok {
+			delete(p.cards, d.result.CallID)
+			d.result.setOn(p.items[h.pos].Tool)
+			p.touch(h)
+		} else {
+			card := &ToolCard{CallID: d.result.CallID, Name: "tool", Orphan: true}
+			d.result.setOn(card)
+			p.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard, Tool: card})
+		}
+		p.moveCurrentFooter()
+	case trOpRetry:
+		switch {
+		case p.current != nil:
+			p.removeStep(p.current)
+		case p.lastDone != nil:
+			p.removeStep(p.lastDone)
+		}
+		p.current, p.lastDone = nil, nil
+		p.add(d.item)
+	case trOpTurnEnd:
+		if p.current != nil {
+			p.removeStep(p.current)
+		}
+		p.current, p.lastDone = nil, nil
+		if d.item.Kind != 0 {
+			p.add(d.item)
+		}
+	}
+	return p.change()
+}
+
+func (p *Projector) change() Change {
+	var dirty []int
+	for _, i := range p.dirty {
+		if i < p.from {
+			dirty = append(dirty, i)
+		}
+	}
+	slices.Sort(dirty)
+	return Change{From: p.from, Dirty: slices.Compact(dirty)}
+}
+
+// touch records an in-place update of h's item.
+func (p *Projector) touch(h *prHandle) {
+	p.items[h.pos].Rev++
+	if h.pos < p.from {
+		p.dirty = append(p.dirty, h.pos)
+	}
+}
+
+func (p *Projector) add(item Item) *prHandle {
+	h := &prHandle{pos: len(p.items)}
+	p.items = append(p.items, item)
+	p.handles = append(p.handles, h)
+	return h
+}
+
+// reindex fixes the positions of the items from i on after a structural
+// change there.
+func (p *Projector) reindex(i int) {
+	for j := i; j < len(p.handles); j++ {
+		p.handles[j].pos = j
+	}
+	p.from = min(p.from, i)
+}
+
+func (p *Projector) remove(h *prHandle) {
+	if h.removed {
+		return
+	}
+	h.removed = true
+	i, last := h.pos, len(p.items)-1
+	copy(p.items[i:], p.items[i+1:])
+	copy(p.handles[i:], p.handles[i+1:])
+	p.items[last], p.handles[last] = Item{}, nil
+	p.items, p.handles = p.items[:last], p.handles[:last]
+	p.reindex(i)
+}
+
+func (p *Projector) moveCurrentFooter() {
+	if p.current == nil {
+		return
+	}
+	h := p.current.footer
+	i, last := h.pos, len(p.items)-1
+	if i == last {
+		return
+	}
+	item := p.items[i]
+	copy(p.items[i:], p.items[i+1:])
+	copy(p.handles[i:], p.handles[i+1:])
+	p.items[last], p.handles[last] = item, h
+	p.reindex(i)
+}
+
+func (p *Projector) newStep(seq int64, key trKey) {
+	s := &prStep{
+		block: p.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &Step{Turn: key.turn, Step: key.step}}),
+		footer: p.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter,
+			Footer: &Footer{Turn: key.turn, Step: key.step, Timing: p.timing.get(key)}}),
+	}
+	if r := p.timing[key]; r == nil || !r.ended {
+		p.footers[key] = append(p.footers[key], s.footer)
+	}
+	p.current = s
+}
+
+func (p *Projector) removeStep(s *prStep) {
+	p.remove(s.footer)
+	p.remove(s.block)
+}
+
+// refreshFooters copies key's buckets into its footers; once the step has
+// ended they never change again and are forgotten.
+func (p *Projector) refreshFooters(key trKey) {
+	r := p.timing[key]
+	live := p.footers[key][:0]
+	for _, h := range p.footers[key] {
+		if h.removed {
+			continue
+		}
+		live = append(live, h)
+		if f := p.items[h.pos].Footer; f.Timing != r.t {
+			f.Timing = r.t
+			p.touch(h)
+		}
+	}
+	if r.ended || len(live) == 0 {
+		delete(p.footers, key)
+	} else {
+		p.footers[key] = live
+	}
+}

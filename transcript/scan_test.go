@@ -1,0 +1,161 @@
+package transcript
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+)
+
+// fastCorpus is payloads of the shapes the fast decoders take, and of
+// shapes they must leave to json.Unmarshal.
+var fastCorpus = []string{
+	toolData0,
+	`{"turn":1,"step":2,"callId":"c1","message":{"role":"tool","content":[{"type":"tool-result","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"out\nput"}],"isError":false}],"source":{"kind":"tool","callId":"c1"}},"meta":{"exitCode":0,"ms":12.5}}`,
+	`{"message":{"content":[{"content":[{"type":"text","text":"a"}],"isError":true},{"content":[],"isError":false}],"source":{"callId":"x"}},"error":"boom"}`,
+	`{"message":{"content":[]}}`,
+	`{"message":{"content":[{"content":null}]}}`,
+	`{"message":{"content":[{"Content":[]}]}}`,
+	`{"message":{"content":[{"isError":1}]}}`,
+	`{"message":{"content":[1]}}`,
+	`{"message":{"source":null},"meta":null}`,
+	`{"message":{},"error":{"a":[1,2,{"b":null}]},"META":1}`,
+	`{"message":{"content":[{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}]},"message":{}}`,
+	`{"turn":3,"step":1,"message":{"role":"assistant","content":[{"type":"reasoning","text":"hm"},{"type":"text","text":"Hi \u00e9"},{"type":"tool-call","id":"c1","name":"bash","arguments":"{\"command\":\"ls\"}"}],"source":{"kind":"model"}}}`,
+	`{"turn":3,"step":1,"message":{"content":[]}}`,
+	`{"turn":3.5,"step":1,"message":{"content":[]}}`,
+	`{"turn":3,"step":1,"message":{"Content":[]}}`,
+	`{"turn":3,"step":1,"message":null}`,
+	`{"turn":3,"step":1,"message":{"content":[{"type":"text","text":"a","TEXT":"b"}]}}`,
+	`{"content":[{"type":"text","text":"Hello"}],"source":{"kind":"user"}}`,
+	`{"content":[{"type":"text","text":"ctx"}],"source":{"kind":"context","plugin":"git","plugin":"hg"}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":{"k\u0069nd":"user"}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":{"kind":null}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":{}}`,
+	`{"content":[{"type":"text","text":"x"}],"source":[]}`,
+	`{"content":"x"}`,
+	`{"content":[{"type":"text","text":"x"}] ,"source":{}}`,
+	`{"content":[{"type":"text","text":"bad ` + "\xff\x01" + `"}]}`,
+	`{"content":[{"type":"text","text":"esc \ud800 \" \\"}]}`,
+	`"x"`, `"\u00zz"`, `1`, `-0.5e-3`, `1e`, `true`, `tru`, `[{"a":{"b":[null,false]}}]`, `{"a":1}{`, `{"a":1,}`, `{"a"1}`, `{1:2}`, `[1 ]`,
+	`{"kind":"tool","callId":"c1"}`, `{"kind":"plugin","plugin":"compact","compactionId":"x","kind":"user"}`, `{"kind":1}`, `{"Kind":"x","callId":null}`,
+	`{"provider":"anthropic","model":"m\u00e9","extra":{"a":[1]}}`, `{"kind":"tool"} `,
+	`[]`, `[1,2,-3]`, `[0]`, `[01]`, `[1.0]`, `[1,]`, `[9223372036854775808]`, `[1] `, `[ 1]`, `[null]`,
+	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
+}
+
+// fastPayloads adds the user, assistant and tool-result payloads of the
+// testdata logs and a synthetic log.
+func fastPayloads(t *testing.T) []string {
+	out := append([]string(nil), fastCorpus...)
+	files, _ := filepath.Glob(filepath.Join(testdataDir, "*.jsonl"))
+	var events []sessionlog.Event
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if log, err := jsonl.ParseLog(data, f); err == nil {
+			events = append(events, log.Events...)
+		}
+	}
+	events = append(events, synthlog.Log(2000)...)
+	for _, e := range events {
+		switch e.Type {
+		case sessionlog.TypeUserMessage, sessionlog.TypeAssistantMessage, sessionlog.TypeToolResult:
+			out = append(out, string(e.Data))
+		}
+	}
+	return out
+}
+
+// checkFastDecoders holds each scanner to json.Unmarshal into the struct
+// its caller decodes with: where the scanner says ok, json.Unmarshal
+// succeeds and gives the same values. It returns how many scanners took
+// data.
+func checkFastDecoders(t *testing.T, data string) int {
+	t.Helper()
+	b := []byte(data)
+	took := 0
+	if got, ok := fastjson.ScanToolResult(b); ok {
+		took++
+		var fast trResultJSON
+		if err := json.Unmarshal(b, &fast); err != nil {
+			t.Fatalf("scanResult(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if want := trResultSlow(b); !reflect.DeepEqual(trResult(got), want) {
+			t.Fatalf("scanResult(%q) = %+v, json.Unmarshal gives %+v", data, got, want)
+		}
+	}
+	if turn, step, content, ok := fastjson.ScanAssistant(b); ok {
+		key := trKey{turn, step}
+		took++
+		var fast struct {
+			sessionlog.TurnStep
+			Message struct {
+				Content []sessionlog.ContentBlock `json:"content"`
+			} `json:"message"`
+		}
+		if err := json.Unmarshal(b, &fast); err != nil {
+			t.Fatalf("scanAssistant(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if want := (trKey{fast.Turn, fast.Step}); key != want || !reflect.DeepEqual(content, fast.Message.Content) {
+			t.Fatalf("scanAssistant(%q) = %v %+v, json.Unmarshal gives %v %+v", data, key, content, want, fast.Message.Content)
+		}
+	}
+	if content, src, ok := fastjson.ScanUser(b); ok {
+		took++
+		var fast struct {
+			Content []sessionlog.ContentBlock  `json:"content"`
+			Source  map[string]json.RawMessage `json:"source"`
+		}
+		if err := json.Unmarshal(b, &fast); err != nil {
+			t.Fatalf("scanUser(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if !reflect.DeepEqual(content, fast.Content) || !reflect.DeepEqual(src, fast.Source) {
+			t.Fatalf("scanUser(%q) = %+v %q, json.Unmarshal gives %+v %q", data, content, src, fast.Content, fast.Source)
+		}
+	}
+	return took
+}
+
+// TestFastDecoders checks the scanners on the corpus, every message and
+// tool result of the testdata and synthetic logs, and random edits of
+// them (editPayload).
+func TestFastDecoders(t *testing.T) {
+	payloads := fastPayloads(t)
+	took := 0
+	for _, p := range payloads {
+		took += min(checkFastDecoders(t, p), 1)
+	}
+	if took < len(payloads)*3/4 {
+		t.Errorf("the scanners took %d of %d payloads", took, len(payloads))
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	keys := []string{`"content"`, `"source"`, `"isError"`, `"text"`, `"turn"`, `"message"`, `"kind"`}
+	for range 60_000 {
+		checkFastDecoders(t, synthlog.EditPayload(r, payloads[r.IntN(len(payloads))], keys))
+	}
+}
+
+// FuzzFastDecoders: where a scanner takes a payload, json.Unmarshal
+// succeeds on it and agrees.
+func FuzzFastDecoders(f *testing.F) {
+	for _, p := range fastCorpus {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data string) { checkFastDecoders(t, data) })
+}
+
+// testdataDir holds the example logs, beside the log vocabulary they show.
+const testdataDir = "../sessionlog/testdata"
+
+// toolData0 is a well-formed tool/result payload (as in the surface tests).
+const toolData0 = `{"turn":2,"step":1,"message":{"id":"m-t2","role":"user","content":[{"type":"tool-result","toolCallId":"call-2","content":[{"type":"text","text":"short"}],"isError":false}],"source":{"kind":"tool","callId":"call-2"}}}`
