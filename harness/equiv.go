@@ -1,32 +1,12 @@
 package harness
 
 import (
-	"bytes"
 	"fmt"
 
-	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 )
-
-// comparable returns the parts of a terminal's output that must not depend
-// on whether it watched the events arrive or was mounted on them: the full
-// transcript document, and every screen row except the status line, whose
-// UI notices (a toggle's "Reasoning blocks hidden.") are responses to key
-// presses, not facts of the log (terminal.md §11.4).
-func comparable(m *terminal.Model, height int) string {
-	var b bytes.Buffer
-	doc := m.Document()
-	fmt.Fprintf(&b, "document rows=%d\n", len(doc.Lines))
-	screen.AppendRows(&b, screen.Decode(doc.Lines), 0)
-	rows := m.Screen()
-	if n := height - 1; n >= 0 && n < len(rows) {
-		rows = rows[:n]
-	}
-	b.WriteString("screen without the status line\n")
-	screen.AppendRows(&b, screen.Decode(rows), 0)
-	return b.String()
-}
 
 // checkLiveReplay compares the mounted (live) terminal with a fresh one
 // mounted on the same log with the same settings. On a difference it
@@ -35,8 +15,8 @@ func comparable(m *terminal.Model, height int) string {
 // with the suite, and returns an error with a line diff.
 func (s *script) checkLiveReplay(snapshot string) error {
 	events := s.events()
-	live := comparable(s.term, s.view.height)
-	replay := comparable(terminal.New(s.config(events)), s.view.height)
+	live := invariant.Comparable(s.term, s.view.height)
+	replay := invariant.Comparable(terminal.New(s.config(events)), s.view.height)
 	if live == replay {
 		return nil
 	}
@@ -57,22 +37,15 @@ func (s *script) checkLiveReplay(snapshot string) error {
 // agree on the whole log.
 func (s *script) bisect(events []sessionlog.Event) int64 {
 	same := func(k int) bool {
-		return comparable(s.livePrefix(events, k), s.view.height) ==
-			comparable(terminal.New(s.config(events[:k:k])), s.view.height)
+		return invariant.Comparable(s.livePrefix(events, k), s.view.height) ==
+			invariant.Comparable(terminal.New(s.config(events[:k:k])), s.view.height)
 	}
-	lo, hi := s.mountN, len(events) // invariant: same(lo), !same(hi)
+	lo, hi := s.mountN, len(events) // same(lo) holds
 	if lo > hi || same(hi) {
 		return -1
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if same(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return events[hi-1].Seq
+	n := invariant.FirstDivergence(lo, hi, func(k int) bool { return !same(k) })
+	return events[n-1].Seq
 }
 
 // livePrefix rebuilds the live path over events[:k]: a mount on the

@@ -9,8 +9,8 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/internal/mutant"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -20,40 +20,6 @@ import (
 // variant and asserts that the run fails, naming the failing scenarios and,
 // where the live and replay paths part, the first divergent event. The
 // broken variants live here, in test code only.
-
-// surfaceReplay is the seed's bug: the replay path (mount, resume, every
-// rebuild) draws the transcript from the model surface. Shadowed messages
-// and their cards vanish, and a replacement that is on the surface renders
-// as if it were an ordinary appended message (the checkpoint as an
-// injected-context card showing the model's payload).
-func surfaceReplay(events []sessionlog.Event, opts transcript.Options) transcript.Transcript {
-	fold, err := surface.Fold(events, firstSeq(events))
-	if err != nil { // a window of a log: nothing to fold against
-		return transcript.Project(events, opts)
-	}
-	onSurface := map[int64]bool{}
-	for _, n := range fold.Nodes {
-		onSurface[n] = true
-	}
-	var view []sessionlog.Event
-	for _, e := range events {
-		if sessionlog.IsSurfaceEvent(&e) {
-			if !onSurface[e.Seq] {
-				continue
-			}
-			e.SurfaceOp, e.SourceEventSeqs = sessionlog.AppendOp(), nil
-		}
-		view = append(view, e)
-	}
-	return transcript.Project(view, opts)
-}
-
-func firstSeq(events []sessionlog.Event) int64 {
-	if len(events) == 0 {
-		return 0
-	}
-	return events[0].Seq
-}
 
 // mountTimeCallFilter filters tool/call on the live path the way replay
 // filters orphan calls, but with the call-id set computed once at mount:
@@ -150,7 +116,7 @@ func mustDiverge(t *testing.T, r *run, scenario, snapshot string, seq int64) {
 
 func TestRegressionSurfaceProjector(t *testing.T) {
 	r := regression(t, func(c *harness.Config) {
-		c.Projection = terminal.Projection{Replay: surfaceReplay}
+		c.Projection = terminal.Projection{Replay: mutant.Surface().Replay} // the seed's bug, on the replay path only
 	})
 	// The replayed compaction no longer shows the prompt and the card, so
 	// it differs from its fixture and from the live path's.

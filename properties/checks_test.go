@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/internal/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
@@ -196,149 +197,17 @@ func clip(s string) string {
 	return s
 }
 
-// expected is a text the transcript must hold.
-type expected struct {
-	seq        int64
-	kind       transcript.ItemKind
-	header     string // prompts
-	text       string
-	reasoning  string // steps
-	sessionRef int    // number of entries, for session references
-}
-
-// expectedTexts reads, from the log alone, what the transcript must keep:
-// every append-origin prompt and context with non-empty text, every
-// well-formed session reference, and every settled append-origin assistant
-// message with a non-empty text or reasoning whose step block survives.
-//
-// Which step blocks survive follows terminal.md §2.3 and §2.6: a block is
-// created at the step's first chunk, message or step/end (or at step/start
-// under the eager rule), a second message in a settled block starts a new
-// one, llm/retry removes the current block (else the one step/end just
-// completed), and turn/end removes a block still open.
-func expectedTexts(events []sessionlog.Event, eager bool) []expected {
-	type block struct {
-		settled bool
-		msgs    []expected
-		removed bool
-	}
-	var (
-		out              []expected
-		blocks           []*block
-		current, lastEnd *block
-	)
-	newBlock := func() *block {
-		b := &block{}
-		blocks = append(blocks, b)
-		current = b
-		return b
-	}
-	for i := range events {
-		e := &events[i]
-		if sessionlog.IsReplacementSurfaceEvent(e) {
-			continue
-		}
-		switch sessionlog.Canonical(e.Type) {
-		case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
-			raw := e.Data
-			header := "You"
-			if e.Type == sessionlog.TypeSteeringMessage {
-				var d struct {
-					Message json.RawMessage `json:"message"`
-				}
-				_ = json.Unmarshal(e.Data, &d)
-				raw, header = d.Message, "Steering"
-			}
-			var m sessionlog.Message
-			if json.Unmarshal(raw, &m) != nil {
-				continue
-			}
-			text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
-			src := sessionlog.DecodeSource(m.Source)
-			switch {
-			case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
-				if text != "" {
-					out = append(out, expected{seq: e.Seq, kind: transcript.KindPrompt, header: header, text: text})
-				}
-			case src.Kind == "session-reference" && sessionRefEntries(m.Source) >= 0:
-				out = append(out, expected{seq: e.Seq, kind: transcript.KindSessionRef, sessionRef: sessionRefEntries(m.Source)})
-			case text != "":
-				out = append(out, expected{seq: e.Seq, kind: transcript.KindContext, text: text})
-			}
-		case sessionlog.TypeStepStart:
-			lastEnd = nil
-			if eager {
-				newBlock()
-			}
-		case sessionlog.TypeAssistantChunk:
-			if current == nil || current.settled {
-				newBlock()
-			}
-		case sessionlog.TypeAssistantMessage:
-			if current == nil || current.settled {
-				newBlock()
-			}
-			current.settled = true
-			var d sessionlog.AssistantMessageData
-			if json.Unmarshal(e.Data, &d) != nil {
-				continue
-			}
-			st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
-			if x := (expected{seq: e.Seq, kind: transcript.KindStep, text: st.Text(), reasoning: st.Reasoning()}); x.text != "" || x.reasoning != "" {
-				current.msgs = append(current.msgs, x)
-			}
-		case sessionlog.TypeStepEnd:
-			if current == nil {
-				newBlock()
-			}
-			lastEnd, current = current, nil
-		case sessionlog.TypeLLMRetry:
-			switch {
-			case current != nil:
-				current.removed = true
-			case lastEnd != nil:
-				lastEnd.removed = true
-			}
-			current, lastEnd = nil, nil
-		case sessionlog.TypeTurnEnd:
-			if current != nil {
-				current.removed = true
-			}
-			current, lastEnd = nil, nil
+// checkInvariants runs dshtest repro's transcript invariants
+// (internal/invariant) over the session at its final size.
+func checkInvariants(s *subject) error {
+	sizes := []invariant.Size{{W: s.p.width, H: s.p.height}}
+	c := invariant.New(s.events, sizes, transcript.Options{EagerSteps: s.p.eager}, s.p.proj, "prop")
+	for _, r := range c.CheckAll() {
+		if !r.OK {
+			return fmt.Errorf("%s: %s", r.Name, r.Detail)
 		}
 	}
-	for _, b := range blocks {
-		if !b.removed {
-			out = append(out, b.msgs...)
-		}
-	}
-	return out
-}
-
-func blocksOf(content []sessionlog.ContentBlock) []transcript.Block {
-	var out []transcript.Block
-	for _, c := range content {
-		out = append(out, transcript.Block{Type: c.Type, Text: c.Text})
-	}
-	return out
-}
-
-// sessionRefEntries returns the number of references of a well-formed
-// session-reference source (terminal.md §2.1.2), or -1.
-func sessionRefEntries(source json.RawMessage) int {
-	var s struct {
-		References []map[string]json.RawMessage `json:"references"`
-	}
-	if json.Unmarshal(source, &s) != nil || s.References == nil {
-		return -1
-	}
-	for _, r := range s.References {
-		var a, b string
-		if json.Unmarshal(r["sessionId"], &a) != nil || json.Unmarshal(r["label"], &b) != nil {
-			return -1
-		}
-	}
-	return len(s.References)
+	return nil
 }
 
 // checkKeepsText: every text the log says a person saw is in the
@@ -346,22 +215,22 @@ func sessionRefEntries(source json.RawMessage) int {
 func checkKeepsText(s *subject) error {
 	items := s.model().Transcript().Items
 	used := make([]bool, len(items))
-	for _, x := range expectedTexts(s.events, s.p.eager) {
+	for _, x := range invariant.ExpectedTexts(s.events, s.p.eager) {
 		found := false
 		for i := range items {
-			if used[i] || items[i].Kind != x.kind {
+			if used[i] || items[i].Kind != x.Kind {
 				continue
 			}
 			it := &items[i]
-			switch x.kind {
+			switch x.Kind {
 			case transcript.KindPrompt:
-				found = it.Prompt.Header == x.header && it.Prompt.Text == x.text
+				found = it.Prompt.Header == x.Header && it.Prompt.Text == x.Text
 			case transcript.KindContext:
-				found = it.Context.Text == x.text
+				found = it.Context.Text == x.Text
 			case transcript.KindSessionRef:
-				found = len(it.SessionRef.Entries) == x.sessionRef
+				found = len(it.SessionRef.Entries) == x.SessionRef
 			case transcript.KindStep:
-				found = it.Step.Settled && it.Step.Text() == x.text && it.Step.Reasoning() == x.reasoning
+				found = it.Step.Settled && it.Step.Text() == x.Text && it.Step.Reasoning() == x.Reasoning
 			}
 			if found {
 				used[i] = true
@@ -370,7 +239,7 @@ func checkKeepsText(s *subject) error {
 		}
 		if !found {
 			return fmt.Errorf("the %s of seq %d is in no transcript item: header %q text %q reasoning %q",
-				x.kind, x.seq, x.header, clip(x.text), clip(x.reasoning))
+				x.Kind, x.Seq, x.Header, clip(x.Text), clip(x.Reasoning))
 		}
 	}
 	return nil

@@ -7,9 +7,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/dshtest/dshtest/internal/emit"
+	"github.com/dshtest/dshtest/internal/mutant"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -17,84 +17,6 @@ import (
 // The mutation tests prove that the properties catch the bugs they are
 // for: each swaps a broken projection into the terminal, expects a
 // property to fail, and shrinks the failure into a small scenario.
-
-// surfaceView is the seed's bug: the transcript drawn from the model
-// surface. Only events still on the surface are shown, each replacement as
-// if appended; log-only events pass through.
-func surfaceView(events []sessionlog.Event) []sessionlog.Event {
-	fold, err := surface.Fold(events, firstSeq(events))
-	if err != nil {
-		return events
-	}
-	on := map[int64]bool{}
-	for _, s := range fold.Nodes {
-		on[s] = true
-	}
-	var out []sessionlog.Event
-	for _, e := range events {
-		if sessionlog.IsSurfaceEvent(&e) {
-			if !on[e.Seq] {
-				continue
-			}
-			e.SurfaceOp = sessionlog.AppendOp()
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// leakyView renders replacement copies as if they were appended.
-func leakyView(events []sessionlog.Event) []sessionlog.Event {
-	out := make([]sessionlog.Event, len(events))
-	for i, e := range events {
-		if sessionlog.IsReplacementSurfaceEvent(&e) {
-			e.SurfaceOp = sessionlog.AppendOp()
-		}
-		out[i] = e
-	}
-	return out
-}
-
-func firstSeq(events []sessionlog.Event) int64 {
-	if len(events) == 0 {
-		return 0
-	}
-	return events[0].Seq
-}
-
-// viewProjection projects view(log) on both paths, rebuilding live.
-func viewProjection(view func([]sessionlog.Event) []sessionlog.Event) terminal.Projection {
-	return terminal.Projection{
-		Replay: func(events []sessionlog.Event, o transcript.Options) transcript.Transcript {
-			return transcript.Project(view(events), o)
-		},
-		Live: func(o transcript.Options) terminal.LiveProjector {
-			return &rebuildLive{view: view, opts: o}
-		},
-	}
-}
-
-// rebuildLive re-projects the whole view whenever its transcript is read.
-type rebuildLive struct {
-	view   func([]sessionlog.Event) []sessionlog.Event
-	opts   transcript.Options
-	events []sessionlog.Event
-	t      *transcript.Transcript
-}
-
-func (l *rebuildLive) Apply(e *sessionlog.Event) transcript.Change {
-	l.events = append(l.events, *e)
-	l.t = nil
-	return transcript.Change{From: 0}
-}
-
-func (l *rebuildLive) Transcript() transcript.Transcript {
-	if l.t == nil {
-		t := transcript.Project(l.view(l.events), l.opts)
-		l.t = &t
-	}
-	return *l.t
-}
 
 // forgetfulLive is a live projector that drops turn/end events.
 type forgetfulLive struct{ *transcript.Projector }
@@ -127,9 +49,9 @@ func TestMutants(t *testing.T) {
 		prop      string
 		maxEvents int
 	}{
-		{"surface projector loses shadowed prompts", viewProjection(surfaceView), "keeps-text", 8},
-		{"surface projector draws no markers", viewProjection(surfaceView), "markers", 8},
-		{"leaky projector draws checkpoint payloads", viewProjection(leakyView), "model-only", 8},
+		{"surface projector loses shadowed prompts", mutant.Surface(), "keeps-text", 8},
+		{"surface projector draws no markers", mutant.Surface(), "markers", 8},
+		{"leaky projector draws checkpoint payloads", mutant.Leaky(), "model-only", 8},
 		{"live projector drops turn/end", terminal.Projection{
 			Live: func(o transcript.Options) terminal.LiveProjector {
 				return forgetfulLive{transcript.NewProjector(o)}

@@ -83,6 +83,7 @@ var properties = []property{
 	{"model-only", "no model-only text (checkpoint preamble and summary, foreign and regenerated copies) is rendered", checkModelOnly},
 	{"row-width", "every document and screen row is at most the terminal width", checkRowWidth},
 	{"escaped", "no rendered row holds a control character outside SGR sequences", checkEscaped},
+	{"invariants", "the transcript invariants of dshtest repro (internal/invariant) hold at the session's size", checkInvariants},
 	{"history", "history pages (max 1..7) partition the log from the tail back to 0, keep each summary with its checkpoint, and project cleanly", checkHistory},
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -70,5 +71,44 @@ func TestUpstreamRoundTrip(t *testing.T) {
 				t.Errorf("round trip differs:\n%s", b.String())
 			}
 		})
+	}
+}
+
+// TestAppendPlain holds AppendPlain to ansi.Strip, on SGR-only rows (the
+// fast path) and on rows it must leave to ansi.Strip.
+func TestAppendPlain(t *testing.T) {
+	for _, row := range []string{
+		"",
+		"plain text  ",
+		"\x1b[1;38;5;205mbold pink\x1b[m and \x1b[2mdim\x1b[0m",
+		"\x1b[38:2::1:2:3mcolon params\x1b[m",
+		"é and 漢字 \x1b[4munderlined\x1b[24m",
+		"\x1b]8;;https://example.com\x07link\x1b]8;;\x07",
+		"\x1b[?25lcursor hidden",
+		"c1 \u009b31m control",
+		"invalid \xff byte",
+		"\x1b[",
+		"\x1b[12",
+	} {
+		if got, want := string(AppendPlain([]byte("prefix"), row)), "prefix"+ansi.Strip(row); got != want {
+			t.Errorf("AppendPlain(%q) = %q, want %q", row, got, want)
+		}
+	}
+}
+
+func TestPreview(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, `"short"`},
+		{"  many\n\tspaces  here ", 40, `"many spaces here"`},
+		{"abcdefghij", 4, `"abcd…"`},
+		{"<b>&", 10, `"<b>&"`},
+	} {
+		if got := Preview(tt.in, tt.n); got != tt.want {
+			t.Errorf("Preview(%q, %d) = %s, want %s", tt.in, tt.n, got, tt.want)
+		}
 	}
 }

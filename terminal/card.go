@@ -55,7 +55,7 @@ func terminalLines(v *TerminalView, c *ToolCall) []line {
 	if out == "" && c.HasResult {
 		out = c.ResultText()
 	}
-	for _, l := range strings.Split(displayText(out), "\n") {
+	for _, l := range strings.Split(DisplayText(out), "\n") {
 		if strings.TrimSpace(l) != "" {
 			lines = append(lines, textLine(l, dimSty))
 		}
@@ -124,7 +124,7 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
 		src = src[:len(src)-1]
 	}
-	lines := markdown(displayText(strings.Join(src, "\n")), plain)
+	lines := markdown(DisplayText(strings.Join(src, "\n")), plain)
 	var rows []line
 	markerFrom, markerTo := -1, -1 // the fold marker's rows
 	if total := r.foldable(lines); total > 0 {

@@ -7,13 +7,13 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// displayText makes untrusted text safe to print (terminal.md §6): every
+// DisplayText makes untrusted text safe to print (terminal.md §6): every
 // character in U+0000–U+0009, U+000B–U+001F and U+007F–U+009F becomes the
 // literal text \xNN with two lower-case hex digits. LF is kept: it is
 // structure. A byte that is not part of valid UTF-8 becomes U+FFFD, the
 // replacement character, as encoding/json and a JavaScript TextDecoder would
 // decode it, so no raw byte of a log ever reaches the terminal.
-func displayText(s string) string { return escape(s, false) }
+func DisplayText(s string) string { return escape(s, false) }
 
 // displayInlineText is displayText for single-row fields: it also turns LF
 // into \x0a.

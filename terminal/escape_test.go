@@ -30,7 +30,7 @@ func TestDisplayText(t *testing.T) {
 		{"backslash untouched", `a\x1b`, `a\x1b`, `a\x1b`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := displayText(tc.in); got != tc.text {
+			if got := DisplayText(tc.in); got != tc.text {
 				t.Errorf("displayText(%q) = %q, want %q", tc.in, got, tc.text)
 			}
 			if got := displayInlineText(tc.in); got != tc.inline {

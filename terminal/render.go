@@ -115,7 +115,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.text(markdown(displayText(it.Prompt.Text), plain))...)
+		return append(rows, r.text(markdown(DisplayText(it.Prompt.Text), plain))...)
 	case transcript.KindContext:
 		if it.Context == nil {
 			return nil
@@ -127,7 +127,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		}
 		items := make([]string, len(it.SessionRef.Entries))
 		for i, e := range it.SessionRef.Entries {
-			items[i] = displayText(e)
+			items[i] = DisplayText(e)
 		}
 		return append([]string{""}, r.dimText("Referenced sessions · "+strings.Join(items, ", "))...)
 	case transcript.KindStep:
@@ -156,7 +156,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		case transcript.LevelError:
 			st = redSty
 		}
-		return append([]string{""}, r.styledText(displayText(it.Notice.Text), st)...)
+		return append([]string{""}, r.styledText(DisplayText(it.Notice.Text), st)...)
 	case transcript.KindMarker:
 		return append([]string{""}, r.dimText(transcript.MarkerText)...)
 	}
@@ -185,9 +185,9 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	showReasoning := !r.s.HideReasoning
 	reasoning := ""
 	if showReasoning {
-		reasoning = displayText(st.Reasoning())
+		reasoning = DisplayText(st.Reasoning())
 	}
-	text := displayText(st.Text())
+	text := DisplayText(st.Text())
 	if cont && reasoning == "" && text == "" {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (r *renderer) context(c *transcript.ContextCard) []string {
 	var lines []line
 	for _, l := range strings.Split(body, "\n") {
 		if l != "" {
-			lines = append(lines, textLine(displayText(l), dimSty))
+			lines = append(lines, textLine(DisplayText(l), dimSty))
 		}
 	}
 	return append(rows, r.text(r.fold(lines))...)

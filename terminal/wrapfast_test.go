@@ -190,7 +190,7 @@ func (r *renderer) genericWrapAll(v *GenericView, name string) []string {
 		src = src[:len(src)-1]
 	}
 	var rows []line
-	for _, l := range markdown(displayText(strings.Join(src, "\n")), plain) {
+	for _, l := range markdown(DisplayText(strings.Join(src, "\n")), plain) {
 		rows = append(rows, wrapLine(l, r.width)...)
 	}
 	markerFrom, markerTo := -1, -1 // the fold marker's rows

@@ -133,17 +133,14 @@ func (p *Projector) Apply(e *sessionlog.Event) Change {
 		}
 		p.moveCurrentFooter()
 	case trOpRetry:
-		switch {
-		case p.current != nil:
-			p.removeStep(p.current)
-		case p.lastDone != nil:
-			p.removeStep(p.lastDone)
+		if s := RemovedStep(sessionlog.TypeLLMRetry, p.current, p.lastDone); s != nil {
+			p.removeStep(s)
 		}
 		p.current, p.lastDone = nil, nil
 		p.add(d.item)
 	case trOpTurnEnd:
-		if p.current != nil {
-			p.removeStep(p.current)
+		if s := RemovedStep(sessionlog.TypeTurnEnd, p.current, p.lastDone); s != nil {
+			p.removeStep(s)
 		}
 		p.current, p.lastDone = nil, nil
 		if d.item.Kind != 0 {

@@ -185,17 +185,14 @@ func (r *trReplay) applyDecoded(events []sessionlog.Event, i int, d *trDecoded) 
 		d.result.setOn(it.item.Tool)
 		r.moveCurrentFooter()
 	case trOpRetry:
-		switch {
-		case r.current != nil:
-			r.removeStep(r.current)
-		case r.lastDone != nil:
-			r.removeStep(r.lastDone)
+		if s := RemovedStep(sessionlog.TypeLLMRetry, r.current, r.lastDone); s != nil {
+			r.removeStep(s)
 		}
 		r.current, r.lastDone = nil, nil
 		r.add(d.item)
 	case trOpTurnEnd:
-		if r.current != nil {
-			r.removeStep(r.current)
+		if s := RemovedStep(sessionlog.TypeTurnEnd, r.current, r.lastDone); s != nil {
+			r.removeStep(s)
 		}
 		r.current, r.lastDone = nil, nil
 		if d.item.Kind != 0 {

@@ -2,23 +2,16 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
-	"unicode"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dshtest/dshtest/internal/sessiongen"
-	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/terminal"
-	"github.com/dshtest/dshtest/transcript"
+	"github.com/dshtest/dshtest/internal/invariant"
 )
 
 var exampleLog = filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl")
@@ -144,15 +137,15 @@ func TestShardPartition(t *testing.T) {
 func TestParseSize(t *testing.T) {
 	tests := []struct {
 		in   string
-		want size
+		want invariant.Size
 		ok   bool
 	}{
-		{"80x24", size{80, 24}, true},
-		{"44X18", size{44, 18}, true},
-		{"0x24", size{}, false},
-		{"80", size{}, false},
-		{"80x", size{}, false},
-		{"axb", size{}, false},
+		{"80x24", invariant.Size{W: 80, H: 24}, true},
+		{"44X18", invariant.Size{W: 44, H: 18}, true},
+		{"0x24", invariant.Size{}, false},
+		{"80", invariant.Size{}, false},
+		{"80x", invariant.Size{}, false},
+		{"axb", invariant.Size{}, false},
 	}
 	for _, tt := range tests {
 		got, err := parseSize(tt.in)
@@ -216,130 +209,6 @@ func TestDiffering(t *testing.T) {
 }
 
 // ev builds an event for the invariant tests.
-func ev(typ string, data string, op string) sessionlog.Event {
-	e := sessionlog.Event{Type: typ, Data: json.RawMessage(data)}
-	if op != "" {
-		e.SurfaceOp = json.RawMessage(op)
-	}
-	return e
-}
-
-const (
-	prompt    = `{"id":"u","role":"user","content":[{"type":"text","text":"hello"}],"source":{"kind":"user"}}`
-	injected  = `{"id":"c","role":"user","content":[{"type":"text","text":"ctx"}],"source":{"kind":"plugin","plugin":"x"}}`
-	assistant = `{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[{"type":"reasoning","text":"think"},{"type":"text","text":"answer"}],"source":{"kind":"model","provider":"p","model":"m"}}}`
-	step      = `{"turn":1,"step":1}`
-)
-
-// TestExpectedTexts: the texts no-lost-message requires are the
-// append-origin prompts and assistant texts, less the steps the renderer
-// removes by rule.
-func TestExpectedTexts(t *testing.T) {
-	tests := []struct {
-		name   string
-		events []sessionlog.Event
-		want   []string
-	}{
-		{"prompt and answer", []sessionlog.Event{
-			ev("user/message", prompt, `"append"`),
-			ev("step/start", step, ""),
-			ev("assistant/message", assistant, `"append"`),
-			ev("step/end", step, ""),
-		}, []string{"0 prompt hello", "2 assistant answer"}},
-		{"injected context and replacements are not required", []sessionlog.Event{
-			ev("user/message", injected, `"append"`),
-			ev("assistant/message", assistant, `{"op":"replace","start":0,"end":0}`),
-		}, nil},
-		{"a retry removes the failed step", []sessionlog.Event{
-			ev("step/start", step, ""),
-			ev("assistant/message", assistant, `"append"`),
-			ev("llm/retry", `{}`, ""),
-			ev("assistant/message", assistant, `"append"`),
-			ev("step/end", step, ""),
-		}, []string{"3 assistant answer"}},
-		{"a retry after step/end removes the step just completed", []sessionlog.Event{
-			ev("step/start", step, ""),
-			ev("assistant/message", assistant, `"append"`),
-			ev("step/end", step, ""),
-			ev("llm/retry", `{}`, ""),
-		}, nil},
-		{"turn/end removes a step still open", []sessionlog.Event{
-			ev("step/start", step, ""),
-			ev("assistant/message", assistant, `"append"`),
-			ev("turn/end", `{"turn":1,"reason":{"kind":"aborted"}}`, ""),
-		}, nil},
-		{"turn/end keeps a completed step", []sessionlog.Event{
-			ev("step/start", step, ""),
-			ev("assistant/message", assistant, `"append"`),
-			ev("step/end", step, ""),
-			ev("turn/end", `{"turn":1,"reason":{"kind":"completed"}}`, ""),
-		}, []string{"1 assistant answer"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for i := range tt.events {
-				tt.events[i].Seq = int64(i)
-			}
-			var got []string
-			for _, s := range expectedTexts(tt.events) {
-				got = append(got, fmt.Sprintf("%d %s %s", s.seq, s.kind, s.text))
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("expectedTexts (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-func TestNorm(t *testing.T) {
-	// The renderer escapes controls as \xNN; norm keeps their letters and
-	// digits, so a text is found in the document whatever its escapes.
-	if got, want := norm("a\x1b]2;b c\n"), "ax1b2bc"; got != want {
-		t.Errorf("norm = %q, want %q", got, want)
-	}
-	doc := []string{"\x1b[1mhel\x1b[0m  ", "lo   wor", "ld"}
-	if got := docNorm(doc); got != "helloworld" {
-		t.Errorf("docNorm = %q", got)
-	}
-}
-
-// TestDocNormStrip checks docNorm's SGR fast path against ansi.Strip on
-// random rows of text, wide and invalid UTF-8, SGR sequences and other or
-// broken escapes.
-func TestDocNormStrip(t *testing.T) {
-	slow := func(lines []string) string {
-		var b strings.Builder
-		for _, l := range lines {
-			for _, r := range ansi.Strip(l) {
-				if unicode.IsLetter(r) || unicode.IsDigit(r) {
-					b.WriteRune(r)
-				}
-			}
-		}
-		return b.String()
-	}
-	pieces := []string{"a", "Z", "9", " ", "é", "漢", "\xff", "\x1b[1m", "\x1b[0m", "\x1b[38;5;2m", "\x1b[2;35m",
-		"\x1b[", "\x1b", "\x1b]0;t\x07", "\x1b[1A", "m", ";", "[", "\x9b", "\u009b", "\u0090", "١"}
-	r := rand.New(rand.NewPCG(9, 10))
-	for range 20000 {
-		lines := make([]string, 1+r.IntN(3))
-		for i := range lines {
-			var b strings.Builder
-			for range r.IntN(10) {
-				b.WriteString(pieces[r.IntN(len(pieces))])
-			}
-			lines[i] = b.String()
-		}
-		if got, want := docNorm(lines), slow(lines); got != want {
-			t.Fatalf("docNorm(%q) = %q, want %q", lines, got, want)
-		}
-	}
-}
-
-// TestBadInputEverywhere: every command that reads a log answers every
-// kind of bad input with one line naming file:line, exit 2, nothing on
-// standard output and no file written. repro alone reads a torn log's
-// valid prefix, with a warning naming the line.
 func TestBadInputEverywhere(t *testing.T) {
 	dir := t.TempDir()
 	good, err := os.ReadFile(exampleLog)
@@ -434,125 +303,6 @@ func TestBadInputEverywhere(t *testing.T) {
 // vocabularies, hostile texts included, every invariant holds with the real
 // projection (no false alarm), and the surface projector trips at least one
 // invariant on every session with a landed checkpoint (no false calm).
-func TestInvariantsOnGeneratedSessions(t *testing.T) {
-	sizes := []size{{80, 24}, {33, 12}}
-	n := 12
-	if testing.Short() {
-		n = 4
-	}
-	tripped, withCheckpoint := 0, 0
-	for seed := int64(1); seed <= int64(n); seed++ {
-		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 4})
-		for _, eager := range []bool{false, true} {
-			opts := transcript.Options{EagerSteps: eager}
-			c := newChecker(events, sizes, opts, terminal.Projection{}, "gen")
-			for _, name := range invariantNames {
-				if r := c.check(name); !r.OK {
-					t.Errorf("seed %d eager %v: %s: %s", seed, eager, name, r.Detail)
-				}
-			}
-		}
-		if len(checkpoints(events)) == 0 {
-			continue
-		}
-		withCheckpoint++
-		c := newChecker(events, sizes, transcript.Options{}, surfaceProjection(), "gen")
-		for _, name := range invariantNames {
-			if !c.check(name).OK {
-				tripped++
-				break
-			}
-		}
-	}
-	if tripped != withCheckpoint {
-		t.Errorf("the surface projector tripped an invariant on %d of %d sessions with a checkpoint", tripped, withCheckpoint)
-	}
-	if withCheckpoint == 0 {
-		t.Error("no generated session has a checkpoint")
-	}
-	t.Logf("%d sessions, %d with a checkpoint", n, withCheckpoint)
-}
-
-// skippingLive is a live projector that never sees the events with seq
-// from on: a live path that stops applying events.
-type skippingLive struct {
-	*transcript.Projector
-	from int64
-}
-
-func (p skippingLive) Apply(e *sessionlog.Event) transcript.Change {
-	if e.Seq >= p.from {
-		return transcript.Change{}
-	}
-	return p.Projector.Apply(e)
-}
-
-// TestLiveReplayDivergence: when live and replay differ, live-replay names
-// the first event after which they do, also when the checker dropped the
-// log once the replay was mounted, fed the live model from a second read
-// and reads it again for the bisection.
-func TestLiveReplayDivergence(t *testing.T) {
-	events := sessiongen.GenerateN(4, 400)
-	var from int64 = -1
-	for _, e := range events[200:] {
-		if e.Type == sessionlog.TypeUserMessage {
-			from = e.Seq
-			break
-		}
-	}
-	if from < 0 {
-		t.Fatal("no user message after seq 200")
-	}
-	proj := terminal.Projection{Live: func(o transcript.Options) terminal.LiveProjector {
-		return skippingLive{transcript.NewProjector(o), from}
-	}}
-	for _, reload := range []bool{false, true} {
-		c := newChecker(events, []size{{80, 24}}, transcript.Options{}, proj, "gen")
-		reads := 0
-		if reload {
-			c.reread = func(yield func(*sessionlog.Event) bool) error {
-				reads++
-				for i := range events {
-					if !yield(&events[i]) {
-						break
-					}
-				}
-				return nil
-			}
-		}
-		r := c.check(invLiveReplay)
-		if want := fmt.Sprintf("first diverging event seq %d", from); r.OK || !strings.Contains(r.Detail, want) {
-			t.Errorf("reload %v: %+v, want a failure naming %q", reload, r, want)
-		}
-		// Read again once for the live model, once for the bisection.
-		if reload && (c.events != nil || reads != 2) {
-			t.Errorf("checker kept the log (%v) or read it %d times", c.events != nil, reads)
-		}
-	}
-}
-
-// TestRereadChanged: a log that is shorter on the second read (it changed
-// while repro read it) fails the invariants with what happened.
-func TestRereadChanged(t *testing.T) {
-	events := sessiongen.GenerateN(5, 200)
-	c := newChecker(events, []size{{80, 24}}, transcript.Options{}, terminal.Projection{}, "gen")
-	c.reread = func(yield func(*sessionlog.Event) bool) error {
-		for i := range events[:100] {
-			if !yield(&events[i]) {
-				break
-			}
-		}
-		return nil
-	}
-	for _, name := range []string{invLiveReplay, invNoLoss} {
-		if r := c.check(name); r.OK || !strings.Contains(r.Detail, "the log changed while repro read it: 100 events, not") {
-			t.Errorf("%s: %+v", name, r)
-		}
-	}
-}
-
-// TestMemoryBudget: repro's budget is 3.5× the log (at least 64 MiB) and
-// is restored afterwards; GOMEMLIMIT, when set, is left to decide.
 func TestMemoryBudget(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	for _, tt := range []struct {

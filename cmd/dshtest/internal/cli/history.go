@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
@@ -140,7 +140,7 @@ func describeEvent(e *sessionlog.Event) string {
 		}
 	}
 	if t := eventText(e); t != "" {
-		s += " " + preview(t, 60)
+		s += " " + screen.Preview(t, 60)
 	}
 	return s
 }
@@ -159,19 +159,3 @@ func eventText(e *sessionlog.Event) string {
 }
 
 // preview quotes the start of s, at most n runes, on one line.
-func preview(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > n {
-		r := []rune(s)
-		s = string(r[:n]) + "…"
-	}
-	return quoteNoHTML(s)
-}
-
-func quoteNoHTML(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}

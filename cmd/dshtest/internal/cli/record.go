@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/internal/invariant"
 )
 
 func (a *app) recordCommand() *cobra.Command {
@@ -157,7 +158,7 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", plural(len(names), "scenario"))
+	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", invariant.Plural(len(names), "scenario"))
 	first, err := renderScratch(origScen, origFix, names, all)
 	if err != nil {
 		return err
@@ -165,7 +166,7 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	if failed := failures(first.res); len(failed) > 0 {
 		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			plural(len(failed), "scenario"), strings.Join(failed, ", "))
+			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
 	second, err := renderScratch(origScen, origFix, names, all)
 	if err != nil {
@@ -219,7 +220,7 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 			fmt.Fprintf(a.stdout, "unchanged fixtures/%s\n", n)
 		}
 	} else if len(unchanged) > 0 {
-		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", plural(len(unchanged), "fixture"))
+		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", invariant.Plural(len(unchanged), "fixture"))
 	}
 	for _, n := range orphaned {
 		what := "no snapshot step takes it; --prune deletes it"

@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
@@ -79,15 +79,6 @@ func parseTools(s string) (terminal.ToolMode, error) {
 	return 0, usagef("--tools %q: want collapsed, expanded or hidden", s)
 }
 
-// frozenNow is the clock every offline rendering uses: the time of the
-// log's last event, so open timing buckets read the same on every run.
-func frozenNow(events []sessionlog.Event) int64 {
-	if len(events) == 0 {
-		return 0
-	}
-	return events[len(events)-1].Time
-}
-
 func (a *app) renderCommand() *cobra.Command {
 	var (
 		df         displayFlags
@@ -134,7 +125,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if projecting == "surface" {
 				writeSurface(&out, lf.Session.DeriveMessages())
 			} else {
-				s.Now = frozenNow(lf.Events)
+				s.Now = invariant.FrozenNow(lf.Events)
 				doc := terminal.Render(transcript.Project(lf.Events, opts), s)
 				writeDocument(&out, doc.Lines, format)
 			}
@@ -159,20 +150,11 @@ func writeDocument(w *bytes.Buffer, lines []string, format string) {
 	case "fixture":
 		screen.AppendRows(w, screen.Decode(lines), 0)
 	default:
-		for _, l := range plainLines(lines) {
+		for _, l := range screen.Plain(lines) {
 			w.WriteString(l)
 			w.WriteByte('\n')
 		}
 	}
-}
-
-// plainLines strips styling and trailing spaces.
-func plainLines(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = strings.TrimRight(ansi.Strip(l), " ")
-	}
-	return out
 }
 
 // writeSurface writes the model's messages, one block per message:
@@ -225,24 +207,10 @@ func writeBlock(w io.Writer, b sessionlog.ContentBlock, indent string) {
 	default:
 		head, body = b.Type, "["+b.Type+"]"
 	}
-	lines := strings.Split(escapeControls(body), "\n")
+	lines := strings.Split(terminal.DisplayText(body), "\n")
 	fmt.Fprintf(w, "%s%s: %s\n", indent, head, lines[0])
 	pad := indent + strings.Repeat(" ", len(head)+2)
 	for _, l := range lines[1:] {
 		fmt.Fprintln(w, strings.TrimRight(pad+l, " "))
 	}
-}
-
-// escapeControls is the renderer's displayText escape (terminal.md §6):
-// C0 except LF, DEL and C1 become \xNN.
-func escapeControls(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/internal/emit"
+	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/internal/minimize"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
@@ -24,18 +25,18 @@ import (
 
 // defaultSizes are the sizes repro renders at without --size: upstream's
 // compaction scenario sizes.
-var defaultSizes = []size{{80, 24}, {44, 18}, {104, 30}}
+var defaultSizes = []invariant.Size{{W: 80, H: 24}, {W: 44, H: 18}, {W: 104, H: 30}}
 
-func parseSize(s string) (size, error) {
+func parseSize(s string) (invariant.Size, error) {
 	w, h, ok := strings.Cut(strings.ToLower(s), "x")
 	if ok {
 		wi, err1 := strconv.Atoi(w)
 		hi, err2 := strconv.Atoi(h)
 		if err1 == nil && err2 == nil && wi >= 1 && wi <= 1000 && hi >= 1 && hi <= 1000 {
-			return size{wi, hi}, nil
+			return invariant.Size{W: wi, H: hi}, nil
 		}
 	}
-	return size{}, usagef("--size %q: want COLSxROWS, e.g. 80x24", s)
+	return invariant.Size{}, usagef("--size %q: want COLSxROWS, e.g. 80x24", s)
 }
 
 type reproFlags struct {
@@ -51,8 +52,8 @@ type reproFlags struct {
 func (a *app) reproCommand() *cobra.Command {
 	var f reproFlags
 	var names []string
-	for _, n := range invariantNames {
-		names = append(names, hangingIndent(fmt.Sprintf("  %-16s ", n), invariantDoc[n], 78))
+	for _, inv := range invariant.All() {
+		names = append(names, hangingIndent(fmt.Sprintf("  %-16s ", inv.Name), inv.Doc, 78))
 	}
 	cmd := &cobra.Command{
 		Use:   "repro LOG.jsonl",
@@ -98,26 +99,26 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.BoolVar(&f.eager, "eager", false, "upstream's eager step rule (for upstream-era logs and fixtures)")
 	fl.StringVar(&f.emit, "emit", "", "write a scenario embedding the log to this path (e.g. scenarios/NAME.txtar)")
 	fl.BoolVar(&f.scrub, "scrub", false, "with --emit: anonymise the log's texts")
-	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariantNames, ", ")+")")
+	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariant.Names(), ", ")+")")
 	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return invariantNames, cobra.ShellCompDirectiveNoFileComp
+		return invariant.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
 
 // reproReport is repro's machine output.
 type reproReport struct {
-	File       string     `json:"file"`
-	Events     int        `json:"events"`
-	Sizes      []string   `json:"sizes"`
-	Projection string     `json:"projection"`
-	Eager      bool       `json:"eager"`
-	Invariants []result   `json:"invariants"`
-	OK         bool       `json:"ok"`
-	Minimized  *minimized `json:"minimized,omitempty"`
-	Emitted    string     `json:"emitted,omitempty"`
+	File       string             `json:"file"`
+	Events     int                `json:"events"`
+	Sizes      []string           `json:"sizes"`
+	Projection string             `json:"projection"`
+	Eager      bool               `json:"eager"`
+	Invariants []invariant.Result `json:"invariants"`
+	OK         bool               `json:"ok"`
+	Minimized  *minimized         `json:"minimized,omitempty"`
+	Emitted    string             `json:"emitted,omitempty"`
 }
 
 type minimized struct {
@@ -141,8 +142,8 @@ func (a *app) repro(path string, f *reproFlags) error {
 			sizes = append(sizes, sz)
 		}
 	}
-	if f.minimize != "" && !slices.Contains(invariantNames, f.minimize) {
-		return usagef("--minimize %q: want one of %s", f.minimize, strings.Join(invariantNames, ", "))
+	if f.minimize != "" && !slices.Contains(invariant.Names(), f.minimize) {
+		return usagef("--minimize %q: want one of %s", f.minimize, strings.Join(invariant.Names(), ", "))
 	}
 	if f.out != "" && f.minimize == "" {
 		return usagef("--out is for --minimize")
@@ -170,9 +171,9 @@ func (a *app) repro(path string, f *reproFlags) error {
 	// away if it is not valid.
 	var loadErr error
 	toValidate := lf.Events // lf.Events may be dropped below
-	loaded := goCatch(func() { _, loadErr = lf.validate(toValidate) })
+	loaded := invariant.Go(func() { _, loadErr = lf.validate(toValidate) })
 	opts := transcript.Options{EagerSteps: f.eager}
-	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
+	c := invariant.New(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
 	if f.minimize == "" && f.emit == "" {
 		// Nothing after the checks needs the events: let the checker drop
@@ -180,14 +181,14 @@ func (a *app) repro(path string, f *reproFlags) error {
 		// than the file) and read the file again for the live path.
 		n := len(lf.Events)
 		lf.Events = nil
-		c.reread = func(yield func(*sessionlog.Event) bool) error {
+		c.Reread = func(yield func(*sessionlog.Event) bool) error {
 			return eachEvent(path, n, yield)
 		}
 	}
 	for _, sz := range sizes {
 		rep.Sizes = append(rep.Sizes, sz.String())
 	}
-	results := c.checkAll()
+	results := c.CheckAll()
 	loaded()
 	if loadErr != nil {
 		return loadErr
@@ -340,7 +341,7 @@ func encodeLog(events []sessionlog.Event) ([]byte, error) {
 
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.
-func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport) (*minimized, []sessionlog.Event, error) {
+func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep *reproReport) (*minimized, []sessionlog.Event, error) {
 	for _, r := range rep.Invariants {
 		if r.Name == f.minimize && r.OK {
 			if !f.asJSON {
@@ -360,9 +361,9 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 		}
 	}
 	fails := func(events []sessionlog.Event) bool {
-		ch := newChecker(events, c.sizes, c.opts, c.proj, c.sessionID)
-		ch.quick = true
-		return !ch.check(f.minimize).OK
+		ch := c.WithEvents(events)
+		ch.Quick = true
+		return !ch.Check(f.minimize).OK
 	}
 	small := minimize.Minimize(lf.Events, fails)
 	data, err := encodeLog(small)
@@ -372,7 +373,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 	if err := writeFileAtomic(out, data); err != nil {
 		return nil, nil, fmt.Errorf("write %s: %w", out, err)
 	}
-	final := newChecker(small, c.sizes, c.opts, c.proj, c.sessionID).check(f.minimize)
+	final := c.WithEvents(small).Check(f.minimize)
 	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
 	for i := range small {
 		m.Events = append(m.Events, describeEvent(&small[i]))
@@ -395,7 +396,7 @@ func validScenarioName(name string) bool {
 
 // emitScenario writes a scenario embedding events, snapshotted at every
 // size, with the repro verdicts in its header.
-func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes []size, f *reproFlags, rep *reproReport) error {
+func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes []invariant.Size, f *reproFlags, rep *reproReport) error {
 	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 	var verdicts []string
 	for _, r := range rep.Invariants {
@@ -414,7 +415,7 @@ func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes 
 		Comment: comment,
 		Scrub:   f.scrub,
 		Eager:   f.eager,
-		Now:     frozenNow(events),
+		Now:     invariant.FrozenNow(events),
 	}
 	for _, sz := range sizes {
 		opts.Sizes = append(opts.Sizes, emit.Size{W: sz.W, H: sz.H})

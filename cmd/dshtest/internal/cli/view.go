@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
+	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/terminal"
 )
 
@@ -63,7 +64,7 @@ terminal; use render to print.`,
 					strconv.Itoa(len(lf.Session.DeriveMessages())) + " messages"
 				return viewer.Run(viewer.NewPager(title, lines, 80, 24), a.stdin, a.stdout)
 			}
-			now := frozenNow(lf.Events)
+			now := invariant.FrozenNow(lf.Events)
 			m := terminal.New(terminal.Config{
 				SessionID:     sessionIDOf(lf),
 				Log:           lf.Events,

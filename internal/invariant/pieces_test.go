@@ -1,4 +1,4 @@
-package cli
+package invariant
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package cli
+package invariant
 
 import (
 	"strings"

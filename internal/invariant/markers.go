@@ -1,0 +1,130 @@
+package invariant
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// This file is one-marker and no-payload: a compaction checkpoint shows as
+// one marker, and never its payload.
+
+// checkpoints returns the log's landed checkpoints.
+func checkpoints(events []sessionlog.Event) []*sessionlog.Event {
+	var out []*sessionlog.Event
+	for i := range events {
+		if sessionlog.IsCheckpoint(&events[i]) {
+			out = append(out, &events[i])
+		}
+	}
+	return out
+}
+
+// countMarkers counts the marker rows of a document (its docNorm),
+// however the marker wrapped, less quoted: the times conversation text
+// itself says the same words.
+func countMarkers(doc string, quoted int) int {
+	return strings.Count(doc, norm(transcript.MarkerText)) - quoted
+}
+
+// quotedMarkers counts the marker's words in the texts a transcript shows.
+func quotedMarkers(shown []shownText) int {
+	m, n := norm(transcript.MarkerText), 0
+	for _, s := range shown {
+		n += strings.Count(norm(s.text), m)
+	}
+	return n
+}
+
+func (c *Checker) checkMarkers() (bool, string) {
+	want := len(c.checkpointSeqs)
+	var bad []string
+	for i, sz := range c.sizes {
+		r, l := c.sized[i].replayMarkers, c.sized[i].liveMarkers
+		if r != want || l != want {
+			bad = append(bad, fmt.Sprintf("%s: replay %d, live %d", sz, r, l))
+		}
+	}
+	if len(bad) > 0 {
+		return false, fmt.Sprintf("want %s for %s; %s", Plural(want, "marker"), Plural(want, "landed checkpoint"), strings.Join(bad, "; "))
+	}
+	return true, fmt.Sprintf("%s for %s", Plural(want, "marker"), Plural(want, "landed checkpoint"))
+}
+
+// payloadTexts returns the normalised pieces of a checkpoint's payload
+// that must never show: the whole content, the preamble, and every text
+// block and line long enough to be telling (payloadMin letters and
+// digits), unless the log shows the same text as conversation (a summary
+// may quote a prompt). conversation holds the norms of the log's expected
+// texts.
+func payloadTexts(conversation map[string]bool, cp *sessionlog.Event) []string {
+	var m sessionlog.Message
+	if json.Unmarshal(cp.Data, &m) != nil {
+		return nil
+	}
+	var out []string
+	add := func(s string) {
+		n := norm(s)
+		if len(n) >= payloadMin && !conversation[n] && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	add(sessionlog.ContentText(m.Content))
+	for _, b := range m.Content {
+		if b.Type == "text" {
+			if strings.Contains(b.Text, sessionlog.CheckpointPreamble) {
+				add(sessionlog.CheckpointPreamble)
+			}
+			add(b.Text)
+			// A renderer may drop a frame (<tag>…</tag>) around the text:
+			// each telling line on its own must not show either.
+			for _, l := range strings.Split(b.Text, "\n") {
+				add(l)
+			}
+		}
+	}
+	return out
+}
+
+// payloads finds the payload pieces of the log's checkpoints in a
+// document: owner[p] is the index (among checkpoints(c.events)) of the
+// checkpoint piece p belongs to.
+type payloads struct {
+	*pieceFinder
+	owner []int
+}
+
+func (c *Checker) payloadFinder() *payloads {
+	conversation := map[string]bool{}
+	for _, w := range c.expected() {
+		conversation[norm(w.text)] = true
+	}
+	var pieces []string
+	var owner []int
+	for k, cp := range checkpoints(c.events) {
+		for _, p := range payloadTexts(conversation, cp) {
+			pieces = append(pieces, p)
+			owner = append(owner, k)
+		}
+	}
+	return &payloads{newPieceFinder(pieces, payloadMin), owner}
+}
+
+func (c *Checker) checkNoPayload() (bool, string) {
+	var bad []string
+	for k, seq := range c.checkpointSeqs {
+		for i, sz := range c.sizes {
+			if c.sized[i].payload[k] {
+				bad = append(bad, fmt.Sprintf("checkpoint seq %d shown at %s", seq, sz))
+			}
+		}
+	}
+	if len(bad) > 0 {
+		return false, strings.Join(bad, "; ")
+	}
+	return true, fmt.Sprintf("no payload of %s shown", Plural(len(c.checkpointSeqs), "checkpoint"))
+}

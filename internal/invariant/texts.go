@@ -1,0 +1,310 @@
+package invariant
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// This file is no-lost-message: the oracle of the texts a transcript must
+// show, and their search in rendered documents.
+
+// shownText is a message text the transcript must show.
+type shownText struct {
+	seq  int64
+	kind string // "prompt" or "assistant"
+	text string
+}
+
+// Text is a text the transcript must show, read from the log alone.
+type Text struct {
+	Seq        int64
+	Kind       transcript.ItemKind
+	Header     string // prompts
+	Text       string
+	Reasoning  string // steps
+	SessionRef int    // number of entries, for session references
+}
+
+// ExpectedTexts is the invariants' one oracle of what a transcript must
+// show. It reads, from the log alone, what the transcript must keep:
+// every append-origin prompt and context with non-empty text, every
+// well-formed session reference, and every settled append-origin assistant
+// message with a non-empty text or reasoning whose step block survives.
+//
+// Which step blocks survive follows terminal.md §2.3 and §2.6: a block is
+// created at the step's first chunk, message or step/end (or at step/start
+// under the eager rule), a second message in a settled block starts a new
+// one, llm/retry removes the current block (else the one step/end just
+// completed), and turn/end removes a block still open.
+func ExpectedTexts(events []sessionlog.Event, eager bool) []Text {
+	type block struct {
+		settled bool
+		msgs    []Text
+		removed bool
+	}
+	var (
+		out              []Text
+		blocks           []*block
+		current, lastEnd *block
+	)
+	newBlock := func() *block {
+		b := &block{}
+		blocks = append(blocks, b)
+		current = b
+		return b
+	}
+	for i := range events {
+		e := &events[i]
+		if sessionlog.IsReplacementSurfaceEvent(e) {
+			continue
+		}
+		switch sessionlog.Canonical(e.Type) {
+		case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
+			raw := e.Data
+			header := "You"
+			if e.Type == sessionlog.TypeSteeringMessage {
+				var d struct {
+					Message json.RawMessage `json:"message"`
+				}
+				_ = json.Unmarshal(e.Data, &d)
+				raw, header = d.Message, "Steering"
+			}
+			var m sessionlog.Message
+			if json.Unmarshal(raw, &m) != nil {
+				continue
+			}
+			text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
+			src := sessionlog.DecodeSource(m.Source)
+			switch {
+			case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
+				if text != "" {
+					out = append(out, Text{Seq: e.Seq, Kind: transcript.KindPrompt, Header: header, Text: text})
+				}
+			case src.Kind == "session-reference" && sessionRefEntries(m.Source) >= 0:
+				out = append(out, Text{Seq: e.Seq, Kind: transcript.KindSessionRef, SessionRef: sessionRefEntries(m.Source)})
+			case text != "":
+				out = append(out, Text{Seq: e.Seq, Kind: transcript.KindContext, Text: text})
+			}
+		case sessionlog.TypeStepStart:
+			lastEnd = nil
+			if eager {
+				newBlock()
+			}
+		case sessionlog.TypeAssistantChunk:
+			if current == nil || current.settled {
+				newBlock()
+			}
+		case sessionlog.TypeAssistantMessage:
+			if current == nil || current.settled {
+				newBlock()
+			}
+			current.settled = true
+			var d sessionlog.AssistantMessageData
+			if json.Unmarshal(e.Data, &d) != nil {
+				continue
+			}
+			st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
+			if x := (Text{Seq: e.Seq, Kind: transcript.KindStep, Text: st.Text(), Reasoning: st.Reasoning()}); x.Text != "" || x.Reasoning != "" {
+				current.msgs = append(current.msgs, x)
+			}
+		case sessionlog.TypeStepEnd:
+			if current == nil {
+				newBlock()
+			}
+			lastEnd, current = current, nil
+		case sessionlog.TypeLLMRetry, sessionlog.TypeTurnEnd:
+			if b := transcript.RemovedStep(e.Type, current, lastEnd); b != nil {
+				b.removed = true
+			}
+			current, lastEnd = nil, nil
+		}
+	}
+	for _, b := range blocks {
+		if !b.removed {
+			out = append(out, b.msgs...)
+		}
+	}
+	return out
+}
+
+func blocksOf(content []sessionlog.ContentBlock) []transcript.Block {
+	var out []transcript.Block
+	for _, c := range content {
+		out = append(out, transcript.Block{Type: c.Type, Text: c.Text})
+	}
+	return out
+}
+
+// sessionRefEntries returns the number of references of a well-formed
+// session-reference source (terminal.md §2.1.2), or -1.
+func sessionRefEntries(source json.RawMessage) int {
+	var s struct {
+		References []map[string]json.RawMessage `json:"references"`
+	}
+	if json.Unmarshal(source, &s) != nil || s.References == nil {
+		return -1
+	}
+	for _, r := range s.References {
+		var a, b string
+		if json.Unmarshal(r["sessionId"], &a) != nil || json.Unmarshal(r["label"], &b) != nil {
+			return -1
+		}
+	}
+	return len(s.References)
+}
+
+// shownTexts keeps, in log order, the texts of want that no-lost-message
+// looks for in a rendered document: the prompts and the assistant texts.
+func shownTexts(want []Text) []shownText {
+	var out []shownText
+	for _, w := range want {
+		switch {
+		case w.Kind == transcript.KindPrompt:
+			out = append(out, shownText{w.Seq, "prompt", w.Text})
+		case w.Kind == transcript.KindStep && w.Text != "":
+			out = append(out, shownText{w.Seq, "assistant", w.Text})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b shownText) int { return cmp.Compare(a.seq, b.seq) })
+	return out
+}
+
+// norm reduces text to its letters and digits after the renderer's control
+// escape, so that a text can be found in a rendered document whatever the
+// wrapping, padding and Markdown styling.
+func norm(s string) string {
+	var b strings.Builder
+	for _, r := range terminal.DisplayText(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// docNorm is norm over a whole rendered document.
+func docNorm(lines []string) string {
+	var b []byte
+	for _, l := range lines {
+		b = appendRowNorm(b, l)
+	}
+	return string(b)
+}
+
+// appendRowNorm appends the letters and digits of a styled row, its
+// styling skipped (screen.AppendPlain).
+func appendRowNorm(b []byte, row string) []byte {
+	start := len(b)
+	b = screen.AppendPlain(b, row)
+	w := start // filter b[start:] in place: what is kept never overtakes what is read
+	for r := start; r < len(b); {
+		if c := b[r]; c < utf8.RuneSelf {
+			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				b[w] = c
+				w++
+			}
+			r++
+			continue
+		}
+		ru, n := utf8.DecodeRune(b[r:])
+		if unicode.IsLetter(ru) || unicode.IsDigit(ru) {
+			w += copy(b[w:], b[r:r+n])
+		}
+		r += n
+	}
+	return b[:w]
+}
+
+// textNorms are the norms of the log's expected texts, in log order, and
+// how many times each must show.
+type textNorms struct {
+	norms []string
+	need  map[string]int
+}
+
+func (c *Checker) textNorms() *textNorms {
+	want := c.expected()
+	t := &textNorms{norms: make([]string, len(want)), need: map[string]int{}}
+	for i, w := range want {
+		t.norms[i] = norm(w.text)
+		t.need[t.norms[i]]++
+	}
+	return t
+}
+
+func (c *Checker) checkNoLoss() (bool, string) {
+	want := c.expected()
+	var prompts, assistant int
+	for _, w := range want {
+		if w.kind == "prompt" {
+			prompts++
+		} else {
+			assistant++
+		}
+	}
+	var missing []string
+	for _, w := range want {
+		n := norm(w.text)
+		if n == "" {
+			continue
+		}
+		var at []string
+		for i, sz := range c.sizes {
+			if c.sized[i].lacking[n] {
+				at = append(at, sz.String())
+			}
+		}
+		if len(at) > 0 {
+			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(w.text, 40), strings.Join(at, ", ")))
+		}
+	}
+	if len(missing) > 0 {
+		n := len(missing)
+		if n > 4 {
+			missing = append(missing[:4], fmt.Sprintf("%d more", n-4))
+		}
+		return false, fmt.Sprintf("%d of %d texts missing: %s", n, len(want), strings.Join(missing, "; "))
+	}
+	return true, fmt.Sprintf("%s and %s shown at every size", Plural(prompts, "prompt"), Plural(assistant, "assistant text"))
+}
+
+// countsBelow returns the non-empty texts of texts that doc holds fewer
+// than need[text] times (strings.Count, non-overlapping), as a set.
+//
+// It finds the texts in one pass: a transcript shows them in log order,
+// one after another, so each is searched from just past the previous
+// find, which costs O(len(doc)) for all of them together. A text found
+// need[text] times that way is in the doc at least that often (the finds
+// do not overlap); only a text the pass does not find often enough is
+// counted over the whole doc, so the verdict is the same as counting every
+// text, which would cost O(len(texts) × len(doc)).
+func countsBelow(doc string, texts []string, need map[string]int) map[string]bool {
+	found := make(map[string]int, len(need))
+	at := 0
+	for _, n := range texts {
+		if n == "" {
+			continue
+		}
+		if i := strings.Index(doc[at:], n); i >= 0 {
+			found[n]++
+			at += i + len(n)
+		}
+	}
+	below := map[string]bool{}
+	for n, k := range need {
+		if n != "" && found[n] < k && strings.Count(doc, n) < k {
+			below[n] = true
+		}
+	}
+	return below
+}

@@ -1,0 +1,73 @@
+package screen
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// This file is the one place rendered rows become plain text: the fixture
+// recorder, the command line tool and the invariants all read rows through
+// it.
+
+// Plain returns rows without their styling (every escape sequence removed)
+// and with trailing spaces trimmed.
+func Plain(rows []string) []string {
+	out := make([]string, len(rows))
+	for i, l := range rows {
+		out[i] = strings.TrimRight(ansi.Strip(l), " ")
+	}
+	return out
+}
+
+// AppendPlain appends row's text without its styling to dst: what
+// ansi.Strip(row) gives. A row whose only escapes are SGR sequences (ESC [
+// params m), which is every row the renderer draws, is copied without them
+// in one pass; a row with any other escape, or a byte or rune that may start
+// one (C1 controls, invalid UTF-8), goes through ansi.Strip.
+func AppendPlain(dst []byte, row string) []byte {
+	start := len(dst)
+	for i := 0; i < len(row); {
+		c := row[i]
+		switch {
+		case c == 0x1b:
+			j := i + 1
+			if j < len(row) && row[j] == '[' {
+				j++
+				for j < len(row) && (row[j] >= '0' && row[j] <= '9' || row[j] == ';' || row[j] == ':') {
+					j++
+				}
+				if j < len(row) && row[j] == 'm' {
+					i = j + 1
+					continue
+				}
+			}
+			return append(dst[:start], ansi.Strip(row)...)
+		case c < 0x80:
+			dst = append(dst, c)
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(row[i:])
+			if r == utf8.RuneError && n == 1 || r >= 0x80 && r <= 0x9f {
+				// A C1 control, raw or encoded, may start an escape.
+				return append(dst[:start], ansi.Strip(row)...)
+			}
+			dst = append(dst, row[i:i+n]...)
+			i += n
+		}
+	}
+	return dst
+}
+
+// Preview returns s on one line (runs of white space made one space), cut
+// to n runes with "…", as a JSON string (Quote): a short, safe quotation of
+// a log's text for a report.
+func Preview(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > n {
+		r := []rune(s)
+		s = string(r[:n]) + "…"
+	}
+	return Quote(s)
+}
