@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -65,16 +63,6 @@ type toolSource struct {
 type turnStep struct {
 	Turn int64 `json:"turn"`
 	Step int64 `json:"step"`
-}
-
-func marshalNoEscape(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // logOnly is a log-only event.

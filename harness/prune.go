@@ -6,43 +6,24 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/logbuild"
 )
 
 // PruneMarker is inserted once at the cut of a pruned tool result
 // (log.md §11).
-const PruneMarker = "\n\n[... tool result middle pruned ...]\n\n"
+const PruneMarker = logbuild.PruneMarker
 
 // PruneConfig is the tool-result pruner's configuration. Lengths are
 // Unicode code points.
-type PruneConfig struct {
-	ThresholdChars, HeadChars, TailChars int
-}
+type PruneConfig = logbuild.PruneConfig
 
-// DefaultPruneConfig is upstream's default: 8192, 4096 and 1024.
-var DefaultPruneConfig = PruneConfig{ThresholdChars: 8192, HeadChars: 4096, TailChars: 1024}
-
-// Check is the pruner's config check, with the spec's text.
-func (c PruneConfig) Check() error {
-	n := c.HeadChars + utf8.RuneCountInString(PruneMarker) + c.TailChars
-	if n > c.ThresholdChars {
-		return fmt.Errorf("ToolResultPruneConfig: headChars + marker + tailChars (%d) must be at most thresholdChars (%d)", n, c.ThresholdChars)
-	}
-	return nil
-}
+// DefaultPruneConfig returns upstream's default: 8192, 4096 and 1024.
+func DefaultPruneConfig() PruneConfig { return logbuild.DefaultPruneConfig() }
 
 // pruneKeyError is the pruner's unknown-key error.
 func pruneKeyError(k string) error {
 	return fmt.Errorf("ToolResultPruneConfig: unknown key %q (allowed: thresholdChars, headChars, tailChars)", k)
-}
-
-// pruneText cuts text to head + marker + tail code points when it is over
-// the threshold; ok is false when it is within it.
-func (c PruneConfig) pruneText(text string) (string, bool) {
-	r := []rune(text)
-	if len(r) <= c.ThresholdChars {
-		return text, false
-	}
-	return string(r[:c.HeadChars]) + PruneMarker + string(r[len(r)-c.TailChars:]), true
 }
 
 // prunedData returns a tool/result's data with message.content[0].content
@@ -51,7 +32,7 @@ func (c PruneConfig) pruneText(text string) (string, bool) {
 // blocks are dropped and other blocks keep their order. Everything else is
 // unchanged, so the fold's content-only rule holds. ok is false when the
 // result is within the threshold.
-func (c PruneConfig) prunedData(data json.RawMessage) (out json.RawMessage, textLen int, ok bool, err error) {
+func prunedData(c PruneConfig, data json.RawMessage) (out json.RawMessage, textLen int, ok bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var d map[string]any
@@ -72,7 +53,7 @@ func (c PruneConfig) prunedData(data json.RawMessage) (out json.RawMessage, text
 			text.WriteString(s)
 		}
 	}
-	pruned, ok := c.pruneText(text.String())
+	pruned, ok := c.Prune(text.String())
 	textLen = utf8.RuneCountInString(text.String())
 	if !ok {
 		return nil, textLen, false, nil
@@ -91,6 +72,6 @@ func (c PruneConfig) prunedData(data json.RawMessage) (out json.RawMessage, text
 		}
 	}
 	block["content"] = blocks
-	out, err = marshalNoEscape(d)
+	out, err = logbuild.Marshal(d)
 	return out, textLen, true, err
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
@@ -226,7 +227,7 @@ func (s *script) appendLabelled(ts *testscript.TestScript, p parsed, at int, evs
 
 // mustJSON marshals v without HTML escaping.
 func mustJSON(v any) json.RawMessage {
-	b, err := marshalNoEscape(v)
+	b, err := logbuild.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("harness: marshal %T: %v", v, err))
 	}

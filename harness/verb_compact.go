@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 )
@@ -82,12 +83,12 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 		} else if p.has("open") {
 			return fmt.Errorf("compact: a compaction is already open (started at seq %d)", tx.startSeq)
 		}
-		names := compactionTypes(tx.old)
+		names := logbuild.Compaction(tx.old)
 		seq := s.nextSeq()
 		var evs []sessionlog.Event
 		if !resuming {
 			tx.startSeq = seq
-			evs = append(evs, logOnly(names.start, compactionBracket(tx, nil)))
+			evs = append(evs, logOnly(names.Start, tx.compaction().Start(tx.turn)))
 		}
 		label := 0
 		switch errText, failed := p.get("fail"); {
@@ -96,7 +97,7 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 			if errText, err = textArg(ts, "compact", errText); err != nil {
 				return err
 			}
-			evs = append(evs, logOnly(names.end, compactionBracket(tx, &errText)))
+			evs = append(evs, logOnly(names.End, tx.compaction().End(tx.turn, &errText)))
 			label = len(evs) - 1
 		default:
 			summary := fmt.Sprintf("Summary of seqs %d–%d.", from, to)
@@ -106,11 +107,13 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 				}
 			}
 			shadowed := s.shadowed(from, to)
+			blocks := []logbuild.Object{logbuild.TextBlock(summary)}
 			summarySeq := seq + int64(len(evs))
 			evs = append(evs,
-				logOnly(names.summary, compactionSummary(tx, summary, from, to, shadowed, s.tokenCount(shadowed))),
-				checkpointEvent(tx, summary, from, to, append([]int64{tx.startSeq, summarySeq}, shadowed...), summarySeq+1),
-				logOnly(names.end, compactionBracket(tx, nil)))
+				logOnly(names.Summary, tx.compaction().Data(logbuild.Summary{Summary: blocks, Shadowed: shadowed,
+					Start: from, End: to, Tokens: s.tokenCount(shadowed), Provider: defaultProvider, Model: defaultModel})),
+				checkpointEvent(tx, blocks, from, to, logbuild.CheckpointSources(tx.startSeq, summarySeq, shadowed), summarySeq+1),
+				logOnly(names.End, tx.compaction().End(tx.turn, nil)))
 			label = len(evs) - 2
 		}
 		if _, err := s.appendLabelled(ts, p, label, evs...); err != nil {
@@ -127,58 +130,16 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 	})
 }
 
-type compactionNames struct{ start, summary, end string }
-
-func compactionTypes(old bool) compactionNames {
-	if old {
-		return compactionNames{"compact/start", "compact/summary", "compact/end"}
-	}
-	return compactionNames{"compaction/start", "compaction/summary", "compaction/end"}
-}
-
-// compactionBracket is the start or end payload; errText set makes a
-// failed end.
-func compactionBracket(tx *openCompaction, errText *string) any {
-	m := orderedMap{}
-	if !tx.old {
-		m = append(m, kv{"compactionId", tx.id})
-		if tx.command != "" {
-			m = append(m, kv{"sourceCommandId", tx.command})
-		}
-	}
-	m = append(m, kv{"turn", tx.turn})
-	if errText != nil {
-		m = append(m, kv{"error", *errText})
-	}
-	return m
-}
-
-func compactionSummary(tx *openCompaction, summary string, from, to int64, shadowed []int64, tokens int64) any {
-	m := orderedMap{}
-	if !tx.old {
-		m = append(m, kv{"compactionId", tx.id})
-		if tx.command != "" {
-			m = append(m, kv{"sourceCommandId", tx.command})
-		}
-	}
-	return append(m,
-		kv{"summary", []any{textBlock{"text", summary}}},
-		kv{"shadowedRange", sessionlog.Range{Start: from, End: to}},
-		kv{"shadowedSeqs", shadowed},
-		kv{"shadowedTokenCount", tokens},
-		kv{"provider", defaultProvider},
-		kv{"model", defaultModel})
+// compaction returns the transaction's ids for logbuild.
+func (tx *openCompaction) compaction() logbuild.Tx {
+	return logbuild.Tx{Older: tx.old, CompactionID: tx.id, SourceCommandID: tx.command}
 }
 
 // checkpointEvent is the checkpoint user/message of log.md §9.4.
-func checkpointEvent(tx *openCompaction, summary string, from, to int64, sources []int64, seq int64) sessionlog.Event {
+func checkpointEvent(tx *openCompaction, summary []logbuild.Object, from, to int64, sources []int64, seq int64) sessionlog.Event {
 	msg := message{ID: msgID("checkpoint", seq), Role: "user",
-		Content: []any{
-			textBlock{"text", sessionlog.CheckpointPreamble + "\n\n<compacted-summary>"},
-			textBlock{"text", summary},
-			textBlock{"text", "</compacted-summary>"},
-		},
-		Source: json.RawMessage(sessionlog.CompactCheckpointSource(tx.id, tx.command))}
+		Content: logbuild.CheckpointContent(summary),
+		Source:  json.RawMessage(sessionlog.CompactCheckpointSource(tx.id, tx.command))}
 	return surfaceReplace("user/message", msg, from, to, sources)
 }
 
@@ -211,31 +172,4 @@ func (s *script) tokenCount(seqs []int64) int64 {
 		}
 	}
 	return (n + 3) / 4
-}
-
-// orderedMap marshals its pairs as a JSON object in order.
-type orderedMap []kv
-
-type kv struct {
-	k string
-	v any
-}
-
-func (m orderedMap) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, p := range m {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		k, err := marshalNoEscape(p.k)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshalNoEscape(p.v)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, k...), ':'), v...)
-	}
-	return append(b, '}'), nil
 }

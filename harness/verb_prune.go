@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -33,7 +34,7 @@ import (
 //	stderr 'must be at most thresholdChars'
 func verbPrune(ts *testscript.TestScript, neg bool, args []string) {
 	runVerb(ts, neg, "prune", func(s *script) error {
-		cfg := DefaultPruneConfig
+		cfg := DefaultPruneConfig()
 		var pos []string
 		old, as := false, ""
 		for i := 0; i < len(args); i++ {
@@ -102,7 +103,7 @@ func verbPrune(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		var out []sessionlog.Event
 		for _, seq := range targets {
-			data, n, ok, err := cfg.prunedData(evs[seq].Data)
+			data, n, ok, err := prunedData(cfg, evs[seq].Data)
 			if err != nil {
 				return err
 			}
@@ -110,11 +111,7 @@ func verbPrune(ts *testscript.TestScript, neg bool, args []string) {
 				continue
 			}
 			if !old {
-				out = append(out, logOnly("compaction/prune", orderedMap{
-					{"shadowedRange", sessionlog.Range{Start: seq, End: seq}},
-					{"shadowedSeqs", []int64{seq}},
-					{"shadowedTokenCount", (n + 3) / 4},
-				}))
+				out = append(out, logOnly("compaction/prune", logbuild.PruneRecord(seq, int64((n+3)/4))))
 			}
 			out = append(out, sessionlog.Event{Type: "tool/result", Data: data,
 				SurfaceOp: sessionlog.ReplaceOp(seq, seq), SourceEventSeqs: mustJSON([]int64{seq})})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 )
@@ -104,14 +105,6 @@ const (
 
 // UnknownType is the type of the generator's ignorable unknown event.
 const UnknownType = "x-sessiongen/unknown"
-
-// Pruner settings (log.md §11).
-const (
-	pruneThreshold = 8192
-	pruneHead      = 4096
-	pruneTail      = 1024
-	pruneMarker    = "\n\n[... tool result middle pruned ...]\n\n"
-)
 
 // Generate returns a valid session log drawn from seed: the same seed and
 // Config always give the same events, byte for byte.
@@ -252,7 +245,7 @@ func (g *gen) uuid() string {
 
 func textBlock(s string) obj { return obj{{"type", "text"}, {"text", s}} }
 
-func userMsg(id string, content []obj, source any) obj {
+func userMsg(id string, content any, source any) obj {
 	return obj{{"id", id}, {"role", "user"}, {"content", content}, {"source", source}}
 }
 
@@ -1035,15 +1028,10 @@ func (g *gen) compactionStart(turn *int64, cmd string) (id string, seq int64) {
 		turnV = *turn
 	}
 	if g.older {
-		return "", g.logOnly(sessionlog.TypeCompactStart, obj{{"turn", turnV}})
+		return "", g.logOnly(sessionlog.TypeCompactStart, logbuild.Tx{Older: true}.Start(turnV))
 	}
 	id = g.uuid()
-	d := obj{{"compactionId", id}}
-	if cmd != "" {
-		d = append(d, kv{"sourceCommandId", cmd})
-	}
-	d = append(d, kv{"turn", turnV})
-	return id, g.logOnly(sessionlog.TypeCompactionStart, d)
+	return id, g.logOnly(sessionlog.TypeCompactionStart, logbuild.Tx{CompactionID: id, SourceCommandID: cmd}.Start(turnV))
 }
 
 func (g *gen) compactionEnd(id, cmd string, turn *int64, errText string) {
@@ -1051,21 +1039,13 @@ func (g *gen) compactionEnd(id, cmd string, turn *int64, errText string) {
 	if turn != nil {
 		turnV = *turn
 	}
-	typ := sessionlog.TypeCompactEnd
-	var d obj
-	if !g.older {
-		typ = sessionlog.TypeCompactionEnd
-		d = obj{{"compactionId", id}}
-		if cmd != "" {
-			d = append(d, kv{"sourceCommandId", cmd})
-		}
-	}
-	d = append(d, kv{"turn", turnV})
+	tx := logbuild.Tx{Older: g.older, CompactionID: id, SourceCommandID: cmd}
+	var failure *string
 	if errText != "" {
-		d = append(d, kv{"error", errText})
+		failure = &errText
 	}
 	g.tick(0, 10)
-	g.logOnly(typ, d)
+	g.logOnly(logbuild.Compaction(g.older).End, tx.End(turnV, failure))
 }
 
 // compact writes a compaction transaction over surface indices a..b, or a
@@ -1094,37 +1074,23 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 	for _, s := range shadowed {
 		tokens += g.meta[s].tokens + 50
 	}
-	summary := []obj{textBlock(g.summaryText())}
+	summary := []logbuild.Object{logbuild.TextBlock(g.summaryText())}
 	if g.chance(0.2) {
-		summary = append(summary, textBlock(g.txt.sentence()))
+		summary = append(summary, logbuild.TextBlock(g.txt.sentence()))
 	}
-	sd := obj{}
-	typ := sessionlog.TypeCompactSummary
-	if !g.older {
-		typ = sessionlog.TypeCompactionSummary
-		sd = append(sd, kv{"compactionId", id})
-		if cmd != "" {
-			sd = append(sd, kv{"sourceCommandId", cmd})
-		}
-	}
-	sd = append(sd, kv{"summary", summary})
+	sd := logbuild.Summary{Summary: summary, Shadowed: shadowed, Start: shadowed[0], End: shadowed[len(shadowed)-1],
+		Tokens: tokens, Provider: "deepseek-official", Model: g.model}
 	if !g.older && g.chance(0.5) {
-		sd = append(sd, kv{"rawOutput", summary}, kv{"llmStreamCall", true})
+		sd.RawOutput, sd.LLMStreamCall = summary, true
 	}
-	sd = append(sd,
-		kv{"shadowedRange", obj{{"start", shadowed[0]}, {"end", shadowed[len(shadowed)-1]}}},
-		kv{"shadowedSeqs", shadowed},
-		kv{"shadowedTokenCount", tokens},
-		kv{"provider", "deepseek-official"}, kv{"model", g.model})
 	if g.chance(0.3) {
-		sd = append(sd, kv{"maxTokens", 8192}, kv{"usage", g.usage()})
+		sd.MaxTokens, sd.Usage = 8192, g.usage()
 	}
-	sumSeq := g.logOnly(typ, sd)
+	tx := logbuild.Tx{Older: g.older, CompactionID: id, SourceCommandID: cmd}
+	sumSeq := g.logOnly(logbuild.Compaction(g.older).Summary, tx.Data(sd))
 
-	content := []obj{textBlock(sessionlog.CheckpointPreamble + "\n\n<compacted-summary>")}
-	content = append(content, summary...)
-	content = append(content, textBlock("</compacted-summary>"))
-	src := append([]int64{startSeq, sumSeq}, shadowed...)
+	content := logbuild.CheckpointContent(summary)
+	src := logbuild.CheckpointSources(startSeq, sumSeq, shadowed)
 	g.tick(0, 2)
 	g.replace(sessionlog.TypeUserMessage,
 		userMsg(g.msgID(), content, json.RawMessage(sessionlog.CompactCheckpointSource(id, cmd))),
@@ -1207,17 +1173,13 @@ func (g *gen) prunePass() bool {
 		if m.typ != sessionlog.TypeToolResult || m.data == nil {
 			continue
 		}
-		runes := []rune(m.text)
-		if len(runes) <= pruneThreshold {
+		prunedText, ok := logbuild.DefaultPruneConfig().Prune(m.text)
+		if !ok {
 			continue
 		}
-		prunedText := string(runes[:pruneHead]) + pruneMarker + string(runes[len(runes)-pruneTail:])
 		g.tick(0, 10)
 		if !g.older {
-			g.logOnly(sessionlog.TypeCompactionPrune, obj{
-				{"shadowedRange", obj{{"start", seq}, {"end", seq}}},
-				{"shadowedSeqs", []int64{seq}},
-				{"shadowedTokenCount", m.tokens}})
+			g.logOnly(sessionlog.TypeCompactionPrune, logbuild.PruneRecord(seq, m.tokens))
 		}
 		g.tick(0, 2)
 		g.replace(sessionlog.TypeToolResult, m.data(prunedText), seq, seq, []int64{seq},

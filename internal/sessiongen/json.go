@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/logbuild"
 )
 
 // obj is a JSON object whose keys are written in order, so that a payload's
@@ -50,7 +52,8 @@ const (
 	escapedPair   = '\uE001'
 )
 
-// encode writes v as compact JSON. v is built from obj, []any, []obj,
+// encode writes v as compact JSON. v is built from obj, logbuild.Object,
+// []any, []obj, []logbuild.Object,
 // string, int, int64, bool, nil, json.RawMessage and []int64.
 func encode(v any) json.RawMessage {
 	return appendValue(nil, v)
@@ -87,6 +90,14 @@ func appendValue(dst []byte, v any) []byte {
 		return appendArray(dst, x, appendValue)
 	case []obj:
 		return appendArray(dst, x, func(dst []byte, o obj) []byte { return appendValue(dst, o) })
+	case logbuild.Object:
+		o := make(obj, len(x))
+		for i, f := range x {
+			o[i] = kv{f.Key, f.Value}
+		}
+		return appendValue(dst, o)
+	case []logbuild.Object:
+		return appendArray(dst, x, func(dst []byte, o logbuild.Object) []byte { return appendValue(dst, o) })
 	case []int64:
 		return appendArray(dst, x, func(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) })
 	case string:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/logbuild"
 )
 
 var words = strings.Fields(`the a of to and in is it that for on with as this be are
@@ -177,7 +179,7 @@ func (t texter) toolOutput(huge bool) string {
 		}
 		return strings.Join(lines, "\n")
 	}
-	target := pruneThreshold + 1 + t.g.intn(6000)
+	target := logbuild.DefaultPruneConfig().ThresholdChars + 1 + t.g.intn(6000)
 	var b strings.Builder
 	n := 0
 	for i := 1; n <= target; i++ {
