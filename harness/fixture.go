@@ -11,8 +11,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sebdah/goldie/v2"
+	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/terminal"
 )
@@ -332,7 +333,10 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 		if s.ci {
 			return fmt.Errorf("%s: recording refused: CI is set, fixtures are read-only; record locally and commit the file", s.display(name))
 		}
-		if err := writeFileAtomic(path, data); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("%s: record: %w", s.display(name), err)
+		}
+		if err := atomicfile.Write(path, data); err != nil {
 			return fmt.Errorf("%s: record: %w", s.display(name), err)
 		}
 		return nil
@@ -347,53 +351,8 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 	return nil
 }
 
-// lineDiff is a unified line diff of two texts (goldie's classic diff).
+// lineDiff is a unified line diff of two texts, from → to (go-udiff, the
+// project's one diff library), with three lines of context.
 func lineDiff(fromName, toName, from, to string) string {
-	d := goldie.Diff(goldie.ClassicDiff, to, from)
-	d = strings.Replace(d, "--- Expected", "--- "+fromName, 1)
-	d = strings.Replace(d, "+++ Actual", "+++ "+toName, 1)
-	return strings.TrimRight(d, "\n")
-}
-
-// writeFileAtomic writes data to a temporary file in path's directory,
-// syncs it and renames it over path, so a reader never sees a torn
-// fixture.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return strings.TrimRight(udiff.Unified(fromName, toName, from, to), "\n")
 }

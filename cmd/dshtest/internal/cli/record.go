@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/internal/invariant"
 )
 
@@ -240,12 +241,12 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	}
 	// Apply.
 	for _, n := range append(append([]string{}, created...), changed...) {
-		if err := writeFileAtomic(filepath.Join(fdir, n), first.fixtures[n]); err != nil {
+		if err := atomicfile.Write(filepath.Join(fdir, n), first.fixtures[n]); err != nil {
 			return fmt.Errorf("write fixtures/%s: %w", n, err)
 		}
 	}
 	for _, n := range scenChanged {
-		if err := writeFileAtomic(filepath.Join(sdir, n), first.scenarios[n]); err != nil {
+		if err := atomicfile.Write(filepath.Join(sdir, n), first.scenarios[n]); err != nil {
 			return fmt.Errorf("write scenarios/%s: %w", n, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/internal/minimize"
@@ -312,24 +313,6 @@ func checkEmitPath(path string) error {
 	return nil
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, so that a failure leaves no partial file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
 // encodeLog writes events as JSONL.
 func encodeLog(events []sessionlog.Event) ([]byte, error) {
 	var b bytes.Buffer
@@ -370,8 +353,8 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := writeFileAtomic(out, data); err != nil {
-		return nil, nil, fmt.Errorf("write %s: %w", out, err)
+	if err := atomicfile.Write(out, data); err != nil {
+		return nil, nil, err
 	}
 	final := c.WithEvents(small).Check(f.minimize)
 	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
@@ -427,7 +410,7 @@ func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes 
 	if err := checkEmitPath(path); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, data)
+	return atomicfile.Write(path, data)
 }
 
 // hangingIndent writes prefix and then text wrapped at width columns, its
