@@ -53,13 +53,10 @@ func batches(events [][]byte, max int) [][][]byte {
 // zstdFrame compresses one checksummed frame, as zlib.zstdCompress with
 // ZSTD_c_checksumFlag does.
 func zstdFrame(t testing.TB, plain []byte) []byte {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
-	return enc.EncodeAll(plain, nil)
+	return frameEncoder.EncodeAll(plain, nil) // EncodeAll is safe for concurrent use
 }
+
+var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
 
 // writeZstdLog writes the header frame, then one frame per batch.
 func writeZstdLog(t testing.TB, lines [][]byte, max int) []byte {
@@ -137,7 +134,7 @@ func newDB(t testing.TB, path string, appID, userVersion int) *sql.DB {
 	}
 	db.SetMaxOpenConns(1)
 	for _, q := range []string{
-		"PRAGMA journal_mode=wal", schema17,
+		"PRAGMA journal_mode=wal", "PRAGMA synchronous=OFF", schema17,
 		"PRAGMA application_id=" + strconv.Itoa(appID), "PRAGMA user_version=" + strconv.Itoa(userVersion),
 		`INSERT INTO persistence_state VALUES (1, '6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b')`,
 	} {
@@ -192,7 +189,16 @@ func dataColumn(t testing.TB, data []byte) any {
 }
 
 // insertSession writes a JSONL log's header and records as rows (upstream's bindRecord).
-func insertSession(t testing.TB, db *sql.DB, lines [][]byte) {
+func insertSession(t testing.TB, sdb *sql.DB, lines [][]byte) {
+	db, err := sdb.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := db.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}()
 	var h map[string]json.RawMessage
 	if err := json.Unmarshal(lines[0], &h); err != nil {
 		t.Fatal(err)
