@@ -42,7 +42,7 @@ type want struct {
 
 func check(t *testing.T, name string, lg *Log, openErr error, w want) {
 	t.Helper()
-	lines, _, refusal, warns := read(lg, openErr)
+	lines, _, warns, refusal := read(lg, openErr)
 	if w.err != "" {
 		if refusal == nil || !strings.Contains(refusal.Error(), w.err) {
 			t.Fatalf("%s: refusal %v, want %q", name, refusal, w.err)
@@ -221,7 +221,7 @@ func TestZstdRules(t *testing.T) {
 		check(t, "reserved frame-header bit", lg, err, want{err: fmt.Sprintf("reserved frame-header bit at byte %d", frame1+4)})
 	})
 	t.Run("torn in the middle of the last frame keeps its complete lines", func(t *testing.T) {
-		lines, _, refusal, warns := read(OpenReader(bytes.NewReader(torn), "r", Options{}))
+		lines, _, warns, refusal := read(OpenReader(bytes.NewReader(torn), "r", Options{}))
 		if refusal != nil || len(warns) != 1 {
 			t.Fatalf("refusal %v warnings %v", refusal, warns)
 		}

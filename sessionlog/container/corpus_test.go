@@ -34,9 +34,9 @@ func readCorpus(t *testing.T) []corpusEntry {
 }
 
 // read collects a log's lines (copied), its refusal and its warnings.
-func read(lg *Log, err error) (lines [][]byte, pos []Pos, refusal error, warns []Warning) {
+func read(lg *Log, err error) (lines [][]byte, pos []Pos, warns []Warning, refusal error) {
 	if err != nil {
-		return nil, nil, err, nil
+		return nil, nil, nil, err
 	}
 	defer lg.Close()
 	for lg.Next() {
@@ -44,7 +44,7 @@ func read(lg *Log, err error) (lines [][]byte, pos []Pos, refusal error, warns [
 		lines = append(lines, append([]byte(nil), l.Data...))
 		pos = append(pos, l.Pos)
 	}
-	return lines, pos, lg.Err(), lg.Warnings()
+	return lines, pos, lg.Warnings(), lg.Err()
 }
 
 // semantic decodes a JSON line for comparison across forms whose key order
@@ -75,7 +75,7 @@ func TestCorpusForms(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(e.file, func(t *testing.T) {
-			lines, pos, refusal, warns := read(Open(path, Options{}))
+			lines, pos, warns, refusal := read(Open(path, Options{}))
 			if e.class == "seq-gap" {
 				if refusal == nil || !strings.Contains(refusal.Error(), "corrupt session log: seq gap in committed region at line ") {
 					t.Fatalf("want the seq-gap refusal, got %v", refusal)
@@ -144,7 +144,7 @@ func TestCorpusForms(t *testing.T) {
 				if err == nil && lg.Form() != f.form {
 					t.Errorf("%s: form %s, want %s", f.name, lg.Form(), f.form)
 				}
-				got, gpos, refusal, warns := read(lg, err)
+				got, gpos, warns, refusal := read(lg, err)
 				if refusal != nil || len(warns) != 0 {
 					t.Fatalf("%s: refusal %v, warnings %v", f.name, refusal, warns)
 				}

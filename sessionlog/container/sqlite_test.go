@@ -59,7 +59,7 @@ func TestSQLiteRows(t *testing.T) {
 	_, err = Open(p, Options{Session: "nope"})
 	check(t, "unknown session", nil, err, want{err: `no session "nope"`})
 
-	got, pos, refusal, warns := read(Open(p, Options{Session: "s1"}))
+	got, pos, warns, refusal := read(Open(p, Options{Session: "s1"}))
 	if refusal != nil || len(warns) != 0 {
 		t.Fatal(refusal, warns)
 	}
