@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,6 +280,41 @@ func TestZipExport(t *testing.T) {
 	if lg.Name() != p+"!subagents/sub_agent_1/session.jsonl" {
 		t.Fatalf("name %q", lg.Name())
 	}
+	z := writeZstdLog(t, linesOf(jsonl(cat([]string{hdr}, turn(0))...)), 2)
+	zp := filepath.Join(dir, "zstd-member.zip")
+	writeZip(t, zp, z, "")
+	lg, err = Open(zp, Options{})
+	check(t, "zstd member", lg, err, want{lines: 5})
 	_, err = Open(p, Options{Subagent: "nope"})
 	check(t, "missing subagent", nil, err, want{err: `no subagent "nope" (subagents: sub_agent_1)`})
+}
+
+// TestPipe reads raw JSONL from a pipe (a non-regular file) as a stream.
+func TestPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w.Write([]byte(jsonl(cat([]string{hdr}, turn(0))...)))
+		w.Close()
+	}()
+	lg, err := Open(fmt.Sprintf("/dev/fd/%d", r.Fd()), Options{})
+	if err != nil {
+		t.Skipf("no /dev/fd: %v", err)
+	}
+	check(t, "pipe", lg, nil, want{lines: 5})
+	r.Close()
+}
+
+// TestZstdStream reads a Zstandard log from a plain stream (spooled).
+func TestZstdStream(t *testing.T) {
+	z := writeZstdLog(t, linesOf(jsonl(cat([]string{hdr}, turn(0), turn(4))...)), 3)
+	lg, err := OpenReader(struct{ io.Reader }{bytes.NewReader(z)}, "stream", Options{})
+	if err == nil && lg.Form() != FormZstd {
+		t.Fatalf("form %s", lg.Form())
+	}
+	check(t, "stream", lg, err, want{lines: 9})
+	lg, err = OpenReader(struct{ io.Reader }{bytes.NewReader(z[:len(z)-1])}, "stream", Options{})
+	check(t, "torn stream", lg, err, want{lines: 9, warn: "is incomplete", wLine: 10})
 }

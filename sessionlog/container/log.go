@@ -171,6 +171,16 @@ func Open(path string, opts Options) (*Log, error) {
 		f.Close()
 		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
 	}
+	if !fi.Mode().IsRegular() {
+		// A pipe or a device (/dev/stdin): read it as a stream.
+		lg, err := OpenReader(f, path, opts)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		lg.closers = append([]io.Closer{f}, lg.closers...)
+		return lg, nil
+	}
 	var magic [16]byte
 	n, _ := f.ReadAt(magic[:], 0)
 	if sniff(magic[:n]) == FormSQLite {
@@ -228,11 +238,12 @@ func sniff(b []byte) Form {
 	return FormJSONL
 }
 
-// OpenReader reads a log from r, by content: raw JSONL from any reader;
-// Zstandard and zip need random access, so r must then also be an
-// io.ReaderAt with a Size method (*bytes.Reader, *strings.Reader,
-// *io.SectionReader) or an *os.File. name is used in errors. SQLite needs a
-// path: use Open.
+// OpenReader reads a log from r, by content. Raw JSONL streams from any
+// reader. Zstandard and zip need random access: they are read in place when
+// r is an io.ReaderAt with a Size method (*bytes.Reader, *strings.Reader,
+// *io.SectionReader) or a regular *os.File, and otherwise spooled to a
+// temporary file first. name is used in errors. SQLite needs a path: use
+// Open.
 func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 	type sized interface {
 		io.ReaderAt
@@ -257,14 +268,33 @@ func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 		return openReaderAt(name, ra, size, magic[:n], opts)
 	}
 	br := bufio.NewReader(r)
-	magic, _ := br.Peek(16)
+	peeked, _ := br.Peek(16)
+	magic := append([]byte(nil), peeked...)
 	switch sniff(magic) {
 	case FormJSONL:
 		return plainLog(name, br, opts), nil
 	case FormSQLite:
 		return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
 	}
-	return nil, &Error{Path: name, Offset: -1, Reason: "a " + string(sniff(magic)) + " log is read frame by frame and needs a file, not a stream"}
+	// Zstandard and zip need random access: spool the stream to a temporary
+	// file (disk, not memory), removed when the log is closed.
+	tmp, err := os.CreateTemp("", "dshtest-log-*")
+	if err != nil {
+		return nil, &Error{Path: name, Offset: -1, Reason: "cannot spool the stream: " + err.Error(), Err: err}
+	}
+	cleanup := closerFunc(func() error { tmp.Close(); return os.Remove(tmp.Name()) })
+	size, err = io.Copy(tmp, br)
+	if err != nil {
+		cleanup()
+		return nil, &Error{Path: name, Offset: -1, Reason: "read failed: " + err.Error(), Err: err}
+	}
+	lg, err := openReaderAt(name, tmp, size, magic, opts)
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	lg.closers = append([]io.Closer{cleanup}, lg.closers...)
+	return lg, nil
 }
 
 func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
@@ -343,13 +373,22 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 	member := name + "!" + want
 	br := bufio.NewReader(rc)
 	magic, _ := br.Peek(16)
-	if form := sniff(magic); form != FormJSONL {
+	var lg *Log
+	switch form := sniff(magic); form {
+	case FormJSONL:
+		lg = plainLog(member, br, opts)
+	case FormZstd:
+		// The export decodes frames to plaintext; a hand-made zip may not.
+		if lg, err = OpenReader(br, member, opts); err != nil {
+			rc.Close()
+			return nil, err
+		}
+	default:
 		rc.Close()
-		return nil, &Error{Path: member, Offset: -1, Reason: "the member is " + string(form) + ", not the plaintext JSONL a web export holds"}
+		return nil, &Error{Path: member, Offset: -1, Reason: "the member is " + string(form) + ", not the JSONL a web export holds"}
 	}
-	lg := plainLog(member, br, opts)
 	lg.form = FormZip
 	lg.subagents = subs
-	lg.closers = []io.Closer{rc}
+	lg.closers = append([]io.Closer{rc}, lg.closers...)
 	return lg, nil
 }
