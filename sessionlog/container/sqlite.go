@@ -1,6 +1,7 @@
 package container
 
 import (
+	"bytes"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -303,7 +304,7 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 		if !ok || !json.Valid(data) {
 			return b, 0, false
 		}
-		data = skipWS(data)
+		data = oneLine(skipWS(data))
 		if len(data) == 0 || e.seq < 0 || !isSafeInt(float64(e.seq)) || !isSafeInt(float64(e.time)) {
 			return b, 0, false
 		}
@@ -328,6 +329,7 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 	if !ok || !json.Valid(data) {
 		return b, 0, false
 	}
+	data = oneLine(data)
 	b = append(b, `{"type":`...)
 	b = appendQuoted(b, e.typ)
 	b = append(b, `,"seq":`...)
@@ -359,12 +361,26 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 			return b, 0, false
 		}
 		b = append(b, `,"surfaceOp":`...)
-		b = append(b, strings.TrimSpace(e.surfaceOp.String)...)
+		b = append(b, oneLine([]byte(strings.TrimSpace(e.surfaceOp.String)))...)
 	}
 	if e.ignorable.Valid {
 		b = append(b, `,"ignorable":true`...)
 	}
 	return append(b, '}'), 1, true
+}
+
+// oneLine compacts valid JSON that spans lines (JSON.stringify never
+// writes a newline, but a hand-edited column may hold one), so that a
+// rebuilt record stays one JSONL line.
+func oneLine(v []byte) []byte {
+	if bytes.IndexByte(v, '\n') < 0 && bytes.IndexByte(v, '\r') < 0 {
+		return v
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, v) != nil {
+		return v
+	}
+	return c.Bytes()
 }
 
 // data returns a data column's JSON text: TEXT as stored, a BLOB

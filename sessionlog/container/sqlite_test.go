@@ -194,3 +194,17 @@ func TestSourceEventSeqs(t *testing.T) {
 		}
 	}
 }
+
+func TestSQLiteMultilineData(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.db")
+	db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	insertSession(t, db, linesOf(jsonl(hdr, ev(0, "turn/start"))))
+	if _, err := db.Exec("UPDATE events SET data = '{\n  \"a\": 1\n}', surface_op = '{\"op\":\r\n\"append\"}'"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	got, _, _, err := read(Open(p, Options{}))
+	if err != nil || string(got[1]) != `{"type":"turn/start","seq":0,"time":0,"data":{"a":1},"surfaceOp":{"op":"append"}}` {
+		t.Fatalf("%s %v", got, err)
+	}
+}

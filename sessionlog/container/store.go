@@ -184,8 +184,8 @@ func FindSession(store, id string) (string, error) {
 		}
 		project := filepath.Join(store, e.Name())
 		dir := filepath.Join(project, seg)
-		if _, err := sessionFile(dir); err == nil {
-			found = append(found, dir)
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			found = append(found, dir) // Open says what is wrong with it, if anything
 		}
 		for _, suffix := range []string{".jsonl", ".jsonl.zstd"} {
 			p := filepath.Join(project, seg+suffix)
@@ -331,6 +331,14 @@ func ListStore(store string) ([]Session, error) {
 			case e.IsDir():
 				f, err := sessionFile(filepath.Join(project, e.Name()))
 				if err != nil {
+					if both := filepath.Join(project, e.Name(), "session.jsonl"); fileExists(both) {
+						s := Session{ID: e.Name(), Path: filepath.Dir(both), Problem: err.Error()}
+						if id, ok := DecodeSegment(e.Name()); ok {
+							s.ID = id
+						}
+						s.setCreated(0)
+						out = append(out, s)
+					}
 					continue
 				}
 				file, seg = f, e.Name()
@@ -375,6 +383,11 @@ func ListStore(store string) ([]Session, error) {
 	}
 	sortSessions(out)
 	return out, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func fillFromHeader(s *Session, line []byte) {

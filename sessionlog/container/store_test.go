@@ -2,6 +2,7 @@ package container
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,6 +95,11 @@ func TestStoreFindAndList(t *testing.T) {
 	check(t, "identity", lg, err, want{err: `stored session identity mismatch: requested "liar", header contains "s1"`, errLine: 1})
 	_, err = OpenSession(store, "absent", Options{})
 	check(t, "absent", nil, err, want{err: `no session "absent" in the store`})
+	both := mk("both", "/a", "1", false)
+	writeFile(t, filepath.Dir(both), "session.jsonl.zstd", writeZstdLog(t, linesOf(jsonl(hdr)), 5))
+	_, err = OpenSession(store, "both", Options{})
+	check(t, "both encodings", nil, err, want{err: "holds both"})
+	os.RemoveAll(filepath.Dir(both))
 	mk("new", "/elsewhere", "1", false)
 	_, err = FindSession(store, "new")
 	check(t, "duplicate", nil, err, want{err: `session id "new" appears in several places`})
@@ -123,5 +129,21 @@ func TestStoreFindAndList(t *testing.T) {
 	b, _ := json.Marshal(list[2])
 	if !strings.Contains(string(b), `"id":"main-session-1/x","cwd":"/a","createdAt":1700000000000,"created":"2023-11-14T22:13:20.000Z"`) {
 		t.Fatalf("json %s", b)
+	}
+}
+
+func TestListShowsProblems(t *testing.T) {
+	store := t.TempDir()
+	dir := filepath.Join(store, "--a--", "x~002Fy")
+	writeFile(t, dir, "session.jsonl", []byte(jsonl(hdr)))
+	writeFile(t, dir, "session.jsonl.zstd", []byte("junk"))
+	writeFile(t, filepath.Join(store, "--a--", "bad"), "session.jsonl", []byte("{oops\n"))
+	list, err := ListStore(store)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%+v %v", list, err)
+	}
+	if list[0].ID != "bad" || !strings.Contains(list[0].Problem, "header line is not valid JSON") ||
+		list[1].ID != "x/y" || !strings.Contains(list[1].Problem, "holds both") {
+		t.Fatalf("%+v", list)
 	}
 }
