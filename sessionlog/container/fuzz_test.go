@@ -2,6 +2,8 @@ package container
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,11 @@ func FuzzRead(f *testing.F) {
 	f.Add(z[:len(z)*3/4])
 	f.Add(append(append([]byte(nil), z...), z...))
 	f.Add([]byte("\x50\x2a\x4d\x18\x04\x00\x00\x00abcd"))
+	zp := filepath.Join(f.TempDir(), "x.zip")
+	writeZip(f, zp, []byte(text), "sub")
+	if b, err := os.ReadFile(zp); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lg, err := OpenReader(bytes.NewReader(data), "fuzz", Options{MaxLine: 1 << 20})
 		if err != nil {
@@ -67,6 +74,27 @@ func FuzzRead(f *testing.F) {
 			if strings.Contains(w.String(), "\n") {
 				t.Fatalf("warning is not one line: %q", w)
 			}
+		}
+	})
+}
+
+// FuzzSourceEventSeqs: the varint/ZigZag decoder never panics, and what it
+// accepts is canonical: encoding the decoded seqs gives back the input.
+func FuzzSourceEventSeqs(f *testing.F) {
+	f.Add(encodeSeqs([]uint64{5, 3, 3, 9007199254740991, 0}))
+	f.Add([]byte{0x80, 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		seqs, ok := decodeSourceEventSeqs(b)
+		if !ok {
+			return
+		}
+		for _, s := range seqs {
+			if s > maxSafe {
+				t.Fatalf("decoded %d", s)
+			}
+		}
+		if again := encodeSeqs(seqs); !bytes.Equal(again, b) {
+			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
 		}
 	})
 }
