@@ -7,7 +7,9 @@ import (
 
 // Error is a refusal: the log cannot be read as upstream would read it. It
 // prints as one line, "path:line: reason" (or "path: reason" when no line
-// applies), ready for a CLI to print before exiting 2.
+// applies), ready for a CLI to print before exiting 2. Path and Reason can
+// hold text from the log or the user (a file name, a session id; ids in a
+// Reason are quoted with %q): a caller escapes it before a terminal.
 type Error struct {
 	// Path names what was read: a file, "dir/session.jsonl.zstd",
 	// "export.zip!subagents/x/session.jsonl", or "store.db!<session id>".
