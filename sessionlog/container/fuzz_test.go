@@ -1,0 +1,100 @@
+package container
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzRead feeds random bytes and mutations of valid raw and Zstandard logs
+// to the content-detecting reader. It must never panic or loop; a log it
+// accepts starts with its header at line 1 and yields lines in order; a raw
+// log's lines are a prefix of the file's lines; refusals are one line.
+func FuzzRead(f *testing.F) {
+	text := jsonl(cat([]string{hdr}, turn(0), []string{
+		`{"type":"text-chunks","seq0":4,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,-1],"texts":["a","b","c"]}}`,
+		`{"type":"tool-call-chunks","seq0":7,"time0":5,"data":{"turn":1,"step":1,"index":0,"id":"c","name":"bash","dt":[0],"args":["{","}"]}}`,
+	}, turn(9))...)
+	lines := linesOf(text)
+	f.Add([]byte(text))
+	f.Add([]byte(text[:len(text)-7]))
+	f.Add([]byte(jsonl(hdr)))
+	f.Add([]byte(strings.Replace(text, `"seq":2`, `"seq":3`, 1)))
+	z := writeZstdLog(f, lines, 3)
+	f.Add(z)
+	f.Add(z[:len(z)-3])
+	f.Add(z[:len(z)*3/4])
+	f.Add(append(append([]byte(nil), z...), z...))
+	f.Add([]byte("\x50\x2a\x4d\x18\x04\x00\x00\x00abcd"))
+	zp := filepath.Join(f.TempDir(), "x.zip")
+	writeZip(f, zp, []byte(text), "sub")
+	if b, err := os.ReadFile(zp); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lg, err := OpenReader(bytes.NewReader(data), "fuzz", Options{MaxLine: 1 << 20})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("refusal is not one line: %q", err)
+			}
+			return
+		}
+		defer lg.Close()
+		var raw [][]byte
+		if lg.Form() == FormJSONL {
+			raw = splitLines(data)
+		}
+		n, prev := 0, 0
+		for lg.Next() {
+			l := lg.Line()
+			n++
+			if n > 1<<22 {
+				t.Fatal("too many lines: a loop?")
+			}
+			if l.Pos.Line <= prev || (n == 1 && l.Pos.Line != 1) {
+				t.Fatalf("line %d at position %d after %d", n, l.Pos.Line, prev)
+			}
+			prev = l.Pos.Line
+			if raw != nil && (l.Pos.Line > len(raw) || !bytes.Equal(raw[l.Pos.Line-1], l.Data)) {
+				t.Fatalf("line %d is not the file's line", l.Pos.Line)
+			}
+		}
+		if err := lg.Err(); err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("refusal is not one line: %q", err)
+			}
+			return
+		}
+		if n == 0 {
+			t.Fatal("accepted a log without a header")
+		}
+		for _, w := range lg.Warnings() {
+			if strings.Contains(w.String(), "\n") {
+				t.Fatalf("warning is not one line: %q", w)
+			}
+		}
+	})
+}
+
+// FuzzSourceEventSeqs: the varint/ZigZag decoder never panics, and what it
+// accepts is canonical: encoding the decoded seqs gives back the input.
+func FuzzSourceEventSeqs(f *testing.F) {
+	f.Add(encodeSeqs([]uint64{5, 3, 3, 9007199254740991, 0}))
+	f.Add([]byte{0x80, 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		seqs, ok := decodeSourceEventSeqs(b)
+		if !ok {
+			return
+		}
+		for _, s := range seqs {
+			if s > maxSafe {
+				t.Fatalf("decoded %d", s)
+			}
+		}
+		if again := encodeSeqs(seqs); !bytes.Equal(again, b) {
+			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
+		}
+	})
+}

@@ -1,0 +1,394 @@
+package container
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// DefaultMaxLine is the default cap on one line's length, 64 MiB.
+const DefaultMaxLine = 64 << 20
+
+// Form names the container a log was found in.
+type Form string
+
+// The forms, detected by content (containers.md §0).
+const (
+	FormJSONL  Form = "jsonl"      // raw JSONL text (§2)
+	FormZstd   Form = "jsonl.zstd" // concatenated Zstandard frames (§3)
+	FormZip    Form = "zip"        // a web export dsh-session-<id>.zip (§0)
+	FormSQLite Form = "sqlite"     // a schema-17 SQLite database (§9)
+)
+
+// Options select what to read and bound how.
+type Options struct {
+	// Session selects a session of a SQLite database by id; it may be empty
+	// when the database holds exactly one session.
+	Session string
+	// Subagent selects subagents/<id>/session.jsonl of a web export instead
+	// of its root session.jsonl. The id is sanitized as the export does.
+	Subagent string
+	// MaxLine caps one line's length in bytes; 0 means DefaultMaxLine.
+	MaxLine int
+}
+
+func (o Options) maxLine() int {
+	if o.MaxLine <= 0 {
+		return DefaultMaxLine
+	}
+	return o.MaxLine
+}
+
+// Pos is where a line was found.
+type Pos struct {
+	// Line is the 1-based line of the log's plaintext; the header is 1. For
+	// SQLite it is the row's place in seq order counting the header as 1,
+	// which is the line it would be in the JSONL form.
+	Line int
+	// Seq is the SQLite row's seq (seq0 for a packed row), or -1.
+	Seq int64
+}
+
+func (p Pos) String() string {
+	if p.Seq >= 0 {
+		return fmt.Sprintf("row %d (seq %d)", p.Line, p.Seq)
+	}
+	return strconv.Itoa(p.Line)
+}
+
+// Line is one complete JSONL record of a log: the header, a SessionEvent,
+// or a packed chunk row, exactly as stored (for SQLite, as upstream's JSONL
+// writer would have written it).
+type Line struct {
+	// Data is the record without its newline. It is valid only until the
+	// next call to Next: copy it to keep it.
+	Data []byte
+	Pos  Pos
+}
+
+// lines is what each form provides.
+type lines interface {
+	next() bool
+	current() Line
+	failure() error
+	torn() []Warning
+	id() string
+}
+
+func (s *scanner) current() Line   { return s.line }
+func (s *scanner) failure() error  { return s.err }
+func (s *scanner) torn() []Warning { return s.warnings }
+func (s *scanner) id() string      { return s.headerID }
+
+// Log is an open session log: a stream of its lines, header first.
+//
+//	lg, err := container.Open(path, container.Options{})
+//	if err != nil { … }
+//	defer lg.Close()
+//	for lg.Next() { use(lg.Line()) }
+//	if err := lg.Err(); err != nil { … refuse: the lines read are not a committed prefix … }
+//	for _, w := range lg.Warnings() { … }
+//
+// A refusal can surface only at the end (a defect is corruption only if a
+// later turn/end follows it), so the lines of a log whose Err is non-nil
+// must not be used.
+type Log struct {
+	name      string
+	form      Form
+	src       lines
+	closers   []io.Closer
+	subagents []string
+}
+
+// Next advances to the next line; false at the end or on a refusal.
+func (l *Log) Next() bool { return l.src.next() }
+
+// Line is the current line.
+func (l *Log) Line() Line { return l.src.current() }
+
+// Err is the refusal that ended the stream, an *Error, or nil.
+func (l *Log) Err() error { return l.src.failure() }
+
+// Warnings are the torn tails met, once Next has returned false.
+func (l *Log) Warnings() []Warning { return l.src.torn() }
+
+// Name is what is being read, as errors name it.
+func (l *Log) Name() string { return l.name }
+
+// Form is the container the log was found in.
+func (l *Log) Form() Form { return l.form }
+
+// HeaderID is the header's id, once the header has been read ("" if it is
+// not a string).
+func (l *Log) HeaderID() string { return l.src.id() }
+
+// Subagents lists the subagent logs of a web export (the sanitized ids of
+// its subagents/<id>/session.jsonl), sorted; nil for other forms.
+func (l *Log) Subagents() []string { return l.subagents }
+
+// Close releases the files and decoders.
+func (l *Log) Close() error {
+	var first error
+	for i := len(l.closers) - 1; i >= 0; i-- {
+		if err := l.closers[i].Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	l.closers = nil
+	return first
+}
+
+// Open opens the log at path, detecting its form by content: a directory is
+// a session directory holding session.jsonl or session.jsonl.zstd (§4); a
+// file is SQLite, a zip export, Zstandard or raw JSONL by its first bytes.
+func Open(path string, opts Options) (*Log, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+	}
+	if fi.IsDir() {
+		file, err := sessionFile(path)
+		if err != nil {
+			return nil, err
+		}
+		path = file
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+	}
+	fi, err = f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		// A pipe or a device (/dev/stdin): read it as a stream.
+		lg, err := OpenReader(f, path, opts)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		lg.closers = append([]io.Closer{f}, lg.closers...)
+		return lg, nil
+	}
+	var magic [16]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	if sniff(magic[:n]) == FormSQLite {
+		f.Close()
+		return openSQLite(path, opts)
+	}
+	lg, err := openReaderAt(path, f, fi.Size(), magic[:n], opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	lg.closers = append([]io.Closer{f}, lg.closers...)
+	return lg, nil
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// sessionFile finds the log of a session directory.
+func sessionFile(dir string) (string, error) {
+	var found []string
+	for _, name := range []string{"session.jsonl", "session.jsonl.zstd"} {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", &Error{Path: dir, Offset: -1, Reason: "not a session directory: it holds neither session.jsonl nor session.jsonl.zstd"}
+	case 2:
+		return "", &Error{Path: dir, Offset: -1, Reason: "session directory holds both session.jsonl and session.jsonl.zstd; upstream refuses a root with both encodings"}
+	}
+	return found[0], nil
+}
+
+// sniff names the form of a file by its first bytes.
+func sniff(b []byte) Form {
+	switch {
+	case bytes.HasPrefix(b, []byte("SQLite format 3\x00")):
+		return FormSQLite
+	case bytes.HasPrefix(b, []byte("PK\x03\x04")), bytes.HasPrefix(b, []byte("PK\x05\x06")):
+		return FormZip
+	case len(b) >= 4 && b[0] == 0x28 && b[1] == 0xB5 && b[2] == 0x2F && b[3] == 0xFD:
+		return FormZstd
+	case len(b) >= 4 && b[0]&0xF0 == 0x50 && b[1] == 0x2A && b[2] == 0x4D && b[3] == 0x18:
+		// A skippable Zstandard frame: the Zstandard reader refuses it (§3.1).
+		return FormZstd
+	}
+	return FormJSONL
+}
+
+// OpenReader reads a log from r, by content. Raw JSONL streams from any
+// reader. Zstandard and zip need random access: they are read in place when
+// r is an io.ReaderAt with a Size method (*bytes.Reader, *strings.Reader,
+// *io.SectionReader) or a regular *os.File, and otherwise spooled to a
+// temporary file first. name is used in errors. SQLite needs a path: use
+// Open.
+func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
+	type sized interface {
+		io.ReaderAt
+		Size() int64
+	}
+	var ra io.ReaderAt
+	size := int64(-1)
+	switch v := r.(type) {
+	case sized:
+		ra, size = v, v.Size()
+	case *os.File:
+		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
+			ra, size = v, fi.Size()
+		}
+	}
+	if ra != nil {
+		var magic [16]byte
+		n, _ := ra.ReadAt(magic[:], 0)
+		if sniff(magic[:n]) == FormSQLite {
+			return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
+		}
+		return openReaderAt(name, ra, size, magic[:n], opts)
+	}
+	br := bufio.NewReader(r)
+	peeked, _ := br.Peek(16)
+	magic := append([]byte(nil), peeked...)
+	switch sniff(magic) {
+	case FormJSONL:
+		return plainLog(name, br, opts), nil
+	case FormSQLite:
+		return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
+	}
+	// Zstandard and zip need random access: spool the stream to a temporary
+	// file (disk, not memory), removed when the log is closed.
+	tmp, err := os.CreateTemp("", "dshtest-log-*")
+	if err != nil {
+		return nil, &Error{Path: name, Offset: -1, Reason: "cannot spool the stream: " + err.Error(), Err: err}
+	}
+	cleanup := closerFunc(func() error { tmp.Close(); return os.Remove(tmp.Name()) })
+	size, err = io.Copy(tmp, br)
+	if err != nil {
+		cleanup()
+		return nil, &Error{Path: name, Offset: -1, Reason: "read failed: " + err.Error(), Err: err}
+	}
+	lg, err := openReaderAt(name, tmp, size, magic, opts)
+	if err != nil {
+		cleanup()
+		return nil, err
+	}
+	lg.closers = append([]io.Closer{cleanup}, lg.closers...)
+	return lg, nil
+}
+
+func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
+	switch sniff(magic) {
+	case FormZstd:
+		s, c, err := openZstd(name, ra, size, opts.maxLine())
+		if err != nil {
+			return nil, err
+		}
+		return &Log{name: name, form: FormZstd, src: s, closers: []io.Closer{c}}, nil
+	case FormZip:
+		return openZip(name, ra, size, opts)
+	}
+	if bytes.HasPrefix(magic, []byte{0x1f, 0x8b}) {
+		return nil, &Error{Path: name, Offset: -1, Reason: "gzip-compressed: dsh writes raw JSONL or Zstandard frames, never gzip; gunzip it first"}
+	}
+	return plainLog(name, io.NewSectionReader(ra, 0, size), opts), nil
+}
+
+// plainLog reads raw JSONL text.
+func plainLog(name string, r io.Reader, opts Options) *Log {
+	given := false
+	parts := func() (part, bool, error) {
+		if given {
+			return part{}, false, nil
+		}
+		given = true
+		return part{r: r, torn: -1}, true, nil
+	}
+	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.maxLine(), parts)}
+}
+
+var unsafeExportID = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// SanitizeExportID is the web export's directory name for a subagent id.
+func SanitizeExportID(id string) string { return unsafeExportID.ReplaceAllString(id, "_") }
+
+// openZip reads a web export (containers.md §0): the root session.jsonl, or
+// subagents/<id>/session.jsonl with Options.Subagent. Members hold the
+// plaintext the backend's readRaw produced, read with the raw rules.
+func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error) {
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return nil, &Error{Path: name, Offset: -1, Reason: "not a readable zip archive: " + err.Error(), Err: err}
+	}
+	var subs []string
+	members := map[string]*zip.File{}
+	for _, f := range zr.File {
+		members[f.Name] = f
+		if rest, ok := strings.CutPrefix(f.Name, "subagents/"); ok {
+			if id, ok := strings.CutSuffix(rest, "/session.jsonl"); ok && id != "" && !strings.Contains(id, "/") {
+				subs = append(subs, id)
+			}
+		}
+	}
+	sort.Strings(subs)
+	want := "session.jsonl"
+	if opts.Subagent != "" {
+		want = "subagents/" + SanitizeExportID(opts.Subagent) + "/session.jsonl"
+	}
+	f := members[want]
+	if f == nil {
+		reason := "not a dsh web export: it has no session.jsonl at its root"
+		if opts.Subagent != "" {
+			reason = fmt.Sprintf("the export has no subagent %q (subagents: %s)", opts.Subagent, strings.Join(subs, ", "))
+			if len(subs) == 0 {
+				reason = fmt.Sprintf("the export has no subagent %q (it has no subagents)", opts.Subagent)
+			}
+		}
+		return nil, &Error{Path: name, Offset: -1, Reason: reason}
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, &Error{Path: name + "!" + want, Offset: -1, Reason: "cannot open the member: " + err.Error(), Err: err}
+	}
+	member := name + "!" + want
+	br := bufio.NewReader(rc)
+	magic, _ := br.Peek(16)
+	var lg *Log
+	switch form := sniff(magic); form {
+	case FormJSONL:
+		lg = plainLog(member, br, opts)
+	case FormZstd:
+		// The export decodes frames to plaintext; a hand-made zip may not.
+		if lg, err = OpenReader(br, member, opts); err != nil {
+			rc.Close()
+			return nil, err
+		}
+	default:
+		rc.Close()
+		return nil, &Error{Path: member, Offset: -1, Reason: "the member is " + string(form) + ", not the JSONL a web export holds"}
+	}
+	lg.form = FormZip
+	lg.subagents = subs
+	lg.closers = append([]io.Closer{rc}, lg.closers...)
+	return lg, nil
+}

@@ -1,0 +1,312 @@
+package container
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// part is one stretch of plaintext fed to the scanner. The scanner reads the
+// parts in order as one text: a line may span a part boundary only where
+// the boundary is not strict.
+type part struct {
+	r io.Reader
+	// strict: the end of this part is a committed boundary (the last
+	// complete Zstandard frame), where a partial line or an unresolved
+	// defect is refused instead of becoming a torn tail (containers.md §3.6).
+	strict bool
+	// torn is the byte offset of an incomplete final Zstandard frame whose
+	// recovered plaintext this part is, or -1.
+	torn int64
+}
+
+// scanner applies upstream's SessionLogScanner rules (containers.md §2) to a
+// stream of plaintext, yielding the committed lines one at a time.
+type scanner struct {
+	name    string
+	maxLine int
+	parts   func() (part, bool, error) // the next part; false when none is left
+	cur     part
+	br      *bufio.Reader
+	acc     []byte
+	started bool
+
+	lineNo   int   // file line of the last line read
+	expected int64 // the next event's seq
+	kept     int64 // events kept (packed rows expanded)
+
+	issue     *Error // the first defect; from it on, lines are the torn tail
+	issueLine int
+	dropped   int // lines from the issue on
+	tornPart  int64
+
+	warnings []Warning
+	err      error
+	done     bool
+	line     Line
+	header   []byte // header line, set by the opener for a Zstandard log
+	headerID string
+}
+
+func newScanner(name string, maxLine int, parts func() (part, bool, error)) *scanner {
+	return &scanner{name: name, maxLine: maxLine, parts: parts, tornPart: -1}
+}
+
+func (s *scanner) fail(line int, offset int64, reason string, cause error) bool {
+	s.err = &Error{Path: s.name, Line: line, Offset: offset, Reason: reason, Err: cause}
+	s.done = true
+	return false
+}
+
+// readLine returns the next line of the current part without its newline.
+// terminated is false for a final fragment; io.EOF ends the part.
+func (s *scanner) readLine() (line []byte, terminated bool, err error) {
+	s.acc = s.acc[:0]
+	for {
+		b, err := s.br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			if len(s.acc) == 0 {
+				if len(b)-1 > s.maxLine {
+					return nil, false, s.tooLong()
+				}
+				return b[:len(b)-1], true, nil
+			}
+			s.acc = append(s.acc, b...)
+			if len(s.acc)-1 > s.maxLine {
+				return nil, false, s.tooLong()
+			}
+			return s.acc[:len(s.acc)-1], true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			s.acc = append(s.acc, b...)
+			if len(s.acc) > s.maxLine {
+				return nil, false, s.tooLong()
+			}
+		case errors.Is(err, io.EOF):
+			s.acc = append(s.acc, b...)
+			if len(s.acc) == 0 {
+				return nil, false, io.EOF
+			}
+			if len(s.acc) > s.maxLine {
+				return nil, false, s.tooLong()
+			}
+			return s.acc, false, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+func (s *scanner) tooLong() error {
+	return &Error{Path: s.name, Line: s.lineNo + 1, Offset: -1,
+		Reason: fmt.Sprintf("line is longer than the %d-byte line limit", s.maxLine)}
+}
+
+// readErr turns a read failure into the refusal to return.
+func (s *scanner) readErr(err error) bool {
+	var ce *Error
+	if errors.As(err, &ce) {
+		s.err = ce
+		s.done = true
+		return false
+	}
+	return s.fail(s.lineNo+1, -1, "read failed: "+err.Error(), err)
+}
+
+// nextPart moves to the next part; false when there is none.
+func (s *scanner) nextPart() (bool, error) {
+	p, ok, err := s.parts()
+	if err != nil || !ok {
+		return false, err
+	}
+	s.cur = p
+	if s.br == nil {
+		s.br = bufio.NewReaderSize(p.r, 64<<10)
+	} else {
+		s.br.Reset(p.r)
+	}
+	return true, nil
+}
+
+// next advances to the next committed line.
+func (s *scanner) next() bool {
+	if s.done {
+		return false
+	}
+	if !s.started {
+		s.started = true
+		if s.header != nil {
+			// A Zstandard log: the opener decoded the header frame.
+			s.lineNo = 1
+			s.line = Line{Data: s.header, Pos: Pos{Line: 1, Seq: -1}}
+			if ok, err := s.nextPart(); err != nil {
+				return s.readErr(err)
+			} else if !ok {
+				s.cur = part{r: eofReader{}, torn: -1}
+				s.br = bufio.NewReader(s.cur.r)
+			}
+			return true
+		}
+		return s.readHeader()
+	}
+	for {
+		line, terminated, err := s.readLine()
+		if errors.Is(err, io.EOF) {
+			if !s.endPart() {
+				return false
+			}
+			continue
+		}
+		if err != nil {
+			return s.readErr(err)
+		}
+		s.lineNo++
+		if !terminated {
+			// A final record without a newline is always a torn tail (§2.2).
+			if s.cur.strict {
+				return s.fail(s.lineNo, -1, "corrupt Zstandard session log: complete frame contains a torn JSONL record", nil)
+			}
+			s.startIssue(&Error{Reason: "the final line has no newline"})
+			continue
+		}
+		rec, ok := peek(line)
+		if ok && rec.object && rec.hasType && rec.typ == "session" {
+			return s.fail(s.lineNo, -1, fmt.Sprintf("a second session header at line %d", s.lineNo), nil)
+		}
+		if !ok {
+			s.startIssue(&Error{Reason: fmt.Sprintf("corrupt session log: unparsable committed event at line %d", s.lineNo-1)})
+			continue
+		}
+		turnEnd := rec.hasType && rec.typ == "turn/end"
+		if s.issue != nil {
+			s.dropped++
+			if turnEnd {
+				// A later turn/end proves the defect is in the committed region.
+				return s.fail(s.issueLine, -1, s.issue.Reason, nil)
+			}
+			continue
+		}
+		first, n := rec.seq0, rec.members
+		if !rec.row {
+			n = 1
+			f, isNum := number(rec.seq)
+			if !rec.hasSeq || !isNum || f != float64(s.expected) {
+				s.startIssue(&Error{Reason: fmt.Sprintf("corrupt session log: seq gap in committed region at line %d (expected %d, got %s)",
+					s.lineNo-1, s.expected, jsString(rec.seq, rec.hasSeq))})
+				if turnEnd {
+					return s.fail(s.issueLine, -1, s.issue.Reason, nil)
+				}
+				continue
+			}
+			first = s.expected
+		}
+		if first != s.expected {
+			s.startIssue(&Error{Reason: fmt.Sprintf("corrupt session log: seq gap in committed region at line %d (expected %d, got %d)",
+				s.lineNo-1, s.expected, first)})
+			continue
+		}
+		s.expected += n
+		s.kept += n
+		s.line = Line{Data: line, Pos: Pos{Line: s.lineNo, Seq: -1}}
+		return true
+	}
+}
+
+// startIssue records the first defect; later ones only count as dropped.
+func (s *scanner) startIssue(e *Error) {
+	if s.issue == nil {
+		s.issue = e
+		s.issueLine = s.lineNo
+	}
+	s.dropped++
+}
+
+// endPart handles the end of the current part; false when scanning is over.
+func (s *scanner) endPart() bool {
+	if s.cur.strict && s.issue != nil {
+		return s.fail(s.issueLine, -1, "corrupt Zstandard session log: complete frame contains a torn JSONL record", nil)
+	}
+	if s.cur.torn >= 0 {
+		s.tornPart = s.cur.torn
+	}
+	ok, err := s.nextPart()
+	if err != nil {
+		return s.readErr(err)
+	}
+	if ok {
+		return true
+	}
+	s.done = true
+	switch {
+	case s.tornPart >= 0 && s.issue == nil:
+		s.warnings = append(s.warnings, Warning{Path: s.name, Line: s.lineNo + 1, Offset: s.tornPart, Unit: "line", Kept: s.kept,
+			Reason: "the final Zstandard frame at byte " + strconv.FormatInt(s.tornPart, 10) + " is incomplete; its complete lines are kept"})
+	case s.tornPart >= 0:
+		s.warnings = append(s.warnings, Warning{Path: s.name, Line: s.issueLine, Offset: s.tornPart, Dropped: s.dropped, Unit: "line", Kept: s.kept,
+			Reason: "the final Zstandard frame at byte " + strconv.FormatInt(s.tornPart, 10) + " is incomplete; " + s.issue.Reason})
+	case s.issue != nil:
+		s.warnings = append(s.warnings, Warning{Path: s.name, Line: s.issueLine, Offset: -1, Dropped: s.dropped, Unit: "line", Kept: s.kept,
+			Reason: s.issue.Reason})
+	}
+	return false
+}
+
+// readHeader reads and yields line 1 of a plaintext log (containers.md §1,
+// the gate of parseHeaderRecord; the header's fields are the header layer's).
+func (s *scanner) readHeader() bool {
+	ok, err := s.nextPart()
+	if err != nil {
+		return s.readErr(err)
+	}
+	if !ok {
+		return s.fail(0, -1, "empty or header-less session log", nil)
+	}
+	line, terminated, err := s.readLine()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return s.readErr(err)
+	}
+	if !terminated {
+		return s.fail(0, -1, "empty or header-less session log", nil)
+	}
+	s.lineNo = 1
+	if reason := headerProblem(line); reason != "" {
+		return s.fail(1, -1, reason, nil)
+	}
+	s.headerID = headerID(line)
+	s.line = Line{Data: line, Pos: Pos{Line: 1, Seq: -1}}
+	return true
+}
+
+// headerProblem applies the container's part of the header gate: JSON, and
+// an object whose type is "session". The field rules belong to the reader.
+func headerProblem(line []byte) string {
+	rec, ok := peek(line)
+	if !ok && !rec.row {
+		return "corrupt session log: header line is not valid JSON"
+	}
+	if !rec.object || !rec.hasType || rec.typ != "session" {
+		return "corrupt session log: first line is not a session header"
+	}
+	return ""
+}
+
+// headerID returns the header's id when it is a string.
+func headerID(line []byte) string {
+	v := skipWS(line)
+	if len(v) == 0 || v[0] != '{' {
+		return ""
+	}
+	var id string
+	members(v[:valueEnd(v)], func(key, val []byte) {
+		if keyIs(key, "id") {
+			id, _ = stringValue(val)
+		}
+	})
+	return id
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -1,0 +1,454 @@
+package container
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/klauspost/compress/zstd"
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// The SQLite store, schema 17 (containers.md §9).
+const (
+	sqliteApplicationID = 0x44534850 // "DSHP"
+	sqliteUserVersion   = 17
+	maxPackedData       = 1 << 20
+	sqlitePage          = 512 // rows per read transaction
+)
+
+// sqliteDSN opens path read-only: mode=ro makes every write fail and never
+// creates a file; query_only is a second guard; trusted_schema=OFF keeps a
+// hostile schema from running functions with side effects; mmap stays off
+// as upstream keeps it (a truncating owner must not fault a mapped reader).
+// It is not immutable=1: the owner may be writing, and immutable would skip
+// the locks and WAL index that keep a concurrent reader consistent.
+func sqliteDSN(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	r := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
+	return "file:" + r.Replace(filepath.ToSlash(abs)) +
+		"?mode=ro&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=mmap_size(0)&_pragma=busy_timeout(5000)"
+}
+
+// openDB opens a session database read-only and checks its identity.
+func openDB(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", sqliteDSN(path))
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open the database: " + err.Error(), Err: err}
+	}
+	db.SetMaxOpenConns(1)
+	fail := func(reason string, err error) (*sql.DB, error) {
+		db.Close()
+		return nil, &Error{Path: path, Offset: -1, Reason: reason, Err: err}
+	}
+	var version, appID int64
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return fail("cannot read the database: "+err.Error(), err)
+	}
+	if err := db.QueryRow("PRAGMA application_id").Scan(&appID); err != nil {
+		return fail("cannot read the database: "+err.Error(), err)
+	}
+	// Upstream checks the schema version first, then the application id.
+	if version != sqliteUserVersion {
+		return fail(fmt.Sprintf("session database has schema version %d (user_version), incompatible with this reader (%d)", version, sqliteUserVersion), nil)
+	}
+	if appID != sqliteApplicationID {
+		return fail(fmt.Sprintf("session database has application id %d, expected %d (\"DSHP\"): not a dsh session database", appID, sqliteApplicationID), nil)
+	}
+	return db, nil
+}
+
+func openSQLite(path string, opts Options) (*Log, error) {
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(e *Error) (*Log, error) { db.Close(); return nil, e }
+	id := opts.Session
+	if id == "" {
+		rows, err := db.Query("SELECT id FROM sessions ORDER BY id LIMIT 2")
+		if err != nil {
+			return fail(&Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err})
+		}
+		var ids []string
+		for rows.Next() {
+			var s string
+			if rows.Scan(&s) == nil {
+				ids = append(ids, s)
+			}
+		}
+		rows.Close()
+		if len(ids) != 1 {
+			reason := "the database holds no session"
+			if len(ids) > 1 {
+				reason = "the database holds several sessions: choose one by id (dshtest sessions FILE.db lists them)"
+			}
+			return fail(&Error{Path: path, Offset: -1, Reason: reason})
+		}
+		id = ids[0]
+	}
+	name := path + "!" + id
+	var (
+		version, created            int64
+		cwd, parent, origin, preset sql.NullString
+		seedLength, depth           sql.NullInt64
+	)
+	err = db.QueryRow(`SELECT version, created_at, cwd, parent_session, seed_length, origin, delegation_depth, agent_preset
+		FROM sessions WHERE id = ?`, id).Scan(&version, &created, &cwd, &parent, &seedLength, &origin, &depth, &preset)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fail(&Error{Path: path, Offset: -1, Reason: fmt.Sprintf("the database has no session %q", id)})
+	}
+	if err != nil {
+		return fail(&Error{Path: name, Offset: -1, Reason: "malformed session row: " + err.Error(), Err: err})
+	}
+	// The header line as toHeaderLine writes it (§1), key order included. A
+	// NULL delegation_depth stays absent, as the stored header had none.
+	h := []byte(`{"type":"session","version":`)
+	h = strconv.AppendInt(h, version, 10)
+	h = append(h, `,"id":`...)
+	h = appendQuoted(h, id)
+	h = append(h, `,"createdAt":`...)
+	h = strconv.AppendInt(h, created, 10)
+	str := func(key string, v sql.NullString) {
+		if v.Valid {
+			h = append(h, ',', '"')
+			h = append(h, key...)
+			h = append(h, '"', ':')
+			h = appendQuoted(h, v.String)
+		}
+	}
+	num := func(key string, v sql.NullInt64) {
+		if v.Valid {
+			h = append(h, ',', '"')
+			h = append(h, key...)
+			h = append(h, '"', ':')
+			h = strconv.AppendInt(h, v.Int64, 10)
+		}
+	}
+	str("cwd", cwd)
+	str("parentSession", parent)
+	num("seedLength", seedLength)
+	str("origin", origin)
+	num("delegationDepth", depth)
+	str("agentPreset", preset)
+	h = append(h, '}')
+
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<27))
+	if err != nil {
+		return fail(&Error{Path: name, Offset: -1, Reason: err.Error(), Err: err})
+	}
+	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.maxLine(), header: h, after: math.MinInt64}
+	if err := r.findLastTurnEnd(); err != nil {
+		dec.Close()
+		return fail(&Error{Path: name, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err})
+	}
+	return &Log{name: name, form: FormSQLite, src: r, closers: []io.Closer{closerFunc(func() error { dec.Close(); return db.Close() })}}, nil
+}
+
+// eventRow is one physical row of the events table.
+type eventRow struct {
+	seq, time int64
+	typ       string
+	data      any
+	seqs      any
+	surfaceOp sql.NullString
+	ignorable sql.NullInt64
+}
+
+// sqliteRows streams a session's rows in seq order, a page per short read
+// transaction so that a rollback-journal owner is never locked out for
+// long, and applies upstream's scanRows rule: a malformed row or a seq gap
+// at or before the last decodable turn/end is corruption, later it starts
+// a torn tail.
+type sqliteRows struct {
+	db            *sql.DB
+	dec           *zstd.Decoder
+	name, session string
+	maxLine       int
+	header        []byte
+
+	lastTurnEnd int64 // seq of the last decodable turn/end row, or MinInt64
+	after       int64 // keyset cursor
+	page        []eventRow
+	ordinal     int
+	expected    int64
+	kept        int64
+	started     bool
+	done        bool
+	line        Line
+	buf         []byte
+	err         error
+	warnings    []Warning
+}
+
+func (r *sqliteRows) current() Line   { return r.line }
+func (r *sqliteRows) failure() error  { return r.err }
+func (r *sqliteRows) torn() []Warning { return r.warnings }
+func (r *sqliteRows) id() string      { return r.session }
+
+const selectRows = `SELECT seq, type, time, data, source_event_seqs, surface_op, ignorable FROM events `
+
+func scanRow(sc interface{ Scan(...any) error }) (eventRow, error) {
+	var e eventRow
+	err := sc.Scan(&e.seq, &e.typ, &e.time, &e.data, &e.seqs, &e.surfaceOp, &e.ignorable)
+	return e, err
+}
+
+func (r *sqliteRows) findLastTurnEnd() error {
+	r.lastTurnEnd = math.MinInt64
+	rows, err := r.db.Query(selectRows+`WHERE session_id = ? AND type = 'turn/end' ORDER BY seq DESC`, r.session)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanRow(rows)
+		if err != nil {
+			continue
+		}
+		if _, _, ok := r.decode(e, nil); ok {
+			r.lastTurnEnd = e.seq
+			return nil
+		}
+	}
+	return rows.Err()
+}
+
+func (r *sqliteRows) fetch() error {
+	rows, err := r.db.Query(selectRows+`WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, r.session, r.after, sqlitePage)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	r.page = r.page[:0]
+	for rows.Next() {
+		e, err := scanRow(rows)
+		if err != nil {
+			return err
+		}
+		r.page = append(r.page, e)
+	}
+	return rows.Err()
+}
+
+func (r *sqliteRows) next() bool {
+	if r.done {
+		return false
+	}
+	if !r.started {
+		r.started = true
+		r.line = Line{Data: r.header, Pos: Pos{Line: 1, Seq: -1}}
+		return true
+	}
+	if len(r.page) == 0 {
+		if err := r.fetch(); err != nil {
+			r.done = true
+			r.err = &Error{Path: r.name, Line: r.ordinal + 2, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err}
+			return false
+		}
+		if len(r.page) == 0 {
+			r.done = true
+			return false
+		}
+	}
+	e := r.page[0]
+	r.page = r.page[1:]
+	r.after = e.seq
+	r.ordinal++
+	line, n, ok := r.decode(e, r.buf[:0])
+	r.buf = line
+	if ok && e.seq != r.expected {
+		ok = false
+	}
+	if !ok {
+		r.done = true
+		if e.seq <= r.lastTurnEnd {
+			r.err = &Error{Path: r.name, Line: r.ordinal + 1, Offset: -1,
+				Reason: fmt.Sprintf("corrupt session log: invalid committed physical row at seq %d", e.seq)}
+			return false
+		}
+		var rest int
+		_ = r.db.QueryRow(`SELECT count(*) FROM events WHERE session_id = ? AND seq >= ?`, r.session, e.seq).Scan(&rest)
+		r.warnings = append(r.warnings, Warning{Path: r.name, Line: r.ordinal + 1, Offset: -1, Dropped: rest, Unit: "row", Kept: r.kept,
+			Reason: fmt.Sprintf("an invalid or out-of-sequence row at seq %d (expected %d)", e.seq, r.expected)})
+		return false
+	}
+	r.expected += n
+	r.kept += n
+	r.line = Line{Data: line, Pos: Pos{Line: r.ordinal + 1, Seq: e.seq}}
+	return true
+}
+
+// decode rebuilds the JSONL record of a row (upstream's decodeRow, then the
+// JSONL writer's form): a packed row as {type, seq0, time0, data}, a scalar
+// row as {type, seq, time, data, sourceEventSeqs?, surfaceOp?, ignorable?}.
+// It returns the line, the number of events it holds, and false for a
+// malformed row.
+func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
+	if e.ignorable.Valid && e.ignorable.Int64 == 0 {
+		if !rowTags[e.typ] || e.seqs != nil || e.surfaceOp.Valid {
+			return b, 0, false
+		}
+		data, ok := r.data(e.data, maxPackedData)
+		if !ok || !json.Valid(data) {
+			return b, 0, false
+		}
+		data = oneLine(skipWS(data))
+		if len(data) == 0 || e.seq < 0 || !isSafeInt(float64(e.seq)) || !isSafeInt(float64(e.time)) {
+			return b, 0, false
+		}
+		n, ok := validRowData(e.typ, data[:valueEnd(data)], float64(e.time), maxPackedData)
+		if !ok || !isSafeInt(float64(e.seq)+float64(n)-1) {
+			return b, 0, false
+		}
+		b = append(b, `{"type":`...)
+		b = appendQuoted(b, e.typ)
+		b = append(b, `,"seq0":`...)
+		b = strconv.AppendInt(b, e.seq, 10)
+		b = append(b, `,"time0":`...)
+		b = strconv.AppendInt(b, e.time, 10)
+		b = append(b, `,"data":`...)
+		b = append(b, data...)
+		return append(b, '}'), n, true
+	}
+	if e.ignorable.Valid && e.ignorable.Int64 != 1 {
+		return b, 0, false
+	}
+	data, ok := r.data(e.data, r.maxLine)
+	if !ok || !json.Valid(data) {
+		return b, 0, false
+	}
+	data = oneLine(data)
+	b = append(b, `{"type":`...)
+	b = appendQuoted(b, e.typ)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, e.seq, 10)
+	b = append(b, `,"time":`...)
+	b = strconv.AppendInt(b, e.time, 10)
+	b = append(b, `,"data":`...)
+	b = append(b, skipWS(data)...)
+	if e.seqs != nil {
+		blob, isBlob := e.seqs.([]byte)
+		if !isBlob {
+			return b, 0, false
+		}
+		seqs, ok := decodeSourceEventSeqs(blob)
+		if !ok {
+			return b, 0, false
+		}
+		b = append(b, `,"sourceEventSeqs":[`...)
+		for i, s := range seqs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendUint(b, s, 10)
+		}
+		b = append(b, ']')
+	}
+	if e.surfaceOp.Valid {
+		if !json.Valid([]byte(e.surfaceOp.String)) {
+			return b, 0, false
+		}
+		b = append(b, `,"surfaceOp":`...)
+		b = append(b, oneLine([]byte(strings.TrimSpace(e.surfaceOp.String)))...)
+	}
+	if e.ignorable.Valid {
+		b = append(b, `,"ignorable":true`...)
+	}
+	return append(b, '}'), 1, true
+}
+
+// oneLine compacts valid JSON that spans lines (JSON.stringify never
+// writes a newline, but a hand-edited column may hold one), so that a
+// rebuilt record stays one JSONL line.
+func oneLine(v []byte) []byte {
+	if bytes.IndexByte(v, '\n') < 0 && bytes.IndexByte(v, '\r') < 0 {
+		return v
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, v) != nil {
+		return v
+	}
+	return c.Bytes()
+}
+
+// data returns a data column's JSON text: TEXT as stored, a BLOB
+// zstd-decompressed and strictly UTF-8.
+func (r *sqliteRows) data(v any, limit int) ([]byte, bool) {
+	switch d := v.(type) {
+	case string:
+		return []byte(d), true
+	case []byte:
+		out, err := r.dec.DecodeAll(d, nil)
+		if err != nil || len(out) > limit || !utf8.Valid(out) {
+			return nil, false
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// decodeSourceEventSeqs decodes the varint/ZigZag column (§9): the first
+// seq as an unsigned LEB128 varint, each later one as a ZigZag delta.
+// Non-canonical varints and out-of-range values are malformed.
+func decodeSourceEventSeqs(b []byte) ([]uint64, bool) {
+	var out []uint64
+	var prev uint64
+	for off := 0; off < len(b); {
+		first := len(out) == 0
+		limit := uint64(maxSafe)
+		if !first {
+			limit = 2 * maxSafe
+		}
+		var v uint64
+		shift := uint(0)
+		done := false
+		for off < len(b) {
+			c := b[off]
+			off++
+			v |= uint64(c&0x7f) << shift
+			if c&0x80 == 0 {
+				if shift > 0 && c&0x7f == 0 {
+					return nil, false // non-canonical
+				}
+				if v > limit {
+					return nil, false
+				}
+				done = true
+				break
+			}
+			shift += 7
+			if shift > 56 {
+				return nil, false
+			}
+		}
+		if !done {
+			return nil, false // truncated
+		}
+		var value int64
+		if first {
+			value = int64(v)
+		} else if v&1 == 0 {
+			value = int64(prev) + int64(v/2)
+		} else {
+			value = int64(prev) - int64((v+1)/2)
+		}
+		if value < 0 || value > maxSafe {
+			return nil, false
+		}
+		out = append(out, uint64(value))
+		prev = uint64(value)
+	}
+	return out, true
+}

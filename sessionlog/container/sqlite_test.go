@@ -1,0 +1,210 @@
+package container
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func linesOf(text string) [][]byte { return splitLines([]byte(text)) }
+
+func TestSQLiteIdentity(t *testing.T) {
+	cases := []struct {
+		name         string
+		appID, userV int
+		err          string
+	}{
+		{"wrong application_id", 0x12345678, 17, "application id 305419896, expected 1146308688"},
+		{"wrong user_version", sqliteApplicationID, 16, "schema version 16 (user_version), incompatible with this reader (17)"},
+		{"not initialized", 0, 0, "schema version 0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.db")
+			db := newDB(t, p, c.appID, c.userV)
+			db.Close()
+			_, err := Open(p, Options{Session: "s1"})
+			check(t, "open", nil, err, want{err: c.err})
+			_, err = List(p)
+			check(t, "list", nil, err, want{err: c.err})
+		})
+	}
+}
+
+func TestSQLiteRows(t *testing.T) {
+	long := strings.Repeat(`{"k":"abcabcabc"},`, 400)
+	text := jsonl(hdr,
+		ev(0, "turn/start"),
+		`{"type":"assistant/message","seq":1,"time":3,"data":{"turn":1,"blob":[`+long+`0]},"sourceEventSeqs":[9007199254740991,0,5,5,3],"surfaceOp":{"op":"append"}}`,
+		`{"type":"text-chunks","seq0":2,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,-1],"texts":["a","b","c"]}}`,
+		`{"type":"x/y","seq":5,"time":0,"data":{"s":"\u2028<&>"},"ignorable":true}`,
+		ev(6, "turn/end"))
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.db")
+	db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	insertSession(t, db, linesOf(text))
+	other := strings.Replace(hdr, `"s1"`, `"s2"`, 1)
+	insertSession(t, db, linesOf(jsonl(other, ev(0, "turn/start"))))
+	var blobs int
+	db.QueryRow(`SELECT count(*) FROM events WHERE typeof(data) = 'blob'`).Scan(&blobs)
+	if blobs != 1 {
+		t.Fatalf("%d zstd BLOB data rows, want 1", blobs)
+	}
+	db.Close()
+
+	_, err := Open(p, Options{})
+	check(t, "no session chosen", nil, err, want{err: "holds several sessions"})
+	_, err = Open(p, Options{Session: "nope"})
+	check(t, "unknown session", nil, err, want{err: `no session "nope"`})
+
+	got, pos, warns, refusal := read(Open(p, Options{Session: "s1"}))
+	if refusal != nil || len(warns) != 0 {
+		t.Fatal(refusal, warns)
+	}
+	want := linesOf(text)
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Fatalf("line %d:\n got %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
+	if pos[3] != (Pos{Line: 4, Seq: 2}) || pos[3].String() != "row 4 (seq 2)" {
+		t.Fatalf("packed row at %+v", pos[3])
+	}
+
+	// never written: the file is byte-identical after reading
+	before, _ := os.ReadFile(p)
+	read(Open(p, Options{Session: "s1"}))
+	after, _ := os.ReadFile(p)
+	if !bytes.Equal(before, after) {
+		t.Fatal("reading changed the database")
+	}
+	list, err := List(p)
+	if err != nil || len(list) != 2 || list[0].Form != FormSQLite || list[0].Size == 0 {
+		t.Fatalf("list %+v %v", list, err)
+	}
+}
+
+// TestSQLiteTornAndCorrupt covers upstream's scanRows rule: a bad row or a
+// gap after the last turn/end is a torn tail, at or before it corruption.
+func TestSQLiteTornAndCorrupt(t *testing.T) {
+	build := func(t *testing.T, text string, edit string) string {
+		p := filepath.Join(t.TempDir(), "s.db")
+		db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
+		insertSession(t, db, linesOf(text))
+		if edit != "" {
+			if _, err := db.Exec(edit); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+		return p
+	}
+	committed := jsonl(cat([]string{hdr}, turn(0), []string{ev(4, "turn/start"), ev(5, "step/start")})...)
+	cases := []struct {
+		name, edit string
+		want       want
+	}{
+		{"clean", "", want{lines: 7}},
+		{"bad row after the last turn/end", `UPDATE events SET data = '{bad' WHERE seq = 4`,
+			want{lines: 5, warn: "an invalid or out-of-sequence row at seq 4", wLine: 6, dropped: 2}},
+		{"gap after the last turn/end", `UPDATE events SET seq = 9 WHERE seq = 5`,
+			want{lines: 6, warn: "at seq 9 (expected 5)", wLine: 7, dropped: 1}},
+		{"bad row before a turn/end", `UPDATE events SET data = '{bad' WHERE seq = 1`,
+			want{err: "corrupt session log: invalid committed physical row at seq 1", errLine: 3}},
+		{"bad source_event_seqs", `UPDATE events SET source_event_seqs = x'8000' WHERE seq = 2`,
+			want{err: "invalid committed physical row at seq 2", errLine: 4}},
+		{"packed discriminator on a scalar type", `UPDATE events SET ignorable = 0 WHERE seq = 2`,
+			want{err: "invalid committed physical row at seq 2", errLine: 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := build(t, committed, c.edit)
+			lg, err := Open(p, Options{Session: "s1"})
+			check(t, "open", lg, err, c.want)
+		})
+	}
+}
+
+// TestSQLiteNeverLocksTheOwner reads while the owner holds a write
+// transaction, and lets the owner commit while a read is under way.
+func TestSQLiteNeverLocksTheOwner(t *testing.T) {
+	for _, mode := range []string{"wal", "delete"} {
+		t.Run(mode, func(t *testing.T) { neverLocks(t, mode) })
+	}
+}
+
+func neverLocks(t *testing.T, journal string) {
+	p := filepath.Join(t.TempDir(), "s.db")
+	owner := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	defer owner.Close()
+	if _, err := owner.Exec("PRAGMA journal_mode = " + journal); err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for i := 0; i < 3*sqlitePage; i++ {
+		events = append(events, ev(i, "x/y"))
+	}
+	insertSession(t, owner, linesOf(jsonl(append([]string{hdr}, events...)...)))
+	if _, err := owner.Exec("PRAGMA busy_timeout = 0"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := owner.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`INSERT INTO events VALUES ('s1', 100000, 'x/y', 0, '{}', NULL, NULL, NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	lg, err := Open(p, Options{Session: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lg.Close()
+	for i := 0; i < 10 && lg.Next(); i++ {
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatalf("the owner could not commit while a read was under way: %v", err)
+	}
+	n := 10
+	for lg.Next() {
+		n++
+	}
+	if lg.Err() != nil || n < 1+3*sqlitePage {
+		t.Fatalf("read %d lines, err %v", n, lg.Err())
+	}
+}
+
+func TestSourceEventSeqs(t *testing.T) {
+	for _, vals := range [][]uint64{{0}, {5, 3, 3, 9007199254740991, 0}, {}} {
+		got, ok := decodeSourceEventSeqs(encodeSeqs(vals))
+		if !ok || len(got) != len(vals) {
+			t.Fatalf("%v: %v %v", vals, got, ok)
+		}
+		for i := range vals {
+			if got[i] != vals[i] {
+				t.Fatalf("%v: %v", vals, got)
+			}
+		}
+	}
+	for _, bad := range [][]byte{{0x80}, {0x80, 0x00}, {0x01, 0x03}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f}} {
+		if got, ok := decodeSourceEventSeqs(bad); ok {
+			t.Fatalf("% x decoded to %v", bad, got)
+		}
+	}
+}
+
+func TestSQLiteMultilineData(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.db")
+	db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	insertSession(t, db, linesOf(jsonl(hdr, ev(0, "turn/start"))))
+	if _, err := db.Exec("UPDATE events SET data = '{\n  \"a\": 1\n}', surface_op = '{\"op\":\r\n\"append\"}'"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	got, _, _, err := read(Open(p, Options{}))
+	if err != nil || string(got[1]) != `{"type":"turn/start","seq":0,"time":0,"data":{"a":1},"surfaceOp":{"op":"append"}}` {
+		t.Fatalf("%s %v", got, err)
+	}
+}

@@ -1,0 +1,542 @@
+package container
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf16"
+)
+
+// The session store (containers.md §4): <root>/--<projectKey(cwd)>--/
+// <encodeSegment(id)>/session.jsonl[.zstd], _no-cwd/ for a session without
+// a cwd, and the older <root>/cwd-<sha256(cwd)[:12]>/<encodeSegment(id)>.jsonl[.zstd].
+
+// StoreDir resolves the store root: flag (--store DIR) when given, else
+// $DSH_HOME/sessions when DSH_HOME is not blank, else <home>/.dsh/sessions,
+// as upstream's dshHomePath('sessions') does. A leading ~ or ~/ is expanded
+// against home. getenv and home are parameters so that callers (and tests)
+// pin the environment.
+func StoreDir(flag string, getenv func(string) string, home string) (string, error) {
+	expand := func(p string) string {
+		if p == "~" {
+			return home
+		}
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			return filepath.Join(home, rest)
+		}
+		return p
+	}
+	if flag != "" {
+		return filepath.Clean(expand(flag)), nil
+	}
+	if getenv != nil {
+		if h := getenv("DSH_HOME"); strings.TrimSpace(h) != "" {
+			return filepath.Join(expand(h), "sessions"), nil
+		}
+	}
+	if home == "" {
+		return "", fmt.Errorf("container: no session store: pass --store DIR, or set DSH_HOME or HOME")
+	}
+	return filepath.Join(home, ".dsh", "sessions"), nil
+}
+
+func isSafeUnit(u uint16) bool {
+	return u != '~' && (u >= 'A' && u <= 'Z' || u >= 'a' && u <= 'z' || u >= '0' && u <= '9' || u == '.' || u == '_' || u == '-')
+}
+
+func appendEscape(b []byte, u uint16) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(b, '~', hex[u>>12], hex[u>>8&0xF], hex[u>>4&0xF], hex[u&0xF])
+}
+
+// EncodeSegment is upstream's encodeSegment: a session id as one safe path
+// segment. Safe UTF-16 code units ([A-Za-z0-9._-]) stay literal, every other
+// unit (and ~) becomes ~XXXX in uppercase hex; "." and ".." are escaped
+// whole. The empty id is an error.
+func EncodeSegment(id string) (string, error) {
+	switch id {
+	case "":
+		return "", fmt.Errorf("container: cannot encode an empty path segment")
+	case ".":
+		return "~002E", nil
+	case "..":
+		return "~002E~002E", nil
+	}
+	var b []byte
+	for _, u := range utf16.Encode([]rune(id)) {
+		if isSafeUnit(u) {
+			b = append(b, byte(u))
+		} else {
+			b = appendEscape(b, u)
+		}
+	}
+	return string(b), nil
+}
+
+// DecodeSegment inverts EncodeSegment; ok is false for a name it cannot
+// have produced.
+func DecodeSegment(seg string) (string, bool) {
+	var units []uint16
+	for i := 0; i < len(seg); {
+		c := seg[i]
+		if c == '~' {
+			if i+5 > len(seg) {
+				return "", false
+			}
+			v, err := strconv.ParseUint(seg[i+1:i+5], 16, 16)
+			if err != nil || strings.ToUpper(seg[i+1:i+5]) != seg[i+1:i+5] {
+				return "", false
+			}
+			units = append(units, uint16(v))
+			i += 5
+			continue
+		}
+		if !isSafeUnit(uint16(c)) {
+			return "", false
+		}
+		units = append(units, uint16(c))
+		i++
+	}
+	return string(utf16.Decode(units)), true
+}
+
+// ProjectKey is upstream's projectKey: the project directory name for a cwd.
+// Each run of /, \ or : becomes one -, unsafe units are ~XXXX, leading - are
+// stripped, an empty slug is "root", the slug is cut to 251 units.
+func ProjectKey(cwd string) (string, error) {
+	if cwd == "" {
+		return "", fmt.Errorf("container: cannot encode an empty project path")
+	}
+	var b []byte
+	run := false
+	for _, u := range utf16.Encode([]rune(cwd)) {
+		switch {
+		case u == '/' || u == '\\' || u == ':':
+			if !run {
+				b = append(b, '-')
+			}
+			run = true
+		case isSafeUnit(u):
+			b = append(b, byte(u))
+			run = false
+		default:
+			b = appendEscape(b, u)
+			run = false
+		}
+	}
+	slug := strings.TrimLeft(string(b), "-")
+	if slug == "" {
+		slug = "root"
+	}
+	if len(slug) > 251 {
+		slug = slug[:251]
+	}
+	return "--" + slug + "--", nil
+}
+
+// SessionPath is where upstream's JSONL backend puts a session's log:
+// root/projectKey(cwd) (or _no-cwd)/encodeSegment(id)/session.jsonl[.zstd].
+func SessionPath(root, cwd, id string, zstdForm bool) (string, error) {
+	project := "_no-cwd"
+	if cwd != "" {
+		k, err := ProjectKey(cwd)
+		if err != nil {
+			return "", err
+		}
+		project = k
+	}
+	seg, err := EncodeSegment(id)
+	if err != nil {
+		return "", err
+	}
+	name := "session.jsonl"
+	if zstdForm {
+		name += ".zstd"
+	}
+	return filepath.Join(root, project, seg, name), nil
+}
+
+// FindSession finds a session's log under a store root by id, in the
+// current layout (a session directory, returned as such) or the older
+// cwd-<sha12>/<id>.jsonl[.zstd] one (a file). Several matches are refused,
+// as upstream refuses a duplicate id.
+func FindSession(store, id string) (string, error) {
+	seg, err := EncodeSegment(id)
+	if err != nil {
+		return "", &Error{Path: store, Offset: -1, Reason: "an empty session id"}
+	}
+	entries, err := os.ReadDir(store)
+	if err != nil {
+		return "", &Error{Path: store, Offset: -1, Reason: "cannot read the session store: " + errText(err), Err: err}
+	}
+	var found []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		project := filepath.Join(store, e.Name())
+		dir := filepath.Join(project, seg)
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			found = append(found, dir) // Open says what is wrong with it, if anything
+		}
+		for _, suffix := range []string{".jsonl", ".jsonl.zstd"} {
+			p := filepath.Join(project, seg+suffix)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				found = append(found, p)
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", &Error{Path: store, Offset: -1, Reason: fmt.Sprintf("no session %q in the store", id)}
+	case 1:
+		return found[0], nil
+	}
+	return "", &Error{Path: store, Offset: -1, Reason: fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", "))}
+}
+
+// OpenSession finds a session in a store and opens it, refusing a log whose
+// header names another id (upstream's stored-identity check).
+func OpenSession(store, id string, opts Options) (*Log, error) {
+	p, err := FindSession(store, id)
+	if err != nil {
+		return nil, err
+	}
+	lg, err := Open(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	lg.src = &identity{lines: lg.src, want: id, name: lg.name}
+	return lg, nil
+}
+
+// identity refuses a header whose id is not the requested one.
+type identity struct {
+	lines
+	want, name string
+	checked    bool
+	err        error
+}
+
+func (c *identity) next() bool {
+	if c.err != nil {
+		return false
+	}
+	ok := c.lines.next()
+	if ok && !c.checked {
+		c.checked = true
+		if got := c.lines.id(); got != c.want {
+			c.err = &Error{Path: c.name, Line: 1, Offset: -1,
+				Reason: fmt.Sprintf("stored session identity mismatch: requested %q, header contains %q", c.want, got)}
+			return false
+		}
+	}
+	return ok
+}
+
+func (c *identity) failure() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.lines.failure()
+}
+
+// Session is one entry of a listing, ready for JSON.
+type Session struct {
+	ID string `json:"id"`
+	// Cwd is the header's cwd, when it has one.
+	Cwd string `json:"cwd,omitempty"`
+	// CreatedAt is the header's createdAt, milliseconds since the epoch.
+	CreatedAt int64 `json:"createdAt"`
+	// Created is CreatedAt in RFC 3339, UTC.
+	Created string `json:"created"`
+	// Size is the log's size in bytes on disk; for SQLite, the bytes of its
+	// rows' data column.
+	Size int64 `json:"size"`
+	// Form is jsonl, jsonl.zstd or sqlite.
+	Form          Form   `json:"form"`
+	ParentSession string `json:"parentSession,omitempty"`
+	Subagent      bool   `json:"subagent,omitempty"`
+	// Path is what Open takes to read the session (for SQLite, with
+	// Options.Session = ID).
+	Path string `json:"path"`
+	// Problem says why the entry's header could not be read, or that its id
+	// is duplicated; the other fields are then what the layout tells.
+	Problem string `json:"problem,omitempty"`
+}
+
+// headerFields are the header keys a listing shows.
+type headerFields struct {
+	ID            string      `json:"id"`
+	CreatedAt     json.Number `json:"createdAt"`
+	Cwd           string      `json:"cwd"`
+	ParentSession string      `json:"parentSession"`
+	Origin        string      `json:"origin"`
+}
+
+func (s *Session) setCreated(ms int64) {
+	s.CreatedAt = ms
+	s.Created = time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// List lists the sessions of a store directory or a SQLite database, newest first.
+func List(path string) ([]Session, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+	}
+	if fi.IsDir() {
+		return ListStore(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+	}
+	var magic [16]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	f.Close()
+	if sniff(magic[:n]) != FormSQLite {
+		return nil, &Error{Path: path, Offset: -1, Reason: "neither a session store directory nor a SQLite session database"}
+	}
+	return ListDB(path)
+}
+
+// ListStore lists a store directory's sessions, reading only each header.
+func ListStore(store string) ([]Session, error) {
+	projects, err := os.ReadDir(store)
+	if err != nil {
+		return nil, &Error{Path: store, Offset: -1, Reason: "cannot read the session store: " + errText(err), Err: err}
+	}
+	var out []Session
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		project := filepath.Join(store, p.Name())
+		entries, err := os.ReadDir(project)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			var file, seg string
+			switch {
+			case e.IsDir():
+				f, err := sessionFile(filepath.Join(project, e.Name()))
+				if err != nil {
+					if both := filepath.Join(project, e.Name(), "session.jsonl"); fileExists(both) {
+						s := Session{ID: e.Name(), Path: filepath.Dir(both), Problem: err.Error()}
+						if id, ok := DecodeSegment(e.Name()); ok {
+							s.ID = id
+						}
+						s.setCreated(0)
+						out = append(out, s)
+					}
+					continue
+				}
+				file, seg = f, e.Name()
+			case strings.HasSuffix(e.Name(), ".jsonl.zstd"):
+				file, seg = filepath.Join(project, e.Name()), strings.TrimSuffix(e.Name(), ".jsonl.zstd")
+			case strings.HasSuffix(e.Name(), ".jsonl"):
+				file, seg = filepath.Join(project, e.Name()), strings.TrimSuffix(e.Name(), ".jsonl")
+			default:
+				continue
+			}
+			s := Session{Path: file}
+			if e.IsDir() {
+				s.Path = filepath.Dir(file)
+			}
+			if id, ok := DecodeSegment(seg); ok {
+				s.ID = id
+			} else {
+				s.ID = seg
+			}
+			if fi, err := os.Stat(file); err == nil {
+				s.Size = fi.Size()
+			}
+			s.setCreated(0)
+			line, form, err := readHeaderLine(file)
+			s.Form = form
+			if err != nil {
+				s.Problem = err.Error()
+			} else {
+				fillFromHeader(&s, line)
+			}
+			out = append(out, s)
+		}
+	}
+	seen := map[string]int{}
+	for _, s := range out {
+		seen[s.ID]++
+	}
+	for i := range out {
+		if seen[out[i].ID] > 1 && out[i].Problem == "" {
+			out[i].Problem = "duplicate session id in the store"
+		}
+	}
+	sortSessions(out)
+	return out, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func fillFromHeader(s *Session, line []byte) {
+	var h headerFields
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.UseNumber()
+	if err := d.Decode(&h); err != nil {
+		s.Problem = "header fields: " + err.Error()
+		return
+	}
+	if h.ID != "" && h.ID != s.ID {
+		s.Problem = fmt.Sprintf("stored session identity mismatch: the path names %q, the header %q", s.ID, h.ID)
+	}
+	if h.ID != "" {
+		s.ID = h.ID
+	}
+	if ms, err := h.CreatedAt.Int64(); err == nil {
+		s.setCreated(ms)
+	}
+	s.Cwd, s.ParentSession, s.Subagent = h.Cwd, h.ParentSession, h.Origin == "subagent"
+}
+
+func sortSessions(out []Session) {
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].CreatedAt != out[j].CreatedAt {
+			return out[i].CreatedAt > out[j].CreatedAt
+		}
+		return out[i].ID < out[j].ID
+	})
+}
+
+// readHeaderLine reads only a log file's header line: its first line, or
+// the first Zstandard frame (as upstream's listing does, §3.8).
+func readHeaderLine(path string) ([]byte, Form, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	var magic [16]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	form := sniff(magic[:n])
+	switch form {
+	case FormZstd:
+		lay, err := scanFrames(path, f, fi.Size(), 1)
+		if err != nil {
+			return nil, form, err
+		}
+		if len(lay.frames) == 0 {
+			return nil, form, &Error{Path: path, Offset: -1, Reason: "empty or header-less Zstandard session log"}
+		}
+		dec, err := newZstdDecoder(false)
+		if err != nil {
+			return nil, form, err
+		}
+		defer dec.Close()
+		h := lay.frames[0]
+		if err := dec.Reset(io.NewSectionReader(f, h.start, h.end-h.start)); err != nil {
+			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: header frame failed validation", Err: err}
+		}
+		b, err := io.ReadAll(io.LimitReader(dec, DefaultMaxLine+2))
+		if err != nil {
+			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: header frame failed validation", Err: err}
+		}
+		if len(b) == 0 || bytes.IndexByte(b, '\n') != len(b)-1 {
+			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: first frame is not exactly one header line"}
+		}
+		b = b[:len(b)-1]
+		if reason := headerProblem(b); reason != "" {
+			return nil, form, &Error{Path: path, Line: 1, Offset: -1, Reason: reason}
+		}
+		return b, form, nil
+	case FormJSONL:
+		br := bufio.NewReader(io.LimitReader(f, DefaultMaxLine+1))
+		b, err := br.ReadBytes('\n')
+		if err != nil {
+			return nil, form, &Error{Path: path, Offset: -1, Reason: "empty or header-less session log"}
+		}
+		b = b[:len(b)-1]
+		if reason := headerProblem(b); reason != "" {
+			return nil, form, &Error{Path: path, Line: 1, Offset: -1, Reason: reason}
+		}
+		return b, form, nil
+	}
+	return nil, form, &Error{Path: path, Offset: -1, Reason: "a " + string(form) + " file where a session log belongs"}
+}
+
+// ListDB lists a SQLite database's sessions, newest first.
+func ListDB(path string) ([]Session, error) {
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	sizes := map[string]int64{}
+	rows, err := db.Query(`SELECT session_id, sum(length(CAST(data AS BLOB))) FROM events GROUP BY session_id`)
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err}
+	}
+	for rows.Next() {
+		var id string
+		var n int64
+		if rows.Scan(&id, &n) == nil {
+			sizes[id] = n
+		}
+	}
+	rows.Close()
+	rows, err = db.Query(`SELECT id, created_at, cwd, parent_session, origin FROM sessions`)
+	if err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err}
+	}
+	defer rows.Close()
+	var out []Session
+	for rows.Next() {
+		var id string
+		var created int64
+		var cwd, parent, origin sqlNull
+		if err := rows.Scan(&id, &created, &cwd, &parent, &origin); err != nil {
+			return nil, &Error{Path: path, Offset: -1, Reason: "malformed session row: " + err.Error(), Err: err}
+		}
+		s := Session{ID: id, Cwd: cwd.s, ParentSession: parent.s, Subagent: origin.s == "subagent",
+			Size: sizes[id], Form: FormSQLite, Path: path}
+		s.setCreated(created)
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err}
+	}
+	sortSessions(out)
+	return out, nil
+}
+
+// sqlNull scans a nullable TEXT as "" for NULL.
+type sqlNull struct{ s string }
+
+func (n *sqlNull) Scan(v any) error {
+	switch x := v.(type) {
+	case nil:
+		n.s = ""
+	case string:
+		n.s = x
+	case []byte:
+		n.s = string(x)
+	default:
+		n.s = fmt.Sprint(x)
+	}
+	return nil
+}

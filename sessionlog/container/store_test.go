@@ -1,0 +1,149 @@
+package container
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStoreDir(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	cases := []struct {
+		name, flag string
+		env        map[string]string
+		home, want string
+		err        bool
+	}{
+		{"flag wins", "/s", map[string]string{"DSH_HOME": "/h"}, "/home/u", "/s", false},
+		{"flag with tilde", "~/x", nil, "/home/u", "/home/u/x", false},
+		{"DSH_HOME", "", map[string]string{"DSH_HOME": "/h"}, "/home/u", "/h/sessions", false},
+		{"DSH_HOME with tilde", "", map[string]string{"DSH_HOME": "~/dsh"}, "/home/u", "/home/u/dsh/sessions", false},
+		{"blank DSH_HOME is unset", "", map[string]string{"DSH_HOME": "  "}, "/home/u", "/home/u/.dsh/sessions", false},
+		{"home", "", nil, "/home/u", "/home/u/.dsh/sessions", false},
+		{"nothing", "", nil, "", "", true},
+	}
+	for _, c := range cases {
+		got, err := StoreDir(c.flag, env(c.env), c.home)
+		if (err != nil) != c.err || got != filepath.FromSlash(c.want) {
+			t.Errorf("%s: %q %v, want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestEncoding checks the examples of containers.md §4.
+func TestEncoding(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a/b", "a~002Fb"}, {"x~y", "x~007Ey"}, {".", "~002E"}, {"..", "~002E~002E"},
+		{"main-session-3f2a.b_c", "main-session-3f2a.b_c"}, {"{{sessionId}}", "~007B~007BsessionId~007D~007D"},
+		{"é😀", "~00E9~D83D~DE00"},
+	} {
+		got, err := EncodeSegment(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("EncodeSegment(%q) = %q %v, want %q", c.in, got, err, c.want)
+		}
+		if back, ok := DecodeSegment(got); !ok || back != c.in {
+			t.Errorf("DecodeSegment(%q) = %q %v", got, back, ok)
+		}
+	}
+	if _, err := EncodeSegment(""); err == nil {
+		t.Error("the empty id encodes")
+	}
+	for _, c := range []struct{ in, want string }{
+		{"/home/alice/src/my app", "--home-alice-src-my~0020app--"}, {`C:\Users\bob\proj`, "--C-Users-bob-proj--"},
+		{"/", "--root--"}, {"//a::b", "--a-b--"}, {"/" + strings.Repeat("x", 300), "--" + strings.Repeat("x", 251) + "--"},
+	} {
+		if got, _ := ProjectKey(c.in); got != c.want {
+			t.Errorf("ProjectKey(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestStoreFindAndList(t *testing.T) {
+	store := t.TempDir()
+	mk := func(id, cwd string, created string, zstdForm bool) string {
+		h := strings.NewReplacer(`"s1"`, `"`+id+`"`, `"/w"`, `"`+cwd+`"`, "1700000000000", created).Replace(hdr)
+		text := jsonl(cat([]string{h}, turn(0))...)
+		p, err := SessionPath(store, cwd, id, zstdForm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := []byte(text)
+		if zstdForm {
+			b = writeZstdLog(t, linesOf(text), 50)
+		}
+		writeFile(t, filepath.Dir(p), filepath.Base(p), b)
+		return p
+	}
+	mk("old", "/a", "1600000000000", true)
+	mk("new", "/b c", "1800000000000", false)
+	mk("main-session-1/x", "/a", "1700000000000", true)
+	writeFile(t, filepath.Join(store, "cwd-0123456789ab"), "legacy.jsonl.zstd",
+		writeZstdLog(t, linesOf(jsonl(strings.Replace(hdr, `"s1"`, `"legacy"`, 1))), 50))
+	writeFile(t, filepath.Join(store, "cwd-0123456789ab"), "liar.jsonl", []byte(jsonl(hdr)))
+
+	p, err := FindSession(store, "main-session-1/x")
+	if err != nil || !strings.HasSuffix(p, filepath.FromSlash("--a--/main-session-1~002Fx")) {
+		t.Fatalf("FindSession: %q %v", p, err)
+	}
+	lg, err := OpenSession(store, "main-session-1/x", Options{})
+	check(t, "open", lg, err, want{lines: 5})
+	lg, err = OpenSession(store, "legacy", Options{})
+	check(t, "legacy layout", lg, err, want{lines: 1})
+	lg, err = OpenSession(store, "liar", Options{})
+	check(t, "identity", lg, err, want{err: `stored session identity mismatch: requested "liar", header contains "s1"`, errLine: 1})
+	_, err = OpenSession(store, "absent", Options{})
+	check(t, "absent", nil, err, want{err: `no session "absent" in the store`})
+	both := mk("both", "/a", "1", false)
+	writeFile(t, filepath.Dir(both), "session.jsonl.zstd", writeZstdLog(t, linesOf(jsonl(hdr)), 5))
+	_, err = OpenSession(store, "both", Options{})
+	check(t, "both encodings", nil, err, want{err: "holds both"})
+	os.RemoveAll(filepath.Dir(both))
+	mk("new", "/elsewhere", "1", false)
+	_, err = FindSession(store, "new")
+	check(t, "duplicate", nil, err, want{err: `session id "new" appears in several places`})
+
+	list, err := List(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range list {
+		ids = append(ids, s.ID+"|"+string(s.Form)+"|"+s.Problem)
+	}
+	wantIDs := []string{
+		"new|jsonl|duplicate session id in the store",
+		"legacy|jsonl.zstd|",
+		"main-session-1/x|jsonl.zstd|",
+		"s1|jsonl|stored session identity mismatch: the path names \"liar\", the header \"s1\"",
+		"old|jsonl.zstd|",
+		"new|jsonl|duplicate session id in the store",
+	}
+	if strings.Join(ids, "\n") != strings.Join(wantIDs, "\n") {
+		t.Fatalf("listing:\n%s\nwant:\n%s", strings.Join(ids, "\n"), strings.Join(wantIDs, "\n"))
+	}
+	if list[2].Cwd != "/a" || list[2].Created != "2023-11-14T22:13:20.000Z" || list[2].Size == 0 {
+		t.Fatalf("entry %+v", list[2])
+	}
+	b, _ := json.Marshal(list[2])
+	if !strings.Contains(string(b), `"id":"main-session-1/x","cwd":"/a","createdAt":1700000000000,"created":"2023-11-14T22:13:20.000Z"`) {
+		t.Fatalf("json %s", b)
+	}
+}
+
+func TestListShowsProblems(t *testing.T) {
+	store := t.TempDir()
+	dir := filepath.Join(store, "--a--", "x~002Fy")
+	writeFile(t, dir, "session.jsonl", []byte(jsonl(hdr)))
+	writeFile(t, dir, "session.jsonl.zstd", []byte("junk"))
+	writeFile(t, filepath.Join(store, "--a--", "bad"), "session.jsonl", []byte("{oops\n"))
+	list, err := ListStore(store)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("%+v %v", list, err)
+	}
+	if list[0].ID != "bad" || !strings.Contains(list[0].Problem, "header line is not valid JSON") ||
+		list[1].ID != "x/y" || !strings.Contains(list[1].Problem, "holds both") {
+		t.Fatalf("%+v", list)
+	}
+}

@@ -1,0 +1,311 @@
+package container
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// The Zstandard container (containers.md §3): independent frames, the first
+// holding exactly the header line. Frames are located structurally first,
+// as upstream's scanZstdFrames does, so structural refusals (a skippable or
+// foreign frame, a reserved bit or block type) win over decoding errors, and
+// the torn final frame is known before any plaintext is read. Then each
+// frame is decoded in turn from its byte range of the file: neither the
+// compressed nor the decompressed log is ever held whole.
+
+const zstdMagic = 0xFD2FB528
+
+type frameRange struct{ start, end int64 }
+
+// frameLayout is the result of the structural scan.
+type frameLayout struct {
+	frames []frameRange
+	// torn is the start of an incomplete final frame, or -1.
+	torn int64
+	// tornChecksum is how many checksum bytes the torn frame lacks when all
+	// its blocks are complete (0 otherwise).
+	tornChecksum int
+}
+
+// scanFrames walks the frame structure of ra[0:size] without decompressing.
+func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLayout, error) {
+	lay := frameLayout{torn: -1}
+	var buf [8]byte
+	read := func(off int64, n int) ([]byte, bool, error) {
+		if size-off < int64(n) {
+			return nil, false, nil
+		}
+		if _, err := ra.ReadAt(buf[:n], off); err != nil {
+			return nil, false, err
+		}
+		return buf[:n], true, nil
+	}
+	corrupt := func(off int64, what string) error {
+		return &Error{Path: name, Offset: off, Reason: fmt.Sprintf("corrupt Zstandard session log: %s at byte %d", what, off)}
+	}
+	off := int64(0)
+	for off < size {
+		start := off
+		torn := func() (frameLayout, error) { lay.torn = start; return lay, nil }
+		b, ok, err := read(off, 4)
+		if err != nil {
+			return lay, err
+		}
+		if !ok {
+			return torn()
+		}
+		if binary.LittleEndian.Uint32(b) != zstdMagic {
+			return lay, corrupt(off, "invalid frame magic")
+		}
+		off += 4
+		b, ok, err = read(off, 1)
+		if err != nil {
+			return lay, err
+		}
+		if !ok {
+			return torn()
+		}
+		desc := b[0]
+		if desc&0x18 != 0 {
+			return lay, corrupt(off, "reserved frame-header bit")
+		}
+		off++
+		fcsFlag := desc >> 6
+		single := desc&0x20 != 0
+		checksum := desc&0x04 != 0
+		dictBytes := int64(desc & 0x03)
+		if dictBytes == 3 {
+			dictBytes = 4
+		}
+		fcsBytes := int64(0)
+		if fcsFlag == 0 {
+			if single {
+				fcsBytes = 1
+			}
+		} else {
+			fcsBytes = 1 << fcsFlag
+		}
+		rest := dictBytes + fcsBytes
+		if !single {
+			rest++
+		}
+		if size-off < rest {
+			return torn()
+		}
+		off += rest
+		for {
+			b, ok, err := read(off, 3)
+			if err != nil {
+				return lay, err
+			}
+			if !ok {
+				return torn()
+			}
+			h := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
+			off += 3
+			last := h&1 != 0
+			typ := (h >> 1) & 3
+			bsize := int64(h >> 3)
+			if typ == 3 {
+				return lay, corrupt(off-3, "reserved block type")
+			}
+			if typ == 1 {
+				bsize = 1
+			}
+			if size-off < bsize {
+				return torn()
+			}
+			off += bsize
+			if last {
+				break
+			}
+		}
+		if checksum {
+			if size-off < 4 {
+				lay.tornChecksum = int(4 - (size - off))
+				return torn()
+			}
+			off += 4
+		}
+		lay.frames = append(lay.frames, frameRange{start, off})
+		if len(lay.frames) == maxFrames {
+			break
+		}
+	}
+	return lay, nil
+}
+
+func newZstdDecoder(ignoreChecksum bool) (*zstd.Decoder, error) {
+	return zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(1<<27), // libzstd's default windowLogMax
+		zstd.IgnoreChecksum(ignoreChecksum))
+}
+
+// openZstd prepares a scanner over a Zstandard log held in ra[0:size].
+func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, io.Closer, error) {
+	lay, err := scanFrames(name, ra, size, -1)
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			return nil, nil, err
+		}
+		return nil, nil, &Error{Path: name, Offset: -1, Reason: "read failed: " + err.Error(), Err: err}
+	}
+	if len(lay.frames) == 0 {
+		return nil, nil, &Error{Path: name, Offset: -1, Reason: "empty or header-less Zstandard session log"}
+	}
+	dec, err := newZstdDecoder(false)
+	if err != nil {
+		return nil, nil, err
+	}
+	closer := closerFunc(func() error { dec.Close(); return nil })
+	// Frame 1 must decode to exactly one newline-terminated line (§3.4).
+	h := lay.frames[0]
+	dec.Reset(io.NewSectionReader(ra, h.start, h.end-h.start))
+	header, err := io.ReadAll(io.LimitReader(dec, int64(maxLine)+2))
+	if err != nil {
+		dec.Close()
+		return nil, nil, frameFailed(name, h.start, err)
+	}
+	if len(header) == 0 || bytes.IndexByte(header, '\n') != len(header)-1 {
+		dec.Close()
+		return nil, nil, &Error{Path: name, Offset: h.start, Reason: "corrupt Zstandard session log: first frame is not exactly one header line"}
+	}
+	header = header[:len(header)-1]
+	if reason := headerProblem(header); reason != "" {
+		dec.Close()
+		return nil, nil, &Error{Path: name, Line: 1, Offset: -1, Reason: reason}
+	}
+	fr := &framesReader{name: name, ra: ra, frames: lay.frames[1:], dec: dec}
+	stage := 0
+	parts := func() (part, bool, error) {
+		stage++
+		switch {
+		case stage == 1:
+			return part{r: fr, strict: true, torn: -1}, true, nil
+		case stage == 2 && lay.torn >= 0:
+			r, err := tornFrame(ra, lay.torn, size, lay.tornChecksum)
+			if err != nil {
+				return part{}, false, err
+			}
+			return part{r: r, torn: lay.torn}, true, nil
+		}
+		return part{}, false, nil
+	}
+	s := newScanner(name, maxLine, parts)
+	s.header = header
+	s.headerID = headerID(header)
+	return s, closer, nil
+}
+
+func frameFailed(name string, start int64, err error) error {
+	return &Error{Path: name, Offset: start, Err: err,
+		Reason: fmt.Sprintf("corrupt Zstandard session log: frame at byte %d failed validation (%v)", start, err)}
+}
+
+// framesReader is the plaintext of complete frames, decoded one at a time.
+type framesReader struct {
+	name   string
+	ra     io.ReaderAt
+	frames []frameRange
+	dec    *zstd.Decoder
+	open   bool
+}
+
+func (f *framesReader) Read(p []byte) (int, error) {
+	for {
+		if !f.open {
+			if len(f.frames) == 0 {
+				return 0, io.EOF
+			}
+			fr := f.frames[0]
+			if err := f.dec.Reset(io.NewSectionReader(f.ra, fr.start, fr.end-fr.start)); err != nil {
+				return 0, frameFailed(f.name, fr.start, err)
+			}
+			f.open = true
+		}
+		n, err := f.dec.Read(p)
+		if errors.Is(err, io.EOF) {
+			f.open = false
+			f.frames = f.frames[1:]
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		if err != nil {
+			return 0, frameFailed(f.name, f.frames[0].start, err)
+		}
+		return n, nil
+	}
+}
+
+// tornFrame returns the plaintext recoverable from the incomplete final
+// frame at ra[start:size] (§3.7). Upstream decompresses it without asking
+// for the frame's end or checksum and keeps nothing if that throws; here a
+// first pass finds whether decoding stops at the truncation (keep) or at
+// corrupt data (keep nothing), and a second pass streams the same output.
+// A frame torn only inside its checksum gets the missing bytes padded and
+// the checksum ignored, so its last block is kept as upstream keeps it.
+func tornFrame(ra io.ReaderAt, start, size int64, missingChecksum int) (io.Reader, error) {
+	dec, err := newZstdDecoder(true)
+	if err != nil {
+		return nil, err
+	}
+	src := func() io.Reader {
+		r := io.Reader(io.NewSectionReader(ra, start, size-start))
+		if missingChecksum > 0 {
+			r = io.MultiReader(r, bytes.NewReader(make([]byte, missingChecksum)))
+		}
+		return r
+	}
+	var n int64
+	if err := dec.Reset(src()); err == nil {
+		n, err = io.Copy(io.Discard, dec)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			n = 0
+		}
+	} else {
+		n = 0
+	}
+	if n == 0 {
+		dec.Close()
+		return eofReader{}, nil
+	}
+	if err := dec.Reset(src()); err != nil {
+		dec.Close()
+		return eofReader{}, nil
+	}
+	return &closingReader{r: io.LimitReader(dec, n), close: dec.Close}, nil
+}
+
+// closingReader releases its decoder at EOF.
+type closingReader struct {
+	r     io.Reader
+	close func()
+}
+
+func (c *closingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil {
+		if c.close != nil {
+			c.close()
+			c.close = nil
+		}
+		if !errors.Is(err, io.EOF) {
+			err = io.EOF // the first pass already proved this much decodes
+		}
+	}
+	return n, err
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
