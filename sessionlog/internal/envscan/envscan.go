@@ -290,15 +290,24 @@ func SkipValue(b []byte, i int) int {
 // skipString returns the index just past the string starting at b[i] (a
 // quote), or -1 when it is unterminated.
 func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
+	j := i + 1
+	for {
+		// The next quote, found with IndexByte's vector scan, closes the
+		// string unless an odd run of backslashes escapes it.
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return -1
 		}
+		q += j
+		n := 0
+		for k := q - 1; k > i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
 	}
-	return -1
 }
 
 func skipSpace(b []byte, i int) int {
