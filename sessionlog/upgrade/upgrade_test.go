@@ -13,7 +13,7 @@ import (
 func TestUpgrade(t *testing.T) {
 	tests := []struct {
 		name, in, want string // want "" = unchanged
-		wantErr            string
+		wantErr        string
 	}{
 		// Pre-identity messages.
 		{"user pre-identity",
