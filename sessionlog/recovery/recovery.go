@@ -13,6 +13,7 @@ package recovery
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -207,7 +208,7 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 	}
 	last, ok := envscan.SafeInt(r.lastSeq)
 	if !ok || last < 0 {
-		return nil, fmt.Errorf("recovery: the last event's seq %s is not a non-negative integer", r.lastSeq)
+		return nil, fmt.Errorf("recovery: the last event's seq %q is not a non-negative integer", r.lastSeq)
 	}
 	seq := last + 1
 	tm := number(r.lastTime)
@@ -261,6 +262,14 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 	data := optional(nil, "turn", r.turn)
 	data = append(data, envscan.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
 	out = append(out, Closer{Line: envscan.Object(r.envelope("turn/end", seq, tm, envscan.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true})
+	// The closers copy the turn, step, time and seq values they were fed;
+	// from lines that were not JSON (which a decoder refuses first) they
+	// would not be JSON either.
+	for _, c := range out {
+		if !json.Valid(c.Line) {
+			return nil, fmt.Errorf("recovery: the events fed were not valid JSON, so the closer at seq %d is not", c.Seq)
+		}
+	}
 	return out, nil
 }
 

@@ -158,3 +158,37 @@ func TestUpstreamExample(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRecoverer: on any sequence of lines, feeding never panics, the closers
+// are valid JSON with seqs that continue the log, and once they are fed the
+// turn is closed.
+func FuzzRecoverer(f *testing.F) {
+	f.Add([]byte(strings.Join([]string{turn1, user1, step1, asst2, call1}, "\n")))
+	f.Add([]byte(strings.Join([]string{turn1, step1, res1, chunk}, "\n")))
+	f.Add([]byte(`{"type":"turn/start","seq":0,"time":"t","data":{}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var r Recoverer
+		for l := range strings.SplitSeq(string(b), "\n") {
+			r.Feed([]byte(l))
+		}
+		closers, err := r.Closers()
+		if err != nil || len(closers) == 0 {
+			return
+		}
+		for i, c := range closers {
+			if !json.Valid(c.Line) {
+				t.Fatalf("closer %d is not JSON: %s", i, c.Line)
+			}
+			if i > 0 && c.Seq != closers[i-1].Seq+1 {
+				t.Fatalf("closer seqs %d then %d", closers[i-1].Seq, c.Seq)
+			}
+			r.Feed(c.Line)
+		}
+		if closers[len(closers)-1].Kind != TurnEnd || r.Open() {
+			t.Fatalf("turn still open after the closers")
+		}
+		if more, _ := r.Closers(); len(more) != 0 {
+			t.Fatalf("%d more closers after the closers", len(more))
+		}
+	})
+}

@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
@@ -130,10 +131,11 @@ func (u *Upgrader) record(line, id []byte) {
 
 // event is one line being upgraded on the slow path.
 type event struct {
-	members []envscan.Member
-	typ     string
-	seq     string // as upstream prints it
-	changed bool
+	members  []envscan.Member
+	typ      string
+	seq      string // as upstream prints it, for minted ids
+	seqShown string // the same, quoted when not a number, for refusals
+	changed  bool
 }
 
 func (e *event) get(k string) ([]byte, bool) { return envscan.Get(e.members, k) }
@@ -159,6 +161,7 @@ func (u *Upgrader) slow(line json.RawMessage) (json.RawMessage, bool, error) {
 		return line, false, nil
 	}
 	e.seq = envscan.JSText(e.get("seq"))
+	e.seqShown = seqText(e.get("seq"))
 	if err := u.refuse(e); err != nil {
 		return nil, false, err
 	}
@@ -181,6 +184,16 @@ func (u *Upgrader) slow(line json.RawMessage) (json.RawMessage, bool, error) {
 	}
 	u.upgraded++
 	return envscan.Object(e.members), true, nil
+}
+
+// seqText renders a seq as upstream's messages do (String(seq)). A seq that
+// is not a number, which the container's seq check refuses anyway, is
+// quoted, so that no log-derived control byte reaches an error text.
+func seqText(raw []byte, present bool) string {
+	if _, isNum := envscan.Number(raw); isNum || !present {
+		return envscan.JSText(raw, present)
+	}
+	return strconv.Quote(envscan.JSText(raw, present))
 }
 
 // refuse is upstream's assertSupportedEvents. Upstream scans the whole log
@@ -207,7 +220,7 @@ func (u *Upgrader) refuse(e *event) error {
 
 // fail builds upstream's refusal: `session "<id>" contains <what> at seq N`.
 func (u *Upgrader) fail(e *event, what string) error {
-	return &Error{Type: e.typ, Seq: e.seq, Text: fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seq)}
+	return &Error{Type: e.typ, Seq: e.seqShown, Text: fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seqShown)}
 }
 
 func (u *Upgrader) malformed(e *event) error {

@@ -244,3 +244,12 @@ func BenchmarkUpgradeCurrent(b *testing.B) {
 		}
 	}
 }
+
+// TestRefusalQuotesOddSeq: a seq that is not a number reaches the refusal
+// quoted, never raw.
+func TestRefusalQuotesOddSeq(t *testing.T) {
+	_, _, err := New("s").Upgrade([]byte(`{"type":"mode/set","seq":"\u001b[2J","time":0,"data":{}}`))
+	if err == nil || err.Error() != `upgrade: session "s" contains unsupported legacy mode/set event at seq "\x1b[2J"` {
+		t.Fatalf("err = %v", err)
+	}
+}

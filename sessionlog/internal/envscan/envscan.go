@@ -233,6 +233,15 @@ func FormatNumber(raw []byte) string {
 	if !ok {
 		return string(raw)
 	}
+	if f == 0 { // String(-0) is "0"
+		return "0"
+	}
+	if math.IsInf(f, 0) { // a literal beyond float64's range
+		if f < 0 {
+			return "-Infinity"
+		}
+		return "Infinity"
+	}
 	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
