@@ -196,6 +196,7 @@ type readResult struct {
 	err      error // the first refusal, with its line
 	shapeErr string
 	seqs     []int64
+	lines    [][]byte // the upgraded events
 }
 
 // readLog runs the header, upgrade, vocabulary and recovery rules over one
@@ -262,6 +263,7 @@ func readLog(path string, skipHeader bool) readResult {
 				}
 			}
 			rec.Feed(out)
+			res.lines = append(res.lines, bytes.Clone(out))
 			res.events++
 		}
 	}
@@ -401,5 +403,125 @@ func TestCorpusTypesKnown(t *testing.T) {
 	}
 	if len(seen) < 39 { // 39 event types in the corpus (vocabulary.md §2 counts the two mirrors)
 		t.Errorf("only %d types seen in the corpus", len(seen))
+	}
+}
+
+// TestCorpusRecoveryCuts cuts every accepted corpus log after each event
+// that leaves a turn open, as a crash would, and checks the closers on real
+// shapes: seqs continue the log, times repeat the last event's, the
+// interrupted tool results are well-formed current tool results, and once
+// the closers are fed the turn is closed.
+func TestCorpusRecoveryCuts(t *testing.T) {
+	dir, entries := readCorpus(t)
+	var cuts, unknown, notStarted, steps int
+	for _, e := range entries {
+		if e.expect != "accept" {
+			continue
+		}
+		res := readLog(filepath.Join(dir, e.file), false)
+		if res.err != nil {
+			t.Fatalf("%s: %v", e.file, res.err)
+		}
+		var rec recovery.Recoverer
+		for i, line := range res.lines {
+			rec.Feed(line)
+			if !rec.Open() {
+				continue
+			}
+			closers, err := rec.Closers()
+			if err != nil {
+				t.Fatalf("%s: cut after seq %d: %v", e.file, res.seqs[i], err)
+			}
+			cuts++
+			var last struct{ Time json.RawMessage }
+			_ = json.Unmarshal(line, &last)
+			for k, c := range closers {
+				var ev struct {
+					Type string
+					Seq  int64
+					Time json.RawMessage
+				}
+				if err := json.Unmarshal(c.Line, &ev); err != nil || ev.Seq != res.seqs[i]+1+int64(k) || string(ev.Time) != string(last.Time) || !c.Synthetic {
+					t.Fatalf("%s: cut after seq %d: closer %d %s", e.file, res.seqs[i], k, c.Line)
+				}
+				switch c.Kind {
+				case recovery.ToolOutcomeUnknown, recovery.ToolNotStarted:
+					if why := currentShape(c.Line); why != "" {
+						t.Fatalf("%s: closer %s: %s", e.file, c.Line, why)
+					}
+					if c.Kind == recovery.ToolOutcomeUnknown {
+						unknown++
+					} else {
+						notStarted++
+					}
+				case recovery.StepEnd:
+					steps++
+				}
+			}
+			if closers[len(closers)-1].Kind != recovery.TurnEnd {
+				t.Fatalf("%s: the last closer is %v", e.file, closers[len(closers)-1].Kind)
+			}
+			if i%7 == 0 { // a sample: replay the prefix and its closers afresh
+				var again recovery.Recoverer
+				for _, l := range res.lines[:i+1] {
+					again.Feed(l)
+				}
+				for _, c := range closers {
+					again.Feed(c.Line)
+				}
+				if again.Open() {
+					t.Fatalf("%s: cut after seq %d: still open after the closers", e.file, res.seqs[i])
+				}
+			}
+		}
+		if rec.Open() {
+			t.Errorf("%s: an accepted log ends inside a turn", e.file)
+		}
+	}
+	t.Logf("%d cuts inside a turn: %d outcome-unknown and %d not-started tool results, %d step/ends", cuts, unknown, notStarted, steps)
+	if cuts == 0 || unknown == 0 || notStarted == 0 {
+		t.Error("the cuts did not reach every closer kind")
+	}
+}
+
+// BenchmarkCorpusUpgrade runs the upgrader over every event of the accepted
+// corpus logs, packed rows expanded: the mix a real log has.
+func BenchmarkCorpusUpgrade(b *testing.B) {
+	root := sharedDir(b, "corpus")
+	raw, err := os.ReadFile(filepath.Join(root, "upstream-logs.tsv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var lines [][]byte
+	var size int64
+	for _, row := range strings.Split(strings.TrimSpace(string(raw)), "\n")[1:] {
+		f := strings.Split(row, "\t")
+		if f[1] != "accept" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(root, "upstream-logs", f[0]))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			if i == 0 {
+				continue
+			}
+			ev, _ := expandPacked(l)
+			for _, e := range ev {
+				lines = append(lines, e)
+				size += int64(len(e))
+			}
+		}
+	}
+	b.SetBytes(size)
+	b.ReportMetric(float64(len(lines)), "events/op")
+	for b.Loop() {
+		u := upgrade.New("s")
+		for _, l := range lines {
+			if _, _, err := u.Upgrade(l); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

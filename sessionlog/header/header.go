@@ -106,6 +106,13 @@ func VersionRefusal(id, version string, newer bool) string {
 	return fmt.Sprintf("session %q uses log format v%s, older than the supported v%d, and this build ships no upgrade path for it", id, version, FormatVersion)
 }
 
+// Second is the refusal of a header line after the first: upstream's writer
+// writes exactly one, so a second one means two logs were concatenated or
+// the file was spliced. line is the second header's line number.
+func Second(line int) *Error {
+	return &Error{fmt.Sprintf("a second session header at line %d", line)}
+}
+
 // IsHeader reports whether line is meant as a session header: a JSON
 // object whose "type" is "session" and which has no "seq". An event line
 // never is one, so a reader can tell a header from an event, and a second

@@ -145,6 +145,12 @@ func TestIsHeader(t *testing.T) {
 	}
 }
 
+func TestSecond(t *testing.T) {
+	if err := Second(5); err.Error() != "header: a second session header at line 5" || err.Text != "a second session header at line 5" {
+		t.Errorf("got %v", err)
+	}
+}
+
 func TestVersionRefusal(t *testing.T) {
 	if got := VersionRefusal("a\"b", "2", true); !strings.HasPrefix(got, `session "a\"b" uses log format v2, but`) {
 		t.Errorf("got %s", got)
