@@ -73,8 +73,14 @@ func (u *Upgrader) Upgrade(line json.RawMessage) (json.RawMessage, bool, error) 
 		if !u.legacyMessage(line, typ) {
 			return line, false, nil
 		}
-	case "turn/start", "turn/end", "steering/message",
-		"request/header", "request/header-delta", "mode/set":
+	case "request/header":
+		// Large (system prompt, tools) and common: only the reason matters.
+		data, _ := envscan.Find(line, "data")
+		r, _ := envscan.Find(data, "reason")
+		if s, _ := envscan.String(r); s != "fallback" {
+			return line, false, nil
+		}
+	case "turn/start", "turn/end", "steering/message", "request/header-delta", "mode/set":
 	default:
 		return line, false, nil
 	}
