@@ -1,0 +1,308 @@
+// Package recovery gives the synthetic closers upstream's loader appends to a
+// log that ends inside a turn (spec containers.md §6, upstream
+// interruptedTurnClosers): one interrupted tool/result per tool call still
+// pending, then step/end if a step is open, then turn/end {kind:"interrupted"}.
+// A resumed upstream session shows them, so a reader that shows what upstream
+// shows appends them too, marked synthetic.
+//
+// Feed the events in log order, after the load-time upgrades (package
+// upgrade), as upstream runs the repair on upgraded events; then ask for the
+// closers. Only the few lifecycle types are looked into; every other event
+// costs a type check and the reading of its seq and time.
+package recovery
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
+)
+
+// Upstream's texts and codes for the interrupted tool results (repair.ts).
+const (
+	// TextOutcomeUnknown is the result text of a call whose tool/call was
+	// recorded but whose result was not.
+	TextOutcomeUnknown = "The tool call was interrupted after it was recorded, but no result was durably recorded. Its outcome is unknown. Decide whether to retry from the tool semantics: retry only if the operation is read-only or idempotent; if it may have side effects, first verify external state or ask the user. Do not retry blindly."
+	// TextNotStarted is the result text of a call the assistant requested
+	// but whose tool/call was never recorded.
+	TextNotStarted = "The tool call was interrupted before the Harness recorded it as started. Retry it if it is still needed."
+	// CodeOutcomeUnknown and CodeNotStarted are the results' error codes.
+	CodeOutcomeUnknown = "TOOL_OUTCOME_UNKNOWN"
+	CodeNotStarted     = "TOOL_NOT_STARTED"
+)
+
+// Kind says which closer an event is.
+type Kind uint8
+
+const (
+	// ToolOutcomeUnknown is an interrupted tool/result for a recorded call.
+	ToolOutcomeUnknown Kind = iota + 1
+	// ToolNotStarted is an interrupted tool/result for a call never recorded.
+	ToolNotStarted
+	// StepEnd closes the open step.
+	StepEnd
+	// TurnEnd ends the open turn with reason {kind:"interrupted"}.
+	TurnEnd
+)
+
+// String names the kind for a summary.
+func (k Kind) String() string {
+	switch k {
+	case ToolOutcomeUnknown:
+		return "interrupted tool result (outcome unknown)"
+	case ToolNotStarted:
+		return "interrupted tool result (not started)"
+	case StepEnd:
+		return "step/end"
+	case TurnEnd:
+		return "turn/end interrupted"
+	default:
+		return "closer"
+	}
+}
+
+// Closer is one synthetic event.
+type Closer struct {
+	// Line is the event as upstream's loader builds it, in its key order.
+	Line []byte
+	Type string
+	Seq  int64
+	Kind Kind
+	// CallID is the tool call a tool/result closer answers.
+	CallID string
+	// Synthetic is always true: the event is not in the stored log, and a
+	// summary says so.
+	Synthetic bool
+}
+
+// pending is one tool call an assistant message requested and no tool/result
+// has answered yet.
+type pending struct {
+	callID  string
+	step    []byte // the assistant message's data.step, raw; nil when absent
+	callSeq []byte // the tool/call's seq, raw; nil until one is recorded
+	gone    bool
+}
+
+// Recoverer tracks the open turn, the open step and the pending calls of a
+// log fed in order. The zero value is ready to use.
+type Recoverer struct {
+	turnOpen bool
+	turn     []byte // raw data.turn of the open turn; nil when absent
+	stepOpen bool
+	step     []byte
+	calls    []pending // insertion order, as upstream's Map
+	index    map[string]int
+	lastSeq  []byte
+	lastTime []byte
+	fed      bool
+}
+
+// Feed reads one event line (a JSON object). Lines it cannot read are
+// skipped: refusing them is the decoder's job.
+func (r *Recoverer) Feed(line []byte) {
+	typ, ok := envscan.Type(line)
+	if !ok {
+		return
+	}
+	r.fed = true
+	seq, _ := envscan.Find(line, "seq")
+	tm, _ := envscan.Find(line, "time")
+	r.lastSeq = append(r.lastSeq[:0], seq...)
+	r.lastTime = append(r.lastTime[:0], tm...)
+	switch typ {
+	case "turn/start":
+		r.turn = field(line, "turn")
+		r.turnOpen = string(r.turn) != "null" // upstream's openTurn === null test
+		r.stepOpen, r.step = false, nil
+		r.clear()
+	case "turn/end":
+		r.turnOpen, r.turn = false, nil
+		r.stepOpen, r.step = false, nil
+		r.clear()
+	case "step/start":
+		r.step = field(line, "step")
+		r.stepOpen = string(r.step) != "null"
+	case "step/end":
+		r.clear()
+		r.stepOpen, r.step = false, nil
+	case "assistant/message":
+		data, _ := envscan.Find(line, "data")
+		step, _ := envscan.Find(data, "step")
+		msg, _ := envscan.Find(data, "message")
+		content, _ := envscan.Find(msg, "content")
+		envscan.Elements(content, func(block []byte) bool {
+			t, _ := envscan.Find(block, "type")
+			if s, _ := envscan.String(t); s != "tool-call" {
+				return true
+			}
+			idRaw, _ := envscan.Find(block, "id")
+			if id, isStr := envscan.String(idRaw); isStr {
+				r.set(id, step)
+			}
+			return true
+		})
+	case "tool/call":
+		data, _ := envscan.Find(line, "data")
+		idRaw, _ := envscan.Find(data, "callId")
+		if id, isStr := envscan.String(idRaw); isStr {
+			if i, ok := r.index[id]; ok {
+				r.calls[i].callSeq = bytes.Clone(seq)
+			}
+		}
+	case "tool/result":
+		data, _ := envscan.Find(line, "data")
+		msg, _ := envscan.Find(data, "message")
+		src, _ := envscan.Find(msg, "source")
+		idRaw, _ := envscan.Find(src, "callId")
+		if id, isStr := envscan.String(idRaw); isStr {
+			if i, ok := r.index[id]; ok {
+				r.calls[i].gone = true
+				delete(r.index, id)
+			}
+		}
+	}
+}
+
+// field returns a copy of data.<key> of an event line, nil when absent.
+func field(line []byte, key string) []byte {
+	data, _ := envscan.Find(line, "data")
+	v, ok := envscan.Find(data, key)
+	if !ok {
+		return nil
+	}
+	return bytes.Clone(v)
+}
+
+func (r *Recoverer) clear() {
+	r.calls = r.calls[:0]
+	clear(r.index)
+}
+
+// set registers a call as a Map.set does: a known id keeps its place and
+// takes the new value (its recorded tool/call is forgotten).
+func (r *Recoverer) set(id string, step []byte) {
+	if r.index == nil {
+		r.index = make(map[string]int)
+	}
+	p := pending{callID: id, step: bytes.Clone(step)}
+	if i, ok := r.index[id]; ok {
+		r.calls[i] = p
+		return
+	}
+	r.index[id] = len(r.calls)
+	r.calls = append(r.calls, p)
+}
+
+// Open reports whether the log fed so far ends inside a turn.
+func (r *Recoverer) Open() bool { return r.turnOpen }
+
+// Closers returns the synthetic events upstream appends after the events fed
+// so far: none when no turn is open. Their seqs continue from the last
+// event's, and they all take its time.
+func (r *Recoverer) Closers() ([]Closer, error) {
+	if !r.turnOpen || !r.fed {
+		return nil, nil
+	}
+	last, ok := envscan.SafeInt(r.lastSeq)
+	if !ok || last < 0 {
+		return nil, fmt.Errorf("recovery: the last event's seq %q is not a non-negative integer", r.lastSeq)
+	}
+	seq := last + 1
+	tm := number(r.lastTime)
+	var out []Closer
+	for _, c := range r.calls {
+		if c.gone {
+			continue
+		}
+		kind, text, name, code := ToolNotStarted, TextNotStarted, "ToolNotStartedError", CodeNotStarted
+		if c.callSeq != nil {
+			kind, text, name, code = ToolOutcomeUnknown, TextOutcomeUnknown, "ToolOutcomeUnknownError", CodeOutcomeUnknown
+		}
+		id := envscan.Quote(c.callID)
+		msgID := envscan.Quote("interrupted-tool-result-" + c.callID + "-" + strconv.FormatInt(seq, 10))
+		data := []envscan.Member{}
+		data = optional(data, "turn", r.turn)
+		data = optional(data, "step", c.step)
+		data = append(data,
+			envscan.Member{Key: "message", Value: envscan.Object([]envscan.Member{
+				{Key: "id", Value: msgID},
+				{Key: "role", Value: []byte(`"user"`)},
+				{Key: "source", Value: envscan.Object([]envscan.Member{{Key: "kind", Value: []byte(`"tool"`)}, {Key: "callId", Value: id}})},
+				{Key: "content", Value: wrap(envscan.Object([]envscan.Member{
+					{Key: "type", Value: []byte(`"tool-result"`)},
+					{Key: "toolCallId", Value: id},
+					{Key: "isError", Value: []byte("true")},
+					{Key: "content", Value: wrap(envscan.Object([]envscan.Member{
+						{Key: "type", Value: []byte(`"text"`)},
+						{Key: "text", Value: envscan.Quote(text)},
+					}))},
+				}))},
+			})},
+			envscan.Member{Key: "error", Value: envscan.Object([]envscan.Member{
+				{Key: "name", Value: envscan.Quote(name)},
+				{Key: "code", Value: envscan.Quote(code)},
+			})},
+		)
+		ev := r.envelope("tool/result", seq, tm, envscan.Object(data))
+		ev = append(ev, envscan.Member{Key: "surfaceOp", Value: []byte(`"append"`)})
+		if c.callSeq != nil {
+			ev = append(ev, envscan.Member{Key: "sourceEventSeqs", Value: wrap(number(c.callSeq))})
+		}
+		out = append(out, Closer{Line: envscan.Object(ev), Type: "tool/result", Seq: seq, Kind: kind, CallID: c.callID, Synthetic: true})
+		seq++
+	}
+	if r.stepOpen {
+		data := optional(optional(nil, "turn", r.turn), "step", r.step)
+		out = append(out, Closer{Line: envscan.Object(r.envelope("step/end", seq, tm, envscan.Object(data))), Type: "step/end", Seq: seq, Kind: StepEnd, Synthetic: true})
+		seq++
+	}
+	data := optional(nil, "turn", r.turn)
+	data = append(data, envscan.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
+	out = append(out, Closer{Line: envscan.Object(r.envelope("turn/end", seq, tm, envscan.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true})
+	// The closers copy the turn, step, time and seq values they were fed;
+	// from lines that were not JSON (which a decoder refuses first) they
+	// would not be JSON either.
+	for _, c := range out {
+		if !json.Valid(c.Line) {
+			return nil, fmt.Errorf("recovery: the events fed were not valid JSON, so the closer at seq %d is not", c.Seq)
+		}
+	}
+	return out, nil
+}
+
+// envelope starts a closer: type, seq, time, data.
+func (r *Recoverer) envelope(typ string, seq int64, tm, data []byte) []envscan.Member {
+	ev := []envscan.Member{
+		{Key: "type", Value: envscan.Quote(typ)},
+		{Key: "seq", Value: []byte(strconv.FormatInt(seq, 10))},
+	}
+	if tm != nil { // JSON.stringify drops an undefined time
+		ev = append(ev, envscan.Member{Key: "time", Value: tm})
+	}
+	return append(ev, envscan.Member{Key: "data", Value: data})
+}
+
+// optional appends key when the value was present (JSON.stringify drops
+// undefined members).
+func optional(m []envscan.Member, key string, v []byte) []envscan.Member {
+	if v == nil {
+		return m
+	}
+	return append(m, envscan.Member{Key: key, Value: v})
+}
+
+// number renders a raw number as JSON.stringify would; other values are kept.
+func number(raw []byte) []byte {
+	if len(raw) == 0 {
+		return nil
+	}
+	if _, ok := envscan.Number(raw); ok {
+		return []byte(envscan.FormatNumber(raw))
+	}
+	return bytes.Clone(raw)
+}
+
+func wrap(v []byte) []byte { return append(append([]byte{'['}, v...), ']') }

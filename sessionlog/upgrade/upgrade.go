@@ -1,0 +1,518 @@
+// Package upgrade applies upstream's load-time upgrades of older event
+// shapes (spec containers.md §7) to raw JSON event lines: the pre-identity
+// user, assistant and tool-result messages, the pre-react-loop
+// steering/message, turn/start trigger and turn/end reasons, and the
+// refusals of request/header-delta, mode/set and request/header with reason
+// "fallback".
+//
+// The upgrades are read-only (the stored bytes never change) and exact: only
+// the exact legacy shape is converted, a current-looking but malformed event
+// is left for validation to refuse, and the malformed legacy shapes upstream
+// refuses are refused with upstream's text. Converted events take
+// JavaScript's key order (a spread keeps the stored keys in place); members
+// that are not rewritten keep their stored bytes.
+//
+// Feed events in log order to one Upgrader per session: a legacy replacement
+// tool/result inherits the id of the message it replaces, so the Upgrader
+// remembers each surface message's id by seq. Events no rule touches (most
+// of a log: chunks and log-only events) are recognised from their type alone
+// and returned untouched; current-shape messages cost one byte scan, never a
+// decode.
+package upgrade
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
+)
+
+// Upgrader upgrades one session's events, in log order.
+type Upgrader struct {
+	sessionID string
+	// ids holds each surface message's id (its raw JSON string) by seq, for
+	// legacy replacements to inherit (upstream's messageIds).
+	ids      map[int64][]byte
+	upgraded int
+}
+
+// New returns an Upgrader for the session whose header id is sessionID (the
+// id upstream mints legacy message ids from).
+func New(sessionID string) *Upgrader {
+	return &Upgrader{sessionID: sessionID, ids: make(map[int64][]byte)}
+}
+
+// Upgraded returns how many events Upgrade has changed so far.
+func (u *Upgrader) Upgraded() int { return u.upgraded }
+
+// Error is a refusal: a legacy event upstream does not read, or a malformed
+// pre-react-loop event. Text is upstream's message; Error prefixes the
+// package name. The caller adds file:line.
+type Error struct {
+	Type string
+	// Seq is the event's seq as upstream prints it.
+	Seq  string
+	Text string
+}
+
+func (e *Error) Error() string { return "upgrade: " + e.Text }
+
+// Upgrade returns line in the current shape and whether it changed. A line
+// that is not a JSON object, or not valid JSON, is returned unchanged: the
+// decoder, not this package, refuses it. The result may share line's
+// backing array when unchanged.
+func (u *Upgrader) Upgrade(line json.RawMessage) (json.RawMessage, bool, error) {
+	typ, ok := envscan.Type(line)
+	if !ok {
+		return line, false, nil
+	}
+	switch typ {
+	case "user/message", "assistant/message", "tool/result":
+		if !u.legacyMessage(line, typ) {
+			return line, false, nil
+		}
+	case "request/header":
+		// Large (system prompt, tools) and common: only the reason matters.
+		data, _ := envscan.Find(line, "data")
+		r, _ := envscan.Find(data, "reason")
+		if s, _ := envscan.String(r); s != "fallback" {
+			return line, false, nil
+		}
+	case "turn/start", "turn/end", "steering/message", "request/header-delta", "mode/set":
+	default:
+		return line, false, nil
+	}
+	return u.slow(line)
+}
+
+// legacyMessage is the fast check on a message event: true when it may
+// need the upgrade (a decision the slow path makes exactly); false when it is
+// current, in which case its id is recorded.
+func (u *Upgrader) legacyMessage(line []byte, typ string) bool {
+	data, ok := envscan.Find(line, "data")
+	if !ok || !envscan.IsObject(data) {
+		return false // upstream leaves a non-record alone; validation refuses it
+	}
+	// The key that proves the current shape: its presence alone rules the
+	// legacy shape out, so the walk stops there.
+	current := "message"
+	if typ == "user/message" {
+		current = "id"
+	}
+	var found bool
+	var message []byte
+	envscan.Each(data, func(key string, val []byte) bool {
+		if key == current {
+			found, message = true, val
+			return false
+		}
+		return true
+	})
+	if !found {
+		return true
+	}
+	id := message
+	if typ != "user/message" {
+		id, _ = envscan.Find(message, "id")
+	}
+	u.record(line, id)
+	return false
+}
+
+// record remembers the id of the message at line's seq, when it is a string.
+func (u *Upgrader) record(line, id []byte) {
+	if _, isStr := envscan.String(id); !isStr {
+		return
+	}
+	seqRaw, ok := envscan.Find(line, "seq")
+	if !ok {
+		return
+	}
+	if seq, ok := envscan.SafeInt(seqRaw); ok {
+		u.ids[seq] = bytes.Clone(id)
+	}
+}
+
+// event is one line being upgraded on the slow path.
+type event struct {
+	members  []envscan.Member
+	typ      string
+	seq      string // as upstream prints it, for minted ids
+	seqShown string // the same, quoted when not a number, for refusals
+	changed  bool
+}
+
+func (e *event) get(k string) ([]byte, bool) { return envscan.Get(e.members, k) }
+
+func (e *event) set(k string, v []byte) {
+	e.members = envscan.Set(e.members, k, v)
+	e.changed = true
+}
+
+// slow decodes the envelope's members and runs upstream's chain, in its
+// order: refusals, turn/start, turn/end, steering/message, messages.
+func (u *Upgrader) slow(line json.RawMessage) (json.RawMessage, bool, error) {
+	if !json.Valid(line) {
+		return line, false, nil
+	}
+	members, ok := envscan.Members(line)
+	if !ok {
+		return line, false, nil
+	}
+	e := &event{members: members}
+	typRaw, _ := e.get("type")
+	if e.typ, ok = envscan.String(typRaw); !ok {
+		return line, false, nil
+	}
+	e.seq = envscan.JSText(e.get("seq"))
+	e.seqShown = seqText(e.get("seq"))
+	if err := u.refuse(e); err != nil {
+		return nil, false, err
+	}
+	var err error
+	switch e.typ {
+	case "turn/start":
+		err = u.turnStart(e)
+	case "turn/end":
+		err = u.turnEnd(e)
+	case "steering/message":
+		err = u.steering(e)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	u.message(e)
+	u.recordEvent(e)
+	if !e.changed {
+		return line, false, nil
+	}
+	u.upgraded++
+	return envscan.Object(e.members), true, nil
+}
+
+// seqText renders a seq as upstream's messages do (String(seq)). A seq that
+// is not a number, which the container's seq check refuses anyway, is
+// quoted, so that no log-derived control byte reaches an error text.
+func seqText(raw []byte, present bool) string {
+	if _, isNum := envscan.Number(raw); isNum || !present {
+		return envscan.JSText(raw, present)
+	}
+	return strconv.Quote(envscan.JSText(raw, present))
+}
+
+// refuse is upstream's assertSupportedEvents. Upstream scans the whole log
+// for each of the three in turn before upgrading any event; a stream refuses
+// at the first one it meets, so when a log holds several kinds, or a
+// malformed legacy event before one, the one named can differ.
+func (u *Upgrader) refuse(e *event) error {
+	switch e.typ {
+	case "request/header-delta", "mode/set":
+		return u.fail(e, fmt.Sprintf("unsupported legacy %s event", e.typ))
+	case "request/header":
+		data, _ := e.get("data")
+		if !envscan.IsObject(data) {
+			return nil
+		}
+		dm, _ := envscan.Members(data)
+		r, _ := envscan.Get(dm, "reason")
+		if s, _ := envscan.String(r); s == "fallback" {
+			return u.fail(e, `unsupported legacy request/header reason "fallback"`)
+		}
+	}
+	return nil
+}
+
+// fail builds upstream's refusal: `session "<id>" contains <what> at seq N`.
+func (u *Upgrader) fail(e *event, what string) error {
+	return &Error{Type: e.typ, Seq: e.seqShown, Text: fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seqShown)}
+}
+
+func (u *Upgrader) malformed(e *event) error {
+	return u.fail(e, "malformed pre-react-loop "+e.typ)
+}
+
+// dataMembers returns the event's data members, ok false when data is not a
+// record.
+func (e *event) dataMembers() ([]envscan.Member, bool) {
+	data, _ := e.get("data")
+	if !envscan.IsObject(data) {
+		return nil, false
+	}
+	return envscan.Members(data)
+}
+
+// turnStart drops the pre-react-loop trigger after checking the whole old
+// shape: {turn ≥ 1, trigger:{kind: non-empty string, …}}.
+func (u *Upgrader) turnStart(e *event) error {
+	dm, ok := e.dataMembers()
+	if !ok || !envscan.Has(dm, "trigger") {
+		return nil
+	}
+	turnRaw, _ := envscan.Get(dm, "turn")
+	trigger, _ := envscan.Get(dm, "trigger")
+	turn, isInt := envscan.SafeInt(turnRaw)
+	if !isInt || turn < 1 || !envscan.OnlyKeys(dm, []string{"turn", "trigger"}) || !envscan.IsObject(trigger) {
+		return u.malformed(e)
+	}
+	tm, _ := envscan.Members(trigger)
+	kindRaw, _ := envscan.Get(tm, "kind")
+	if kind, isStr := envscan.String(kindRaw); !isStr || kind == "" {
+		return u.malformed(e)
+	}
+	e.set("data", envscan.Object([]envscan.Member{{Key: "turn", Value: turnRaw}}))
+	return nil
+}
+
+// turnEnd upgrades the pre-react-loop reasons; the current ones pass, and a
+// malformed end is refused. Unknown kinds pass unchanged.
+func (u *Upgrader) turnEnd(e *event) error {
+	dm, ok := e.dataMembers()
+	if !ok {
+		return nil
+	}
+	turnRaw, _ := envscan.Get(dm, "turn")
+	reasonRaw, _ := envscan.Get(dm, "reason")
+	turn, isInt := envscan.SafeInt(turnRaw)
+	if !isInt || turn < 1 || !envscan.OnlyKeys(dm, []string{"turn", "reason"}) || !envscan.IsObject(reasonRaw) {
+		return u.malformed(e)
+	}
+	rm, _ := envscan.Members(reasonRaw)
+	kindRaw, _ := envscan.Get(rm, "kind")
+	kind, isStr := envscan.String(kindRaw)
+	if !isStr {
+		return u.malformed(e)
+	}
+	var reason string
+	switch kind {
+	case "completed", "blocked", "max-tokens", "interrupted":
+		if !envscan.OnlyKeys(rm, []string{"kind"}) {
+			return u.malformed(e)
+		}
+		return nil
+	case "aborted":
+		if envscan.Has(rm, "reason") {
+			return nil
+		}
+		if !envscan.OnlyKeys(rm, []string{"kind"}) {
+			return u.malformed(e)
+		}
+		reason = `{"kind":"aborted","reason":{"kind":"legacy"}}`
+	case "disposed":
+		if !envscan.OnlyKeys(rm, []string{"kind"}) {
+			return u.malformed(e)
+		}
+		reason = `{"kind":"aborted","reason":{"kind":"disposed"}}`
+	case "error":
+		if envscan.Has(rm, "error") {
+			return nil
+		}
+		stepRaw, _ := envscan.Get(rm, "step")
+		if step, isInt := envscan.SafeInt(stepRaw); !isInt || step < 0 {
+			return u.malformed(e)
+		}
+		if failure, ok := legacyFailure(rm); ok {
+			reason = `{"kind":"error","error":` + string(failure) + `}`
+			break
+		}
+		msg, _ := envscan.Get(rm, "message")
+		code, hasCode := envscan.Get(rm, "code")
+		keys := []string{"kind", "step", "message"}
+		if hasCode {
+			keys = append(keys, "code")
+		}
+		if _, msgStr := envscan.String(msg); !envscan.OnlyKeys(rm, keys) || !msgStr {
+			return u.malformed(e)
+		}
+		if hasCode {
+			if _, codeStr := envscan.String(code); !codeStr {
+				return u.malformed(e)
+			}
+		} else {
+			code = []byte(`"UNKNOWN"`)
+		}
+		reason = `{"kind":"error","error":{"message":` + string(msg) + `,"code":` + string(code) + `}}`
+	default:
+		return nil
+	}
+	e.set("data", envscan.Object(envscan.Set(dm, "reason", []byte(reason))))
+	return nil
+}
+
+// legacyFailure returns the failure of a {kind:"error", step, failure} reason
+// when it has exactly the LlmFailure shape.
+func legacyFailure(rm []envscan.Member) ([]byte, bool) {
+	failure, _ := envscan.Get(rm, "failure")
+	if !envscan.IsObject(failure) || !envscan.OnlyKeys(rm, []string{"kind", "step", "failure"}) {
+		return nil, false
+	}
+	fm, ok := envscan.Members(failure)
+	if !ok || !envscan.OnlyKeys(fm, []string{"message", "code"}, "status", "providerRetryAfterMs", "requestId") {
+		return nil, false
+	}
+	isString := func(k string) bool { v, _ := envscan.Get(fm, k); _, s := envscan.String(v); return s }
+	optional := func(k string, check func([]byte) bool) bool {
+		v, present := envscan.Get(fm, k)
+		return !present || check(v)
+	}
+	isNumber := func(v []byte) bool { _, n := envscan.Number(v); return n }
+	isStr := func(v []byte) bool { _, s := envscan.String(v); return s }
+	if !isString("message") || !isString("code") ||
+		!optional("status", isNumber) || !optional("providerRetryAfterMs", isNumber) || !optional("requestId", isStr) {
+		return nil, false
+	}
+	return envscan.Object(fm), true
+}
+
+// steering converts the removed steering/message into a user/message: the
+// wrapped form {turn, message} unwraps, the pre-identity form
+// {turn, content, source} gets a minted id; anything else is refused.
+func (u *Upgrader) steering(e *event) error {
+	dm, ok := e.dataMembers()
+	if !ok {
+		return u.malformed(e)
+	}
+	turnRaw, _ := envscan.Get(dm, "turn")
+	_, turnOK := envscan.SafeInt(turnRaw)
+	wrapped, _ := envscan.Get(dm, "message")
+	if envscan.IsObject(wrapped) && turnOK && envscan.OnlyKeys(dm, []string{"turn", "message"}) {
+		e.set("type", []byte(`"user/message"`))
+		e.set("data", wrapped)
+		return nil
+	}
+	if !turnOK || !envscan.OnlyKeys(dm, []string{"turn", "content", "source"}) {
+		return u.malformed(e)
+	}
+	e.set("type", []byte(`"user/message"`))
+	msg := envscan.Without(dm, "turn")
+	msg = append(msg, envscan.Member{Key: "id", Value: u.legacyID(e)}, envscan.Member{Key: "role", Value: []byte(`"user"`)})
+	e.set("data", envscan.Object(msg))
+	return nil
+}
+
+// legacyID mints upstream's id for a message stored before identities:
+// legacy-message:<session id>:<seq>.
+func (u *Upgrader) legacyID(e *event) []byte {
+	return envscan.Quote("legacy-message:" + u.sessionID + ":" + e.seq)
+}
+
+// message is upstream's migrateLegacyMessageEvent.
+func (u *Upgrader) message(e *event) {
+	typRaw, _ := e.get("type")
+	typ, _ := envscan.String(typRaw)
+	dm, ok := e.dataMembers()
+	if !ok {
+		return
+	}
+	has := func(k string) bool { return envscan.Has(dm, k) }
+	get := func(k string) []byte { v, _ := envscan.Get(dm, k); return v }
+	switch typ {
+	case "user/message":
+		if has("id") || has("role") || has("message") || !has("content") || !has("source") {
+			return
+		}
+		dm = append(dm, envscan.Member{Key: "id", Value: u.legacyID(e)}, envscan.Member{Key: "role", Value: []byte(`"user"`)})
+		e.set("data", envscan.Object(dm))
+	case "assistant/message":
+		if has("message") || !has("content") || !has("provenance") {
+			return
+		}
+		var source []envscan.Member
+		if prov := get("provenance"); envscan.IsObject(prov) {
+			source, _ = envscan.Members(prov)
+		}
+		source = envscan.Set(source, "kind", []byte(`"model"`))
+		msg := envscan.Object([]envscan.Member{
+			{Key: "id", Value: u.legacyID(e)},
+			{Key: "role", Value: []byte(`"assistant"`)},
+			{Key: "content", Value: get("content")},
+			{Key: "source", Value: envscan.Object(source)},
+		})
+		rest := envscan.Without(dm, "content", "provenance")
+		e.set("data", envscan.Object(append(rest, envscan.Member{Key: "message", Value: msg})))
+	case "tool/result":
+		if has("message") || !has("callId") || !has("content") || !has("isError") {
+			return
+		}
+		callID := get("callId")
+		var msg []envscan.Member
+		if id, ok := u.inheritedID(e); ok {
+			if id != nil { // an unknown target leaves the id out, as JSON.stringify drops undefined
+				msg = append(msg, envscan.Member{Key: "id", Value: id})
+			}
+		} else {
+			msg = append(msg, envscan.Member{Key: "id", Value: u.legacyID(e)})
+		}
+		block := envscan.Object([]envscan.Member{
+			{Key: "type", Value: []byte(`"tool-result"`)},
+			{Key: "toolCallId", Value: callID},
+			{Key: "content", Value: get("content")},
+			{Key: "isError", Value: get("isError")},
+		})
+		msg = append(msg,
+			envscan.Member{Key: "role", Value: []byte(`"user"`)},
+			envscan.Member{Key: "content", Value: []byte("[" + string(block) + "]")},
+			envscan.Member{Key: "source", Value: envscan.Object([]envscan.Member{
+				{Key: "kind", Value: []byte(`"tool"`)},
+				{Key: "callId", Value: callID},
+			})},
+		)
+		rest := envscan.Without(dm, "callId", "content", "isError")
+		e.set("data", envscan.Object(append(rest, envscan.Member{Key: "message", Value: envscan.Object(msg)})))
+	}
+}
+
+// inheritedID is the id a legacy replacement takes from its target
+// (surfaceOp.start). ok is false when the event is not a replacement with a
+// numeric start; id is nil when no message is known at that seq.
+func (u *Upgrader) inheritedID(e *event) (id []byte, ok bool) {
+	op, _ := e.get("surfaceOp")
+	if !envscan.IsObject(op) {
+		return nil, false
+	}
+	om, _ := envscan.Members(op)
+	kind, _ := envscan.Get(om, "op")
+	if s, _ := envscan.String(kind); s != "replace" {
+		return nil, false
+	}
+	startRaw, _ := envscan.Get(om, "start")
+	if _, isNum := envscan.Number(startRaw); !isNum {
+		return nil, false
+	}
+	if start, isInt := envscan.SafeInt(startRaw); isInt {
+		return u.ids[start], true
+	}
+	return nil, true
+}
+
+// recordEvent remembers the id of a (possibly upgraded) surface message.
+func (u *Upgrader) recordEvent(e *event) {
+	typRaw, _ := e.get("type")
+	typ, _ := envscan.String(typRaw)
+	dm, ok := e.dataMembers()
+	if !ok {
+		return
+	}
+	var id []byte
+	switch typ {
+	case "user/message":
+		id, _ = envscan.Get(dm, "id")
+	case "assistant/message", "tool/result":
+		msg, _ := envscan.Get(dm, "message")
+		if !envscan.IsObject(msg) {
+			return
+		}
+		mm, _ := envscan.Members(msg)
+		id, _ = envscan.Get(mm, "id")
+	default:
+		return
+	}
+	if _, isStr := envscan.String(id); !isStr {
+		return
+	}
+	seqRaw, _ := e.get("seq")
+	if seq, ok := envscan.SafeInt(seqRaw); ok {
+		u.ids[seq] = bytes.Clone(id)
+	}
+}
