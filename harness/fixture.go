@@ -101,6 +101,7 @@ func onOff(b bool) string {
 type fixtureStore struct {
 	dir        string
 	update, ci bool
+	pendingDir string // where pending snapshots go; "" keeps none
 
 	mu    sync.Mutex
 	taken map[string][]string // fixture name -> scenarios that snapshotted it
@@ -115,8 +116,8 @@ type samePair struct {
 	document bool
 }
 
-func newFixtureStore(dir string, update, ci bool) *fixtureStore {
-	return &fixtureStore{dir: dir, update: update, ci: ci, taken: map[string][]string{}, data: map[string][]byte{}}
+func newFixtureStore(dir string, update, ci bool, pendingDir string) *fixtureStore {
+	return &fixtureStore{dir: dir, update: update, ci: ci, pendingDir: pendingDir, taken: map[string][]string{}, data: map[string][]byte{}}
 }
 
 // path is the fixture's file path.
@@ -217,7 +218,8 @@ func (s *fixtureStore) inventory() []error {
 	return errs
 }
 
-// FixtureNames lists the files of a fixture directory, sorted.
+// FixtureNames lists the files of a fixture directory, sorted, leaving out
+// pending snapshots (NAME.screen.new), which are not fixtures.
 func FixtureNames(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -225,7 +227,7 @@ func FixtureNames(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || IsPending(e.Name()) {
 			continue
 		}
 		out = append(out, e.Name())
@@ -243,7 +245,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // recordHint says how to record fixtures.
-const recordHint = "run GOLDIE_UPDATE=1 go test ./harness (or dshtest record)"
+const recordHint = "to record: dshtest record (or dshtest record SCENARIO)"
 
 // remember keeps the bytes a snapshot produced in this run.
 func (s *fixtureStore) remember(name string, data []byte) {
@@ -320,8 +322,10 @@ func (s *fixtureStore) pendingPairs() []error {
 }
 
 // check compares data with the fixture name, (re-)recording it first when
-// updating. scenario names the accept command in a mismatch message.
-func (s *fixtureStore) check(name, scenario string, data []byte) error {
+// updating. A differing or missing fixture is a *mismatchError: its new
+// screen goes to the pending file (when one is kept), and the fixture is
+// never touched. A match removes a stale pending file.
+func (s *fixtureStore) check(name, scenario, scenarioFile string, line int, data []byte) error {
 	path := s.path(name)
 	want, err := os.ReadFile(path)
 	missing := errors.Is(err, fs.ErrNotExist)
@@ -335,16 +339,19 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 		if err := writeFileAtomic(path, data); err != nil {
 			return fmt.Errorf("%s: record: %w", s.display(name), err)
 		}
-		return nil
+		return s.removePending(name)
 	}
-	if missing {
-		return fmt.Errorf("%s: missing; %s", s.display(name), recordHint)
+	if !missing && bytes.Equal(want, data) {
+		return s.removePending(name)
 	}
-	if !bytes.Equal(want, data) {
-		return fmt.Errorf("%s: the screen differs from the recorded fixture:\n%s\nto accept: GOLDIE_UPDATE=1 go test ./harness -run TestScenarios/%s",
-			s.display(name), lineDiff("recorded", "actual", string(want), string(data)), scenario)
+	m := Mismatch{Scenario: scenario, File: scenarioFile, Line: line, Name: name, Fixture: s.display(name), Missing: missing}
+	if !missing {
+		m.Diff = lineDiff("recorded", "new", string(want), string(data))
 	}
-	return nil
+	if m.Pending, err = s.writePending(name, data); err != nil {
+		return err
+	}
+	return &mismatchError{m}
 }
 
 // lineDiff is a unified line diff of two texts (goldie's classic diff).

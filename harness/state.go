@@ -52,6 +52,8 @@ type script struct {
 	filter func(*projection.Event) bool
 
 	snapshots map[string]bool
+	// mismatches are the snapshots that differed from their fixtures.
+	mismatches []Mismatch
 }
 
 // view is everything besides the log that a mounted terminal renders with.

@@ -46,7 +46,7 @@ record refuses to run when CI is set (exit 2): fixtures are read-only in CI.`,
   dshtest record --prune`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if a.getenv("CI") != "" {
+			if harness.IsCI(a.getenv("CI")) {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("record refuses to run when CI is set: fixtures are read-only in CI; nothing written")}
 			}
 			pattern := ""
@@ -80,7 +80,7 @@ func readTree(dir string) (tree, error) {
 		return nil, err
 	}
 	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || harness.IsPending(e.Name()) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -255,8 +255,9 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 			}
 		}
 	}
-	// Check: the recorded scenarios now pass as they are.
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir}
+	// Check: the recorded scenarios now pass as they are (which also
+	// removes their stale pending files).
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir}
 	if !all {
 		cfg.Scenarios = names
 	}

@@ -16,10 +16,11 @@ import (
 
 func (a *app) runCommand() *cobra.Command {
 	var (
-		dir     string
-		shard   string
-		asJSON  bool
-		verbose bool
+		dir        string
+		shard      string
+		asJSON     bool
+		verbose    bool
+		pendingDir string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [PATTERN]",
@@ -35,7 +36,13 @@ PATTERN is a regular expression matched against scenario names (as go test
 A run of every scenario also checks the closed fixture inventory: a fixture
 no snapshot took, or a snapshot without its fixture, fails the run.
 
-run never writes a fixture (use record). It finds the repository from the
+run never writes a fixture. A snapshot that differs from its fixture (or
+has none) writes its new screen beside it as fixtures/NAME.screen.new, and
+the scenario goes on, so every changed snapshot is reported; decide with
+dshtest review, accept or reject. Under CI (CI set to anything but "", 0
+or false) pending screens go only to --pending-dir or $DSHTEST_PENDING_DIR,
+and without one nothing is written. A passing snapshot removes its stale
+pending file. It finds the repository from the
 working directory (the nearest go.mod of this module with scenarios/ beside
 it); --dir names it instead. Exit 1 if anything failed.`,
 		Example: `  dshtest run
@@ -59,10 +66,11 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 			cfg := harness.Config{
 				ScenarioDir: filepath.Join(root, "scenarios"),
 				FixtureDir:  filepath.Join(root, "fixtures"),
-				CI:          a.getenv("CI") != "",
+				CI:          harness.IsCI(a.getenv("CI")),
 				Verbose:     verbose,
 				Projection:  proj,
 			}
+			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
 				return err
@@ -89,7 +97,25 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (1-based, stable by name), e.g. 1/4")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines: one object per scenario, then a summary")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every scenario step")
+	cmd.Flags().StringVar(&pendingDir, "pending-dir", "", "write pending screens (NAME.screen.new) here (default: beside the fixtures; under CI only here or in $DSHTEST_PENDING_DIR)")
 	return cmd
+}
+
+// pendingDir is where run writes pending screens: --pending-dir, else
+// harness.PendingDirFromEnv (beside the fixtures, or under CI only
+// $DSHTEST_PENDING_DIR).
+func (a *app) pendingDir(flag, fixtureDir string) string {
+	if flag != "" {
+		if abs, err := filepath.Abs(flag); err == nil {
+			return abs
+		}
+		return flag
+	}
+	d := harness.PendingDirFromEnv(a.getenv, fixtureDir)
+	if abs, err := filepath.Abs(d); err == nil && d != "" {
+		return abs
+	}
+	return d
 }
 
 // runWithProgress runs the suite, reporting each scenario as it finishes:

@@ -28,6 +28,9 @@ type outcome struct {
 	Elapsed time.Duration `json:"-"`
 	Seconds float64       `json:"seconds"`
 	Output  string        `json:"output,omitempty"`
+	// Mismatches are the scenario's snapshots that differed from their
+	// fixtures (or had none).
+	Mismatches []harness.Mismatch `json:"-"`
 }
 
 // suiteRun configures one run of the suite.
@@ -136,7 +139,7 @@ func runSuite(r suiteRun) *suiteResult {
 			total = len(names)
 		}
 	}
-	top := &suiteT{run: r, res: res, total: total}
+	top := &suiteT{run: r, res: res, total: total, suite: s}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -163,6 +166,7 @@ func runSuite(r suiteRun) *suiteResult {
 // suiteT is the top-level testscript.T: testscript calls its Run once per
 // scenario.
 type suiteT struct {
+	suite *harness.Suite
 	run   suiteRun
 	res   *suiteResult
 	total int
@@ -219,6 +223,20 @@ func (t *suiteT) Run(name string, f func(testscript.T)) {
 		o.Output = strings.TrimRight(st.log.String(), "\n")
 	}
 	st.mu.Unlock()
+	for _, m := range t.suite.Mismatches() {
+		if m.Scenario == name {
+			o.Mismatches = append(o.Mismatches, m)
+		}
+	}
+	if o.Status == "fail" && len(o.Mismatches) > 0 && strings.HasSuffix(o.Output, "\nPASS") {
+		// Nothing failed but the snapshots: their messages are the whole
+		// story, without the script's passing log.
+		var msgs []string
+		for _, m := range o.Mismatches {
+			msgs = append(msgs, "FAIL: "+m.Message())
+		}
+		o.Output = strings.Join(msgs, "\n")
+	}
 	t.res.Outcomes = append(t.res.Outcomes, o)
 	if t.run.finished != nil {
 		t.run.finished(o, i, t.total)
