@@ -47,6 +47,8 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.viewCommand(),
 		a.checkCommand(),
 		a.historyCommand(),
+		a.acceptCommand(),
+		a.rejectCommand(),
 	)
 	// Give cobra's own commands examples too.
 	root.InitDefaultHelpCmd()
@@ -75,17 +77,19 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 	return root
 }
 
-// findRoot returns the repository root: dir itself when set (it must be a
-// checkout), else the nearest directory at or above the working directory
-// holding a go.mod for this module and a scenarios directory.
+// findRoot returns the scenario folder: dir itself when set (it must hold
+// a scenarios/ directory; fixtures/ is made when first recorded), else the
+// nearest directory at or above the working directory holding scenarios/
+// and fixtures/ (or this module's checkout, whose go.mod names it). Any
+// team's folder works, not only this module's.
 func findRoot(dir string) (string, error) {
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return "", err
 		}
-		if !isRepoRoot(abs) {
-			return "", usagef("--dir %s: not a dshtest checkout (no go.mod for %s with a scenarios directory)", dir, modulePath)
+		if !isDir(filepath.Join(abs, "scenarios")) {
+			return "", usagef("--dir %s: no scenarios/ folder there (a scenario folder holds scenarios/*.txtar and fixtures/)", dir)
 		}
 		return abs, nil
 	}
@@ -94,15 +98,20 @@ func findRoot(dir string) (string, error) {
 		return "", err
 	}
 	for d := wd; ; {
-		if isRepoRoot(d) {
+		if isDir(filepath.Join(d, "scenarios")) && (isDir(filepath.Join(d, "fixtures")) || isRepoRoot(d)) {
 			return d, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", usagef("no dshtest checkout at or above %s (looked for go.mod of %s with scenarios/); use --dir", wd, modulePath)
+			return "", usagef("no scenario folder at or above %s (looked for scenarios/ and fixtures/); use --dir", wd)
 		}
 		d = parent
 	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 func isRepoRoot(dir string) bool {

@@ -76,7 +76,11 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 				return err
 			}
 			if len(names) == 0 {
-				return usagef("no scenario matches %q (shard %q) in %s", pattern, shard, relTo(root, cfg.ScenarioDir))
+				where := relTo(root, cfg.ScenarioDir)
+				if shard != "" {
+					where += " (shard " + shard + ")"
+				}
+				return failf("no scenario matched %q in %s", pattern, where)
 			}
 			if !all {
 				cfg.Scenarios = names
@@ -93,7 +97,7 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 			return nil
 		}),
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "repository root (default: found from the working directory)")
+	cmd.Flags().StringVar(&dir, "dir", "", "the folder holding scenarios/ and fixtures/ (default: found from the working directory)")
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (1-based, stable by name), e.g. 1/4")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines: one object per scenario, then a summary")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every scenario step")
@@ -190,9 +194,6 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 		}
 	}
 	pass, fail, skip := res.counts()
-	if len(res.Inventory) > 0 || res.Setup != "" {
-		fail++
-	}
 	note := ""
 	if !all {
 		note = "; a partial run: fixture inventory not checked"
@@ -200,6 +201,14 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 	line := fmt.Sprintf("scenarios: %d passed, %d failed", pass, fail)
 	if skip > 0 {
 		line += fmt.Sprintf(", %d skipped", skip)
+	}
+	// The inventory and the setup are not scenarios: they are counted as
+	// themselves.
+	if n := len(res.Inventory); n > 0 {
+		line += fmt.Sprintf("; fixture inventory: %s", plural(n, "problem"))
+	}
+	if res.Setup != "" {
+		line += "; suite setup failed"
 	}
 	fmt.Fprintf(w, "\n%s\n(%s%s)\n", line, res.Elapsed.Round(time.Millisecond), note)
 }
