@@ -20,9 +20,6 @@ import (
 // FixtureSuffix is the file suffix of a recorded screen.
 const FixtureSuffix = ".screen"
 
-// fixtureVersion is the first line of every fixture.
-const fixtureVersion = "dshtest fixture v1"
-
 // Fixture is one recorded screen: the settings it was rendered with, the
 // whole transcript document and the terminal's screen rows. It holds no
 // scenario name or path, so two snapshots of the same screen are
@@ -49,27 +46,27 @@ func (f *Fixture) Violations() []string {
 	return out
 }
 
-// Bytes serialises the fixture:
+// Bytes serialises the fixture in the format of screen.Fixture:
 //
-//	dshtest fixture v1
+//	dshtest fixture v2
 //	terminal 80x24 scheme=dark profile=ansi16
 //	toggles reasoning=on tools=collapsed
 //	theme-violations 0
-//	document rows=N
-//	<rows 0..N-1 in the screen row format>
+//	document
+//	<the document's rows>
 //	screen
-//	<rows 0..H-1>
+//	<the screen's own rows and references to the document rows it shows>
 func (f *Fixture) Bytes() []byte {
-	var b bytes.Buffer
-	b.WriteString(fixtureVersion + "\n")
-	fmt.Fprintf(&b, "terminal %dx%d scheme=%s profile=ansi16\n", f.Width, f.Height, schemeName(f.Scheme))
-	fmt.Fprintf(&b, "toggles reasoning=%s tools=%s\n", onOff(!f.HideReasoning), toolsName(f.Tools))
-	fmt.Fprintf(&b, "theme-violations %d\n", len(f.Violations()))
-	fmt.Fprintf(&b, "document rows=%d\n", len(f.Document))
-	screen.AppendRows(&b, f.Document, 0)
-	b.WriteString("screen\n")
-	screen.AppendRows(&b, f.Screen, 0)
-	return b.Bytes()
+	sf := screen.Fixture{
+		Settings: []string{
+			fmt.Sprintf("terminal %dx%d scheme=%s profile=ansi16", f.Width, f.Height, schemeName(f.Scheme)),
+			fmt.Sprintf("toggles reasoning=%s tools=%s", onOff(!f.HideReasoning), toolsName(f.Tools)),
+			fmt.Sprintf("theme-violations %d", len(f.Violations())),
+		},
+		Document: f.Document,
+		Screen:   f.Screen,
+	}
+	return sf.Marshal()
 }
 
 func schemeName(s terminal.Scheme) string {
@@ -286,9 +283,9 @@ func (s *fixtureStore) compareSame(p samePair, da, db []byte) error {
 }
 
 // documentSection returns a fixture's document section: from its
-// "document rows=" line up to its "screen" line.
+// "document" line up to its "screen" line.
 func documentSection(data []byte) []byte {
-	i := bytes.Index(data, []byte("\ndocument rows="))
+	i := bytes.Index(data, []byte("\ndocument\n"))
 	j := bytes.Index(data, []byte("\nscreen\n"))
 	if i < 0 || j < i {
 		return data

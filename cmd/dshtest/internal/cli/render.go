@@ -101,7 +101,7 @@ scrollback included, at --width.
 Formats:
   text     plain rows, trailing spaces trimmed (default)
   ansi     the styled rows, SGR escapes included
-  fixture  the fixture row format (row text as JSON strings plus style runs)
+  fixture  the fixture row format (row text as JSON strings plus style runs, no row numbers)
 
 --projection surface prints what the model sees instead: the messages of
 deriveMessages in surface order, one block per message (seq, role, source,
@@ -155,7 +155,7 @@ func writeDocument(w *bytes.Buffer, lines []string, format string) {
 			w.WriteString("\x1b[0m\n")
 		}
 	case "fixture":
-		screen.AppendRows(w, screen.Decode(lines), 0)
+		screen.AppendFixtureRows(w, screen.Decode(lines))
 	default:
 		for _, l := range plainLines(lines) {
 			w.WriteString(l)
