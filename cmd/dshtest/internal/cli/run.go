@@ -21,6 +21,9 @@ func (a *app) runCommand() *cobra.Command {
 		asJSON     bool
 		verbose    bool
 		pendingDir string
+		junit      string
+		github     bool
+		report     string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [PATTERN]",
@@ -91,6 +94,19 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 			} else {
 				printSummary(a.stdout, res, all)
 			}
+			if github {
+				writeGitHub(a.stdout, res)
+			}
+			if junit != "" {
+				if err := writeJUnitFile(junit, res); err != nil {
+					return err
+				}
+			}
+			if report != "" && res.failed() {
+				if err := a.writeRunReport(report, root, res); err != nil {
+					return err
+				}
+			}
 			if res.failed() {
 				return errFailed
 			}
@@ -101,6 +117,9 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (1-based, stable by name), e.g. 1/4")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines: one object per scenario, then a summary")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every scenario step")
+	cmd.Flags().StringVar(&junit, "junit", "", "also write a JUnit XML report to FILE (one test case per scenario)")
+	cmd.Flags().BoolVar(&github, "github", false, "also print GitHub Actions error annotations (::error file=…,line=…::…)")
+	cmd.Flags().StringVar(&report, "report", "", "on failure, also write an HTML report of every changed screen to FILE")
 	cmd.Flags().StringVar(&pendingDir, "pending-dir", "", "write pending screens (NAME.screen.new) here (default: beside the fixtures; under CI only here or in $DSHTEST_PENDING_DIR)")
 	return cmd
 }

@@ -32,6 +32,9 @@ type outcome struct {
 	// Mismatches are the scenario's snapshots that differed from their
 	// fixtures (or had none).
 	Mismatches []harness.Mismatch `json:"-"`
+	// Failures are the scenario's failures, each with its file and line
+	// (and fixture and diff for a snapshot), for CI reports.
+	Failures []failure `json:"failures,omitempty"`
 }
 
 // suiteRun configures one run of the suite.
@@ -254,6 +257,14 @@ func (t *suiteT) Run(name string, f func(testscript.T)) {
 			msgs = append(msgs, "FAIL: "+m.Message())
 		}
 		o.Output = strings.Join(msgs, "\n")
+	}
+	// Name the user's files relative to the folder, never by a scratch
+	// or absolute path.
+	if base := filepath.Dir(t.run.cfg.ScenarioDir); base != "." {
+		o.Output = strings.ReplaceAll(o.Output, base+string(filepath.Separator), "")
+	}
+	if o.Status == "fail" {
+		o.Failures = failuresOf(o)
 	}
 	t.res.Outcomes = append(t.res.Outcomes, o)
 	if t.run.finished != nil {
