@@ -341,7 +341,10 @@ func (s *fixtureStore) check(name, scenario, scenarioFile string, line int, data
 	if !missing && bytes.Equal(want, data) {
 		return s.removePending(name)
 	}
-	m := Mismatch{Scenario: scenario, File: scenarioFile, Line: line, Name: name, Fixture: s.display(name), Missing: missing}
+	m := Mismatch{Scenario: scenario, File: scenarioFile, Line: line, Name: name, Fixture: s.display(name), Missing: missing, New: data}
+	if !missing {
+		m.Recorded = want
+	}
 	if !missing {
 		m.Diff = lineDiff("recorded", "new", string(want), string(data))
 	}

@@ -62,6 +62,10 @@ type Mismatch struct {
 	// fixture directory's parent when it lies there; "" when none was
 	// written (CI without a pending directory).
 	Pending string `json:"pending,omitempty"`
+	// Recorded and New are the recorded fixture's bytes (nil when
+	// missing) and the new screen's, for pictures of the change.
+	Recorded []byte `json:"-"`
+	New      []byte `json:"-"`
 }
 
 // Message is the mismatch as one failure message: where, what, and what

@@ -239,8 +239,3 @@ func ghData(s string) string {
 func ghProp(s string) string {
 	return xmlText(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
 }
-
-// writeRunReport is filled in by the report command's file.
-func (a *app) writeRunReport(path, root string, res *suiteResult) error {
-	return fmt.Errorf("--report: not built yet")
-}

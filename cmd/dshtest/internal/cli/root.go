@@ -49,6 +49,8 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.historyCommand(),
 		a.acceptCommand(),
 		a.rejectCommand(),
+		a.showCommand(),
+		a.reportCommand(),
 	)
 	// Give cobra's own commands examples too.
 	root.InitDefaultHelpCmd()
