@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sebdah/goldie/v2"
+	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
@@ -354,11 +354,14 @@ func (s *fixtureStore) check(name, scenario, scenarioFile string, line int, data
 	return &mismatchError{m}
 }
 
-// lineDiff is a unified line diff of two texts (goldie's classic diff).
+// lineDiff is a unified line diff of two texts, one line of context.
+// (Not goldie's: the harness links no package that defines a global
+// -update flag, so that test binaries using teatest can link it.)
 func lineDiff(fromName, toName, from, to string) string {
-	d := goldie.Diff(goldie.ClassicDiff, to, from)
-	d = strings.Replace(d, "--- Expected", "--- "+fromName, 1)
-	d = strings.Replace(d, "+++ Actual", "+++ "+toName, 1)
+	d, err := udiff.ToUnified(fromName, toName, from, udiff.Lines(from, to), 1)
+	if err != nil {
+		return fmt.Sprintf("(no diff: %v)", err)
+	}
 	return strings.TrimRight(d, "\n")
 }
 

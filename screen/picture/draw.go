@@ -211,3 +211,46 @@ func colourCode(i, base, bright int) int {
 	}
 	return bright + i - 8
 }
+
+// HighlightBg is the background (a palette index, bright black) that
+// ANSIRow gives a marked cell, keeping its own foreground visible; a marked
+// inverse cell, whose background is its colour, is underlined instead.
+const HighlightBg = 8
+
+// ANSIRow writes row r of g as SGR text exactly width cells wide (cut or
+// padded with blanks); cells marked in mark (which may be nil) are
+// highlighted.
+func ANSIRow(g Grid, r, width int, mark []bool) string {
+	var b strings.Builder
+	cur := plainStyle
+	for c := 0; c < width; c++ {
+		cell := g.At(r, c)
+		if cell.Width == 0 {
+			continue // the placeholder after a wide cell
+		}
+		if cell.Width == 2 && c+1 >= width {
+			cell = Cell{Text: " ", Width: 1, Style: plainStyle} // a wide cell cut at the edge
+		}
+		st := cell.Style
+		if c < len(mark) && mark[c] {
+			if st.Inverse {
+				st.Underline = true
+			} else {
+				st.Bg = HighlightBg
+			}
+		}
+		if st != cur {
+			b.WriteString(sgr(st))
+			cur = st
+		}
+		text := cell.Text
+		if text == "" {
+			text = " "
+		}
+		b.WriteString(text)
+	}
+	if cur != plainStyle {
+		b.WriteString("\x1b[0m")
+	}
+	return b.String()
+}

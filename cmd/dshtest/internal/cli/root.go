@@ -49,6 +49,7 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.historyCommand(),
 		a.acceptCommand(),
 		a.rejectCommand(),
+		a.reviewCommand(),
 		a.showCommand(),
 		a.reportCommand(),
 	)
