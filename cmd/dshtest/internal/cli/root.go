@@ -52,14 +52,16 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.reviewCommand(),
 		a.showCommand(),
 		a.reportCommand(),
+		a.verbsCommand(),
 	)
+	root.SetHelpCommand(a.helpCommand(root))
 	// Give cobra's own commands examples too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "help":
-			c.Example = "  dshtest help repro\n  dshtest help completion bash"
+			c.Example = "  dshtest help repro\n  dshtest help completion bash\n  dshtest help snapshot"
 		case "completion":
 			c.Example = "  source <(dshtest completion bash)\n  dshtest completion zsh > \"${fpath[1]}/_dshtest\"\n  dshtest completion fish > ~/.config/fish/completions/dshtest.fish"
 			for _, sh := range c.Commands() {
@@ -77,6 +79,7 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 			}
 		}
 	}
+	a.finishRoot(root)
 	return root
 }
 
