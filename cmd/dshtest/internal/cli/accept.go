@@ -28,8 +28,9 @@ type pendingFix struct {
 }
 
 // listPending returns the pending snapshots in pdir whose fixture names
-// match pattern (an unanchored regular expression; "" for all), sorted,
-// with the scenario that owns each.
+// match pattern, sorted, with the scenario that owns each. A pattern that
+// is a pending fixture's exact name selects that one only; otherwise it is
+// an unanchored regular expression ("" for all).
 func listPending(root, pdir, pattern string) ([]pendingFix, error) {
 	var re *regexp.Regexp
 	if pattern != "" {
@@ -60,6 +61,11 @@ func listPending(root, pdir, pattern string) ([]pendingFix, error) {
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	for _, p := range out {
+		if p.Name == pattern {
+			return []pendingFix{p}, nil
+		}
+	}
 	return out, nil
 }
 

@@ -272,7 +272,7 @@ func (m *Model) Screen() []string {
 	}
 	var head string
 	if len(m.items) == 0 {
-		head = "dshtest review · nothing pending"
+		head = "review · nothing pending"
 	} else {
 		it := m.items[m.cur]
 		section := "screen"
@@ -283,7 +283,7 @@ func (m *Model) Screen() []string {
 		if rec, nw, _, _ := m.grids(); rec != nil && nw != nil {
 			changed = fmt.Sprintf("%d cells changed", picture.CountChanged(picture.Changes(rec.Grid, nw.Grid)))
 		}
-		head = fmt.Sprintf("dshtest review · %d/%d · fixtures/%s.screen · scenario %s · %s · %s · %s",
+		head = fmt.Sprintf("review %d/%d · fixtures/%s.screen (%s) · %s · %s · %s",
 			m.cur+1, len(m.items), it.Name, it.Scenario, section, changed, m.decisions[m.cur])
 	}
 	rows := []string{cut(head, m.width)}

@@ -137,7 +137,7 @@ func TestReviewScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := screen.Decode(m.Screen())
-	if !strings.HasPrefix(rows[0].Text, "dshtest review · 1/1 · fixtures/trio-a.screen · scenario trio · screen · ") {
+	if !strings.HasPrefix(rows[0].Text, "review 1/1 · fixtures/trio-a.screen (trio) · screen · ") {
 		t.Errorf("header = %q", rows[0].Text)
 	}
 	if !strings.HasPrefix(rows[1].Text, "recorded ") || !strings.Contains(rows[1].Text, " │ new") {
