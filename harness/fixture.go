@@ -209,7 +209,7 @@ func (s *fixtureStore) inventory() []error {
 	}
 	for _, n := range sortedKeys(s.taken) {
 		if !onDisk[n+FixtureSuffix] {
-			errs = append(errs, fmt.Errorf("%s: missing; %s", s.display(n), recordHint))
+			errs = append(errs, fmt.Errorf("%s: missing; to record: dshtest record %s", s.display(n), s.taken[n][0]))
 		}
 	}
 	return errs
@@ -240,9 +240,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-// recordHint says how to record fixtures.
-const recordHint = "to record: dshtest record (or dshtest record SCENARIO)"
 
 // remember keeps the bytes a snapshot produced in this run.
 func (s *fixtureStore) remember(name string, data []byte) {
@@ -322,7 +319,7 @@ func (s *fixtureStore) pendingPairs() []error {
 // updating. A differing or missing fixture is a *mismatchError: its new
 // screen goes to the pending file (when one is kept), and the fixture is
 // never touched. A match removes a stale pending file.
-func (s *fixtureStore) check(name, scenario, scenarioFile string, line int, data []byte) error {
+func (s *fixtureStore) check(name, scenario string, data []byte) error {
 	path := s.path(name)
 	want, err := os.ReadFile(path)
 	missing := errors.Is(err, fs.ErrNotExist)
@@ -341,7 +338,7 @@ func (s *fixtureStore) check(name, scenario, scenarioFile string, line int, data
 	if !missing && bytes.Equal(want, data) {
 		return s.removePending(name)
 	}
-	m := Mismatch{Scenario: scenario, File: scenarioFile, Line: line, Name: name, Fixture: s.display(name), Missing: missing, New: data}
+	m := Mismatch{Scenario: scenario, Name: name, Fixture: s.display(name), Missing: missing, New: data}
 	if !missing {
 		m.Recorded = want
 	}

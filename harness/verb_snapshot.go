@@ -51,10 +51,12 @@ func verbSnapshot(ts *testscript.TestScript, neg bool, args []string) {
 		equiv := s.checkLiveReplay(name)
 		var rec error
 		if equiv == nil || !s.suite.cfg.Update {
-			line := SnapshotLine(filepath.Join(s.suite.cfg.ScenarioDir, s.name+".txtar"), name)
-			rec = s.suite.store.check(name, s.name, s.suite.scenarioFile(s.name), line, data)
+			rec = s.suite.store.check(name, s.name, data)
 			if m, ok := asMismatch(rec); ok {
-				// Reported at the scenario's end, with every other one.
+				// Reported at the scenario's end, with every other one,
+				// at the snapshot step's line.
+				m.File = s.suite.scenarioFile(s.name)
+				m.Line = SnapshotLine(filepath.Join(s.suite.cfg.ScenarioDir, s.name+".txtar"), name)
 				s.mismatches = append(s.mismatches, m)
 				s.suite.mismatch(m)
 				rec = nil
