@@ -201,3 +201,56 @@ func texts(rows []screen.Row) string {
 	}
 	return b.String()
 }
+
+// TestReviewKeys: n and p move between pending screens (wrapping), the
+// scroll keys move the body, and q quits without deciding.
+func TestReviewKeys(t *testing.T) {
+	dir := pendingFolder(t)
+	m, err := cli.Review(dir, "", 40, 12) // narrow and short: stacked, scrollable
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(k tea.KeyPressMsg) tea.Cmd { _, cmd := m.Update(k); return cmd }
+	header := func() string { return screen.Decode(m.Screen())[0].Text }
+	for _, tc := range []struct {
+		key  tea.KeyPressMsg
+		want int
+	}{
+		{tea.KeyPressMsg{Code: 'n', Text: "n"}, 1},
+		{tea.KeyPressMsg{Code: 'n', Text: "n"}, 2},
+		{tea.KeyPressMsg{Code: 'n', Text: "n"}, 0},
+		{tea.KeyPressMsg{Code: 'p', Text: "p"}, 2},
+	} {
+		key(tc.key)
+		if m.Current() != tc.want {
+			t.Errorf("after %s: item %d, want %d", tc.key, m.Current(), tc.want)
+		}
+	}
+	if !strings.HasPrefix(header(), "review 3/3 · fixtures/trio-c.screen") {
+		t.Errorf("header = %q", header())
+	}
+	body := func() string { return screen.Decode(m.Screen())[1].TrimRight() }
+	if body() != "recorded" {
+		t.Errorf("first body row = %q, want recorded", body())
+	}
+	key(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	if body() == "recorded" {
+		t.Error("PgDn did not scroll")
+	}
+	key(tea.KeyPressMsg{Code: tea.KeyHome})
+	if body() != "recorded" {
+		t.Errorf("Home: first body row = %q", body())
+	}
+	key(tea.KeyPressMsg{Code: tea.KeyEnd})
+	if got := screen.Decode(m.Screen())[9].TrimRight(); got == "" {
+		t.Error("End: the last body row is empty, want the new screen's end")
+	}
+	if cmd := key(tea.KeyPressMsg{Code: 'q', Text: "q"}); cmd == nil {
+		t.Error("q did not quit")
+	}
+	for i, d := range m.Decisions() {
+		if d != review.Undecided {
+			t.Errorf("item %d decided %v without a decision key", i, d)
+		}
+	}
+}
