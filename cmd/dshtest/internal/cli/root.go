@@ -19,14 +19,18 @@ func (a *app) rootCommand() *cobra.Command {
 		Long: `dshtest pins the human transcript of agent session logs with scenarios and
 golden fixtures, and checks a user's log against the transcript invariants.
 
-In CI:        dshtest run            (exit 1 if any scenario fails)
-At your desk: dshtest record         (re-record fixtures, review the diff)
+In CI:        dshtest run --junit junit.xml --github --pending-dir pending/
+                                     (exit 1 if any scenario fails)
+At your desk: dshtest run, then dshtest review (or accept / reject) the
+              pending screens it wrote; dshtest record re-records.
 In triage:    dshtest repro LOG.jsonl (live ≡ replay, nothing lost, one marker
               per compaction, history pages), then --emit a scenario.
 
 Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		Example: `  dshtest run
   dshtest run compaction --json
+  dshtest review
+  dshtest accept log-summary
   dshtest record compaction
   dshtest repro user.jsonl --size 80x24 --size 44x18
   dshtest render user.jsonl --width 100
