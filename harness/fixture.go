@@ -21,9 +21,6 @@ import (
 // FixtureSuffix is the file suffix of a recorded screen.
 const FixtureSuffix = ".screen"
 
-// fixtureVersion is the first line of every fixture.
-const fixtureVersion = "dshtest fixture v1"
-
 // Fixture is one recorded screen: the settings it was rendered with, the
 // whole transcript document and the terminal's screen rows. It holds no
 // scenario name or path, so two snapshots of the same screen are
@@ -50,27 +47,27 @@ func (f *Fixture) Violations() []string {
 	return out
 }
 
-// Bytes serialises the fixture:
+// Bytes serialises the fixture in the format of screen.Fixture:
 //
-//	dshtest fixture v1
+//	dshtest fixture v2
 //	terminal 80x24 scheme=dark profile=ansi16
 //	toggles reasoning=on tools=collapsed
 //	theme-violations 0
-//	document rows=N
-//	<rows 0..N-1 in the screen row format>
+//	document
+//	<the document's rows>
 //	screen
-//	<rows 0..H-1>
+//	<the screen's own rows and references to the document rows it shows>
 func (f *Fixture) Bytes() []byte {
-	var b bytes.Buffer
-	b.WriteString(fixtureVersion + "\n")
-	fmt.Fprintf(&b, "terminal %dx%d scheme=%s profile=ansi16\n", f.Width, f.Height, schemeName(f.Scheme))
-	fmt.Fprintf(&b, "toggles reasoning=%s tools=%s\n", onOff(!f.HideReasoning), toolsName(f.Tools))
-	fmt.Fprintf(&b, "theme-violations %d\n", len(f.Violations()))
-	fmt.Fprintf(&b, "document rows=%d\n", len(f.Document))
-	screen.AppendRows(&b, f.Document, 0)
-	b.WriteString("screen\n")
-	screen.AppendRows(&b, f.Screen, 0)
-	return b.Bytes()
+	sf := screen.Fixture{
+		Settings: []string{
+			fmt.Sprintf("terminal %dx%d scheme=%s profile=ansi16", f.Width, f.Height, schemeName(f.Scheme)),
+			fmt.Sprintf("toggles reasoning=%s tools=%s", onOff(!f.HideReasoning), toolsName(f.Tools)),
+			fmt.Sprintf("theme-violations %d", len(f.Violations())),
+		},
+		Document: f.Document,
+		Screen:   f.Screen,
+	}
+	return sf.Marshal()
 }
 
 func schemeName(s terminal.Scheme) string {
@@ -102,6 +99,7 @@ func onOff(b bool) string {
 type fixtureStore struct {
 	dir        string
 	update, ci bool
+	pendingDir string // where pending snapshots go; "" keeps none
 
 	mu    sync.Mutex
 	taken map[string][]string // fixture name -> scenarios that snapshotted it
@@ -116,8 +114,8 @@ type samePair struct {
 	document bool
 }
 
-func newFixtureStore(dir string, update, ci bool) *fixtureStore {
-	return &fixtureStore{dir: dir, update: update, ci: ci, taken: map[string][]string{}, data: map[string][]byte{}}
+func newFixtureStore(dir string, update, ci bool, pendingDir string) *fixtureStore {
+	return &fixtureStore{dir: dir, update: update, ci: ci, pendingDir: pendingDir, taken: map[string][]string{}, data: map[string][]byte{}}
 }
 
 // path is the fixture's file path.
@@ -212,13 +210,14 @@ func (s *fixtureStore) inventory() []error {
 	}
 	for _, n := range sortedKeys(s.taken) {
 		if !onDisk[n+FixtureSuffix] {
-			errs = append(errs, fmt.Errorf("%s: missing; %s", s.display(n), recordHint))
+			errs = append(errs, fmt.Errorf("%s: missing; to record: dshtest record %s", s.display(n), s.taken[n][0]))
 		}
 	}
 	return errs
 }
 
-// FixtureNames lists the files of a fixture directory, sorted.
+// FixtureNames lists the files of a fixture directory, sorted, leaving out
+// pending snapshots (NAME.screen.new), which are not fixtures.
 func FixtureNames(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -226,7 +225,7 @@ func FixtureNames(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || IsPending(e.Name()) {
 			continue
 		}
 		out = append(out, e.Name())
@@ -242,9 +241,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-// recordHint says how to record fixtures.
-const recordHint = "run GOLDIE_UPDATE=1 go test ./harness (or dshtest record)"
 
 // remember keeps the bytes a snapshot produced in this run.
 func (s *fixtureStore) remember(name string, data []byte) {
@@ -285,9 +281,9 @@ func (s *fixtureStore) compareSame(p samePair, da, db []byte) error {
 }
 
 // documentSection returns a fixture's document section: from its
-// "document rows=" line up to its "screen" line.
+// "document" line up to its "screen" line.
 func documentSection(data []byte) []byte {
-	i := bytes.Index(data, []byte("\ndocument rows="))
+	i := bytes.Index(data, []byte("\ndocument\n"))
 	j := bytes.Index(data, []byte("\nscreen\n"))
 	if i < 0 || j < i {
 		return data
@@ -321,7 +317,9 @@ func (s *fixtureStore) pendingPairs() []error {
 }
 
 // check compares data with the fixture name, (re-)recording it first when
-// updating. scenario names the accept command in a mismatch message.
+// updating. A differing or missing fixture is a *mismatchError: its new
+// screen goes to the pending file (when one is kept), and the fixture is
+// never touched. A match removes a stale pending file.
 func (s *fixtureStore) check(name, scenario string, data []byte) error {
 	path := s.path(name)
 	want, err := os.ReadFile(path)
@@ -339,20 +337,31 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 		if err := atomicfile.Write(path, data); err != nil {
 			return fmt.Errorf("%s: record: %w", s.display(name), err)
 		}
-		return nil
+		return s.removePending(name)
 	}
-	if missing {
-		return fmt.Errorf("%s: missing; %s", s.display(name), recordHint)
+	if !missing && bytes.Equal(want, data) {
+		return s.removePending(name)
 	}
-	if !bytes.Equal(want, data) {
-		return fmt.Errorf("%s: the screen differs from the recorded fixture:\n%s\nto accept: GOLDIE_UPDATE=1 go test ./harness -run TestScenarios/%s",
-			s.display(name), lineDiff("recorded", "actual", string(want), string(data)), scenario)
+	m := Mismatch{Scenario: scenario, Name: name, Fixture: s.display(name), Missing: missing, New: data}
+	if !missing {
+		m.Recorded = want
 	}
-	return nil
+	if !missing {
+		m.Diff = lineDiff("recorded", "new", string(want), string(data))
+	}
+	if m.Pending, err = s.writePending(name, data); err != nil {
+		return err
+	}
+	return &mismatchError{m}
 }
 
-// lineDiff is a unified line diff of two texts, from → to (go-udiff, the
-// project's one diff library), with three lines of context.
+// lineDiff is a unified line diff of two texts, one line of context.
+// (Not goldie's: the harness links no package that defines a global
+// -update flag, so that test binaries using teatest can link it.)
 func lineDiff(fromName, toName, from, to string) string {
-	return strings.TrimRight(udiff.Unified(fromName, toName, from, to), "\n")
+	d, err := udiff.ToUnified(fromName, toName, from, udiff.Lines(from, to), 1)
+	if err != nil {
+		return fmt.Sprintf("(no diff: %v)", err)
+	}
+	return strings.TrimRight(d, "\n")
 }

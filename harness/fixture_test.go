@@ -21,14 +21,19 @@ func TestCompactionFixturePair(t *testing.T) {
 	if !bytes.Equal(replayed, wide) {
 		t.Fatal("surface-replayed-compaction.screen and surface-after-compaction-wide.screen differ")
 	}
-	if _, err := screen.Parse(replayed); err != nil {
-		t.Fatalf("the fixture does not parse as screen rows: %v", err)
+	fx, err := screen.ParseFixture(replayed)
+	if err != nil {
+		t.Fatalf("the fixture does not parse: %v", err)
 	}
-	doc, scr, ok := strings.Cut(string(replayed), "\nscreen\n")
-	if !ok {
-		t.Fatal("no screen section")
+	if n := strings.Count(string(replayed), projectionMarker); n != 1 {
+		t.Errorf("the file has %d marker rows, want exactly 1 (the screen refers to the document's)", n)
 	}
-	for section, text := range map[string]string{"document": doc, "screen": scr} {
+	for section, rows := range map[string][]screen.Row{"document": fx.Document, "screen": fx.Screen} {
+		var lines []string
+		for _, r := range rows {
+			lines = append(lines, screen.Quote(r.Text))
+		}
+		text := strings.Join(lines, "\n")
 		for _, want := range []string{
 			`"You `,
 			`"Old prompt with a long line that exercises wrapping and stays visible after compaction. `,
@@ -81,8 +86,11 @@ func TestFixturesAreClean(t *testing.T) {
 				break
 			}
 		}
-		if !bytes.HasPrefix(data, []byte("dshtest fixture v1\n")) || !bytes.Contains(data, []byte("\ntheme-violations 0\n")) {
+		if !bytes.HasPrefix(data, []byte(screen.FixtureVersion+"\n")) || !bytes.Contains(data, []byte("\ntheme-violations 0\n")) {
 			t.Errorf("%s: bad header", n)
+		}
+		if _, err := screen.ParseFixture(data); err != nil {
+			t.Errorf("%s: %v", n, err)
 		}
 		for _, s := range scenarios {
 			if bytes.Contains(data, []byte(s+".txtar")) || bytes.Contains(data, []byte("scenarios/")) {

@@ -34,6 +34,11 @@ type Config struct {
 	// CI refuses every recording: nothing is written, and a missing
 	// fixture is a failure even with Update.
 	CI bool
+	// PendingDir is where a snapshot that differs from its fixture (or has
+	// none) writes its new screen, as NAME.screen.new; "" writes none.
+	// PendingDirFromEnv gives the usual choice: beside the fixtures, or
+	// under CI only $DSHTEST_PENDING_DIR.
+	PendingDir string
 	// Verbose asks a runner to log every scenario step, as go test -v
 	// does. The harness itself does not read it; runners built on NewSuite
 	// (dshtest run -v) do.
@@ -57,14 +62,15 @@ type Config struct {
 }
 
 // ConfigFromEnv returns a Config for the given directories with Update set
-// from GOLDIE_UPDATE (1, t or true), CI from CI (any non-empty value), and
-// UpdateScripts when updating outside CI.
+// from GOLDIE_UPDATE (1, t or true), CI from CI (IsCI), PendingDir from
+// PendingDirFromEnv, and UpdateScripts when updating outside CI.
 func ConfigFromEnv(scenarioDir, fixtureDir string) Config {
 	cfg := Config{
 		ScenarioDir: scenarioDir,
 		FixtureDir:  fixtureDir,
 		Update:      truthy(os.Getenv("GOLDIE_UPDATE")),
-		CI:          os.Getenv("CI") != "",
+		CI:          IsCI(os.Getenv("CI")),
+		PendingDir:  PendingDirFromEnv(os.Getenv, fixtureDir),
 	}
 	cfg.UpdateScripts = cfg.Update && !cfg.CI
 	return cfg
@@ -108,13 +114,14 @@ type Suite struct {
 	started     map[string]bool
 	failed      map[string]bool
 	divergences []Divergence
+	mismatches  []Mismatch
 }
 
 // NewSuite returns a suite for cfg.
 func NewSuite(cfg Config) *Suite {
 	return &Suite{
 		cfg:     cfg,
-		store:   newFixtureStore(cfg.FixtureDir, cfg.Update, cfg.CI),
+		store:   newFixtureStore(cfg.FixtureDir, cfg.Update, cfg.CI, cfg.PendingDir),
 		started: map[string]bool{},
 		failed:  map[string]bool{},
 	}
@@ -151,6 +158,26 @@ func (s *Suite) Divergences() []Divergence {
 	return append([]Divergence(nil), s.divergences...)
 }
 
+// Mismatches returns every snapshot so far that differed from its fixture
+// or had none, in the order they ran.
+func (s *Suite) Mismatches() []Mismatch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Mismatch(nil), s.mismatches...)
+}
+
+func (s *Suite) mismatch(m Mismatch) {
+	s.mu.Lock()
+	s.mismatches = append(s.mismatches, m)
+	s.mu.Unlock()
+}
+
+// scenarioFile is how messages name a scenario's file:
+// "scenarios/NAME.txtar".
+func (s *Suite) scenarioFile(name string) string {
+	return filepath.ToSlash(filepath.Join(filepath.Base(s.cfg.ScenarioDir), name+".txtar"))
+}
+
 // Recorded returns the fixture names snapshotted so far, sorted.
 func (s *Suite) Recorded() []string { return s.store.names() }
 
@@ -162,13 +189,22 @@ func (s *Suite) setup(env *testscript.Env) error {
 	st := newScript(s, name)
 	env.Values[scriptKey{}] = st
 	env.Defer(func() {
+		t := env.T()
 		failed := false
-		if f, ok := env.T().(interface{ Failed() bool }); ok {
+		if f, ok := t.(interface{ Failed() bool }); ok {
 			failed = f.Failed()
 		}
 		s.mu.Lock()
-		s.failed[name] = failed
+		s.failed[name] = failed || len(st.mismatches) > 0
 		s.mu.Unlock()
+		// Mismatched snapshots let the scenario run on, so that every one
+		// of them is reported; the scenario fails here, at its end.
+		for _, m := range st.mismatches {
+			t.Log("FAIL: " + m.Message())
+		}
+		if len(st.mismatches) > 0 && !failed {
+			t.FailNow()
+		}
 	})
 	return nil
 }

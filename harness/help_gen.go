@@ -302,8 +302,10 @@ retry N/always DELAYMS MESSAGE [--as NAME]
 
     Pins what the mounted terminal shows: the full transcript document and
     the screen, serialised as fixtures/NAME.screen. With GOLDIE_UPDATE=1 it
-    (re-)records the file (never when CI is set); otherwise it compares and
-    prints a line diff on a difference. A screen with theme violations is
+    (re-)records the file (never when CI is set); otherwise it compares, and
+    on a difference (or a missing fixture) writes the new screen as the
+    pending file NAME.screen.new and lets the scenario run on, which then
+    fails at its end with a line diff for every differing snapshot. A screen with theme violations is
     never recorded. Every snapshot also checks live ≡ replay: a terminal
     mounted on the same log with the same settings must show the same
     document and the same screen rows (all but the status line); on a

@@ -29,7 +29,7 @@ func TestDeletedFixtureFails(t *testing.T) {
 	if !failed {
 		t.Fatalf("the suite passed with %s deleted", ownedFixture)
 	}
-	want := filepath.Base(dir) + "/" + ownedFixture + ".screen: missing; run GOLDIE_UPDATE=1 go test ./harness (or dshtest record)"
+	want := filepath.Base(dir) + "/" + ownedFixture + ".screen: missing\nno pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record " + ownerScenario
 	if !strings.Contains(log, want) {
 		t.Errorf("the failure does not say what to do; want %q in:\n%s", want, log)
 	}
@@ -73,9 +73,9 @@ func TestChangedFixtureFails(t *testing.T) {
 	}
 	for _, want := range []string{
 		"the screen differs from the recorded fixture",
-		`-5| "B demo project.`, // the line diff: recorded
-		`+5| "A demo project.`, // actual
-		"to accept: GOLDIE_UPDATE=1 go test ./harness -run TestScenarios/" + ownerScenario,
+		`-"B demo project.`, // the line diff: recorded
+		`+"A demo project.`, // actual
+		"to record: dshtest record " + ownerScenario,
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the failure lacks %q:\n%s", want, log)

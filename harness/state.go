@@ -54,6 +54,8 @@ type script struct {
 	filter func(*sessionlog.Event) bool
 
 	snapshots map[string]bool
+	// mismatches are the snapshots that differed from their fixtures.
+	mismatches []Mismatch
 }
 
 // view is everything besides the log that a mounted terminal renders with.

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -14,8 +15,10 @@ import (
 //
 // Pins what the mounted terminal shows: the full transcript document and
 // the screen, serialised as fixtures/NAME.screen. With GOLDIE_UPDATE=1 it
-// (re-)records the file (never when CI is set); otherwise it compares and
-// prints a line diff on a difference. A screen with theme violations is
+// (re-)records the file (never when CI is set); otherwise it compares, and
+// on a difference (or a missing fixture) writes the new screen as the
+// pending file NAME.screen.new and lets the scenario run on, which then
+// fails at its end with a line diff for every differing snapshot. A screen with theme violations is
 // never recorded. Every snapshot also checks live ≡ replay: a terminal
 // mounted on the same log with the same settings must show the same
 // document and the same screen rows (all but the status line); on a
@@ -49,6 +52,15 @@ func verbSnapshot(ts *testscript.TestScript, neg bool, args []string) {
 		var rec error
 		if equiv == nil || !s.suite.cfg.Update {
 			rec = s.suite.store.check(name, s.name, data)
+			if m, ok := asMismatch(rec); ok {
+				// Reported at the scenario's end, with every other one,
+				// at the snapshot step's line.
+				m.File = s.suite.scenarioFile(s.name)
+				m.Line = SnapshotLine(filepath.Join(s.suite.cfg.ScenarioDir, s.name+".txtar"), name)
+				s.mismatches = append(s.mismatches, m)
+				s.suite.mismatch(m)
+				rec = nil
+			}
 		}
 		return errors.Join(rec, equiv)
 	})

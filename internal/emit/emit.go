@@ -1,7 +1,7 @@
 // Package emit writes a session log as a testscript scenario (.txtar) for
 // the harness: the log embedded as session.jsonl, a comment header saying
 // what it is and where it came from, and load, mount, resize and snapshot
-// steps ready for "GOLDIE_UPDATE=1 go test ./harness" or "dshtest record".
+// steps ready for "dshtest record".
 //
 // With Options.Scrub the log is anonymised first (see Scrub): texts become
 // same-width filler and ids stable aliases, so a private log can be shared
@@ -137,8 +137,7 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 			"white space, punctuation and controls kept) and ids are aliases (id-N, call-N, cmp-N, cmd-N, session-N).")
 	}
 	b.WriteString("#\n")
-	comment(&b, "Record: copy this file to scenarios/ and run GOLDIE_UPDATE=1 go test ./harness -run 'TestScenarios/"+
-		name+"$' (or: dshtest record '^"+name+"$').")
+	comment(&b, "Record: copy this file to scenarios/ and run dshtest record '^"+name+"$'.")
 	b.WriteString("\n")
 	if opts.Eager {
 		b.WriteString("option eager\n")

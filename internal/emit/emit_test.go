@@ -62,7 +62,7 @@ func TestScenario(t *testing.T) {
 		t.Errorf("script (-want +got):\n%s", diff)
 	}
 	for _, w := range []string{"# gen-2: a session log of", "# Source: sessiongen seed 2", "# Property live-replay failed.",
-		`# second line \x1b[31m`, "TestScenarios/gen-2$"} {
+		`# second line \x1b[31m`, "dshtest record '^gen-2$'"} {
 		if !bytes.Contains(ar.Comment, []byte(w)) {
 			t.Errorf("header lacks %q:\n%s", w, ar.Comment)
 		}

@@ -21,6 +21,7 @@ func (a *app) recordCommand() *cobra.Command {
 		dir     string
 		prune   bool
 		dryRun  bool
+		check   bool
 		verbose bool
 	)
 	cmd := &cobra.Command{
@@ -41,14 +42,21 @@ several fixtures are shown once ("3 fixtures: same change").
 An orphan is a fixture no snapshot step takes any more; --prune deletes it.
 Orphans are only known when every scenario ran.
 
-record refuses to run when CI is set (exit 2): fixtures are read-only in CI.`,
+--dry-run shows all this and writes nothing; --check does the same and exits 1
+when anything would change (a created or changed fixture, a changed archive
+file, or with --prune an orphan). Both are allowed under CI. Otherwise record
+refuses to run when CI is set (exit 2): fixtures are read-only in CI.
+
+To decide on the pending screens a failing run wrote one by one, use
+dshtest review, accept or reject instead.`,
 		Example: `  dshtest record
   dshtest record compaction
   dshtest record --dry-run
+  dshtest record --check
   dshtest record --prune`,
 		Args: argsUsage(cobra.MaximumNArgs(1)),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if a.getenv("CI") != "" {
+			if harness.IsCI(a.getenv("CI")) && !dryRun && !check {
 				return &exitError{code: ExitUsage, err: fmt.Errorf("record refuses to run when CI is set: fixtures are read-only in CI; nothing written")}
 			}
 			pattern := ""
@@ -59,12 +67,13 @@ record refuses to run when CI is set (exit 2): fixtures are read-only in CI.`,
 			if err != nil {
 				return err
 			}
-			return a.record(root, pattern, prune, dryRun, verbose)
+			return a.record(root, pattern, prune, dryRun || check, check, verbose)
 		}),
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "repository root (default: found from the working directory)")
+	cmd.Flags().StringVar(&dir, "dir", "", "the folder holding scenarios/ and fixtures/ (default: found from the working directory)")
 	cmd.Flags().BoolVar(&prune, "prune", false, "delete orphaned fixtures")
 	cmd.Flags().BoolVarP(&dryRun, "dry-run", "n", false, "show what would change; write nothing")
+	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 if anything would change (allowed under CI)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also name every unchanged fixture")
 	return cmd
 }
@@ -82,7 +91,7 @@ func readTree(dir string) (tree, error) {
 		return nil, err
 	}
 	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || harness.IsPending(e.Name()) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -115,7 +124,10 @@ type render struct {
 
 // renderScratch runs the suite in update mode on a scratch copy of the
 // scenarios and fixtures and returns what it left there.
-func renderScratch(scenarios, fixtures tree, names []string, all bool) (*render, error) {
+//
+// Messages name the user's files: the scratch directory's path is replaced
+// by root's in every output.
+func renderScratch(root string, scenarios, fixtures tree, names []string, all bool) (*render, error) {
 	tmp, err := os.MkdirTemp("", "dshtest-record-")
 	if err != nil {
 		return nil, err
@@ -133,6 +145,7 @@ func renderScratch(scenarios, fixtures tree, names []string, all bool) (*render,
 		cfg.Scenarios = names
 	}
 	r := &render{res: runSuite(suiteRun{cfg: cfg})}
+	r.res.unscratch(tmp, root)
 	if r.fixtures, err = readTree(fdir); err != nil {
 		return nil, err
 	}
@@ -142,7 +155,7 @@ func renderScratch(scenarios, fixtures tree, names []string, all bool) (*render,
 	return r, nil
 }
 
-func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
+func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
 	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
 	names, all, err := selectScenarios(sdir, pattern, "")
 	if err != nil {
@@ -160,7 +173,7 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 		return err
 	}
 	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", invariant.Plural(len(names), "scenario"))
-	first, err := renderScratch(origScen, origFix, names, all)
+	first, err := renderScratch(root, origScen, origFix, names, all)
 	if err != nil {
 		return err
 	}
@@ -169,7 +182,7 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
 			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
-	second, err := renderScratch(origScen, origFix, names, all)
+	second, err := renderScratch(root, origScen, origFix, names, all)
 	if err != nil {
 		return err
 	}
@@ -235,8 +248,19 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	}
 
 	if dryRun {
-		fmt.Fprintf(a.stdout, "record: dry run: %d created, %d changed, %d unchanged, %d orphaned; nothing written\n",
-			len(created), len(changed), len(unchanged), len(orphaned))
+		what := "dry run"
+		if check {
+			what = "check"
+		}
+		fmt.Fprintf(a.stdout, "record: %s: %d created, %d changed, %d unchanged, %d orphaned; nothing written\n",
+			what, len(created), len(changed), len(unchanged), len(orphaned))
+		would := len(created) + len(changed) + len(scenChanged)
+		if prune {
+			would += len(orphaned)
+		}
+		if check && would > 0 {
+			return failf("record --check: %s would change; run dshtest record%s", invariant.Plural(would, "file"), patternArg(pattern))
+		}
 		return nil
 	}
 	// Apply.
@@ -257,22 +281,41 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 			}
 		}
 	}
-	// Check: the recorded scenarios now pass as they are.
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir}
+	// Check: the recorded scenarios now pass as they are (which also
+	// removes their stale pending files).
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir}
 	if !all {
 		cfg.Scenarios = names
 	}
-	check := runSuite(suiteRun{cfg: cfg})
+	after := runSuite(suiteRun{cfg: cfg})
 	if !all || !prune {
-		check.Inventory = nil // orphans are reported above
+		after.Inventory = nil // orphans are reported above
 	}
-	if check.failed() {
-		printSummary(a.stdout, check, all)
+	if after.failed() {
+		printSummary(a.stdout, after, all)
 		return failf("record: fixtures written, but the scenarios still fail")
 	}
 	fmt.Fprintf(a.stdout, "record: %d created, %d changed, %d unchanged, %d orphaned\n",
 		len(created), len(changed), len(unchanged), len(orphaned))
 	return nil
+}
+
+// patternArg is " PATTERN" for a hint, or "".
+func patternArg(pattern string) string {
+	if pattern == "" {
+		return ""
+	}
+	return " " + shellQuote(pattern)
+}
+
+// shellQuote quotes s for a shell when it needs it.
+func shellQuote(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 // failures names the scenarios that failed in an update-mode run.

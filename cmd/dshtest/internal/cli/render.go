@@ -94,7 +94,9 @@ scrollback included, at --width.
 Formats:
   text     plain rows, trailing spaces trimmed (default)
   ansi     the styled rows, SGR escapes included
-  fixture  the fixture row format (row text as JSON strings plus style runs)
+  fixture  the fixture row format (row text as JSON strings plus style runs, no row numbers)
+  svg      a picture of the document in the scheme's ANSI-16 palette
+  html     a self-contained HTML page of the same picture
 
 --projection surface prints what the model sees instead: the messages of
 deriveMessages in surface order, one block per message (seq, role, source,
@@ -111,8 +113,8 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if err != nil {
 				return err
 			}
-			if format != "text" && format != "ansi" && format != "fixture" {
-				return usagef("--format %q: want text, ansi or fixture", format)
+			if !oneOf(format, renderFormats) {
+				return usagef("--format %q: want %s", format, strings.Join(renderFormats, ", "))
 			}
 			if projecting != "transcript" && projecting != "surface" {
 				return usagef("--projection %q: want transcript or surface", projecting)
@@ -127,14 +129,19 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			} else {
 				s.Now = invariant.FrozenNow(lf.Events)
 				doc := terminal.Render(transcript.Project(lf.Events, opts), s)
-				writeDocument(&out, doc.Lines, format)
+				if format == "svg" || format == "html" {
+					drawDocument(&out, doc.Lines, s, format, args[0])
+				} else {
+					writeDocument(&out, doc.Lines, format)
+				}
 			}
 			_, err = a.stdout.Write(out.Bytes())
 			return err
 		}),
 	}
 	df.register(cmd.Flags(), true)
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text, ansi or fixture")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(renderFormats, ", "))
+	completeValues(cmd, "format", renderFormats)
 	cmd.Flags().StringVar(&projecting, "projection", "transcript", "what to print: transcript (the human view) or surface (the model's)")
 	return cmd
 }
@@ -148,7 +155,7 @@ func writeDocument(w *bytes.Buffer, lines []string, format string) {
 			w.WriteString("\x1b[0m\n")
 		}
 	case "fixture":
-		screen.AppendRows(w, screen.Decode(lines), 0)
+		screen.AppendFixtureRows(w, screen.Decode(lines))
 	default:
 		for _, l := range screen.Plain(lines) {
 			w.WriteString(l)

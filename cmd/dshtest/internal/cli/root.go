@@ -19,14 +19,18 @@ func (a *app) rootCommand() *cobra.Command {
 		Long: `dshtest pins the human transcript of agent session logs with scenarios and
 golden fixtures, and checks a user's log against the transcript invariants.
 
-In CI:        dshtest run            (exit 1 if any scenario fails)
-At your desk: dshtest record         (re-record fixtures, review the diff)
+In CI:        dshtest run --junit junit.xml --github --pending-dir pending/
+                                     (exit 1 if any scenario fails)
+At your desk: dshtest run, then dshtest review (or accept / reject) the
+              pending screens it wrote; dshtest record re-records.
 In triage:    dshtest repro LOG.jsonl (live ≡ replay, nothing lost, one marker
               per compaction, history pages), then --emit a scenario.
 
 Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		Example: `  dshtest run
   dshtest run compaction --json
+  dshtest review
+  dshtest accept log-summary
   dshtest record compaction
   dshtest repro user.jsonl --size 80x24 --size 44x18
   dshtest render user.jsonl --width 100
@@ -47,14 +51,21 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.viewCommand(),
 		a.checkCommand(),
 		a.historyCommand(),
+		a.acceptCommand(),
+		a.rejectCommand(),
+		a.reviewCommand(),
+		a.showCommand(),
+		a.reportCommand(),
+		a.verbsCommand(),
 	)
+	root.SetHelpCommand(a.helpCommand(root))
 	// Give cobra's own commands examples too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "help":
-			c.Example = "  dshtest help repro\n  dshtest help completion bash"
+			c.Example = "  dshtest help repro\n  dshtest help completion bash\n  dshtest help snapshot"
 		case "completion":
 			c.Example = "  source <(dshtest completion bash)\n  dshtest completion zsh > \"${fpath[1]}/_dshtest\"\n  dshtest completion fish > ~/.config/fish/completions/dshtest.fish"
 			for _, sh := range c.Commands() {
@@ -72,20 +83,23 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 			}
 		}
 	}
+	a.finishRoot(root)
 	return root
 }
 
-// findRoot returns the repository root: dir itself when set (it must be a
-// checkout), else the nearest directory at or above the working directory
-// holding a go.mod for this module and a scenarios directory.
+// findRoot returns the scenario folder: dir itself when set (it must hold
+// a scenarios/ directory; fixtures/ is made when first recorded), else the
+// nearest directory at or above the working directory holding scenarios/
+// and fixtures/ (or this module's checkout, whose go.mod names it). Any
+// team's folder works, not only this module's.
 func findRoot(dir string) (string, error) {
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return "", err
 		}
-		if !isRepoRoot(abs) {
-			return "", usagef("--dir %s: not a dshtest checkout (no go.mod for %s with a scenarios directory)", dir, modulePath)
+		if !isDir(filepath.Join(abs, "scenarios")) {
+			return "", usagef("--dir %s: no scenarios/ folder there (a scenario folder holds scenarios/*.txtar and fixtures/)", dir)
 		}
 		return abs, nil
 	}
@@ -94,15 +108,20 @@ func findRoot(dir string) (string, error) {
 		return "", err
 	}
 	for d := wd; ; {
-		if isRepoRoot(d) {
+		if isDir(filepath.Join(d, "scenarios")) && (isDir(filepath.Join(d, "fixtures")) || isRepoRoot(d)) {
 			return d, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", usagef("no dshtest checkout at or above %s (looked for go.mod of %s with scenarios/); use --dir", wd, modulePath)
+			return "", usagef("no scenario folder at or above %s (looked for scenarios/ and fixtures/); use --dir", wd)
 		}
 		d = parent
 	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 func isRepoRoot(dir string) bool {

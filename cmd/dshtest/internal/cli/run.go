@@ -12,14 +12,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/internal/invariant"
 )
 
 func (a *app) runCommand() *cobra.Command {
 	var (
-		dir     string
-		shard   string
-		asJSON  bool
-		verbose bool
+		dir        string
+		shard      string
+		asJSON     bool
+		verbose    bool
+		pendingDir string
+		junit      string
+		github     bool
+		report     string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [PATTERN]",
@@ -35,7 +40,13 @@ PATTERN is a regular expression matched against scenario names (as go test
 A run of every scenario also checks the closed fixture inventory: a fixture
 no snapshot took, or a snapshot without its fixture, fails the run.
 
-run never writes a fixture (use record). It finds the repository from the
+run never writes a fixture. A snapshot that differs from its fixture (or
+has none) writes its new screen beside it as fixtures/NAME.screen.new, and
+the scenario goes on, so every changed snapshot is reported; decide with
+dshtest review, accept or reject. Under CI (CI set to anything but "", 0
+or false) pending screens go only to --pending-dir or $DSHTEST_PENDING_DIR,
+and without one nothing is written. A passing snapshot removes its stale
+pending file. It finds the repository from the
 working directory (the nearest go.mod of this module with scenarios/ beside
 it); --dir names it instead. Exit 1 if anything failed.`,
 		Example: `  dshtest run
@@ -59,16 +70,21 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 			cfg := harness.Config{
 				ScenarioDir: filepath.Join(root, "scenarios"),
 				FixtureDir:  filepath.Join(root, "fixtures"),
-				CI:          a.getenv("CI") != "",
+				CI:          harness.IsCI(a.getenv("CI")),
 				Verbose:     verbose,
 				Projection:  proj,
 			}
+			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
 				return err
 			}
 			if len(names) == 0 {
-				return usagef("no scenario matches %q (shard %q) in %s", pattern, shard, relTo(root, cfg.ScenarioDir))
+				where := relTo(root, cfg.ScenarioDir)
+				if shard != "" {
+					where += " (shard " + shard + ")"
+				}
+				return failf("no scenario matched %q in %s", pattern, where)
 			}
 			if !all {
 				cfg.Scenarios = names
@@ -79,17 +95,51 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 			} else {
 				printSummary(a.stdout, res, all)
 			}
+			if github {
+				writeGitHub(a.stdout, res)
+			}
+			if junit != "" {
+				if err := writeJUnitFile(junit, res); err != nil {
+					return err
+				}
+			}
+			if report != "" && res.failed() {
+				if err := a.writeRunReport(report, root, res); err != nil {
+					return err
+				}
+			}
 			if res.failed() {
 				return errFailed
 			}
 			return nil
 		}),
 	}
-	cmd.Flags().StringVar(&dir, "dir", "", "repository root (default: found from the working directory)")
+	cmd.Flags().StringVar(&dir, "dir", "", "the folder holding scenarios/ and fixtures/ (default: found from the working directory)")
 	cmd.Flags().StringVar(&shard, "shard", "", "run shard i of n (1-based, stable by name), e.g. 1/4")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON lines: one object per scenario, then a summary")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log every scenario step")
+	cmd.Flags().StringVar(&junit, "junit", "", "also write a JUnit XML report to FILE (one test case per scenario)")
+	cmd.Flags().BoolVar(&github, "github", false, "also print GitHub Actions error annotations (::error file=…,line=…::…)")
+	cmd.Flags().StringVar(&report, "report", "", "on failure, also write an HTML report of every changed screen to FILE")
+	cmd.Flags().StringVar(&pendingDir, "pending-dir", "", "write pending screens (NAME.screen.new) here (default: beside the fixtures; under CI only here or in $DSHTEST_PENDING_DIR)")
 	return cmd
+}
+
+// pendingDir is where run writes pending screens: --pending-dir, else
+// harness.PendingDirFromEnv (beside the fixtures, or under CI only
+// $DSHTEST_PENDING_DIR).
+func (a *app) pendingDir(flag, fixtureDir string) string {
+	if flag != "" {
+		if abs, err := filepath.Abs(flag); err == nil {
+			return abs
+		}
+		return flag
+	}
+	d := harness.PendingDirFromEnv(a.getenv, fixtureDir)
+	if abs, err := filepath.Abs(d); err == nil && d != "" {
+		return abs
+	}
+	return d
 }
 
 // runWithProgress runs the suite, reporting each scenario as it finishes:
@@ -164,9 +214,6 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 		}
 	}
 	pass, fail, skip := res.counts()
-	if len(res.Inventory) > 0 || res.Setup != "" {
-		fail++
-	}
 	note := ""
 	if !all {
 		note = "; a partial run: fixture inventory not checked"
@@ -174,6 +221,14 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 	line := fmt.Sprintf("scenarios: %d passed, %d failed", pass, fail)
 	if skip > 0 {
 		line += fmt.Sprintf(", %d skipped", skip)
+	}
+	// The inventory and the setup are not scenarios: they are counted as
+	// themselves.
+	if n := len(res.Inventory); n > 0 {
+		line += fmt.Sprintf("; fixture inventory: %s", invariant.Plural(n, "problem"))
+	}
+	if res.Setup != "" {
+		line += "; suite setup failed"
 	}
 	fmt.Fprintf(w, "\n%s\n(%s%s)\n", line, res.Elapsed.Round(time.Millisecond), note)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -28,6 +29,12 @@ type outcome struct {
 	Elapsed time.Duration `json:"-"`
 	Seconds float64       `json:"seconds"`
 	Output  string        `json:"output,omitempty"`
+	// Mismatches are the scenario's snapshots that differed from their
+	// fixtures (or had none).
+	Mismatches []harness.Mismatch `json:"-"`
+	// Failures are the scenario's failures, each with its file and line
+	// (and fixture and diff for a snapshot), for CI reports.
+	Failures []failure `json:"failures,omitempty"`
 }
 
 // suiteRun configures one run of the suite.
@@ -61,6 +68,23 @@ func (r *suiteResult) counts() (pass, fail, skip int) {
 		}
 	}
 	return
+}
+
+// unscratch rewrites every output of a run made in the scratch directory
+// tmp so that it names the files under root instead (as paths relative to
+// the working directory's view of root: "scenarios/x.txtar").
+func (r *suiteResult) unscratch(tmp, root string) {
+	fix := func(s string) string {
+		s = strings.ReplaceAll(s, tmp+string(filepath.Separator), "")
+		return strings.ReplaceAll(s, tmp, root)
+	}
+	for i := range r.Outcomes {
+		r.Outcomes[i].Output = fix(r.Outcomes[i].Output)
+	}
+	for i := range r.Inventory {
+		r.Inventory[i] = fix(r.Inventory[i])
+	}
+	r.Setup = fix(r.Setup)
 }
 
 // failed reports whether the run failed: a scenario, the inventory, or
@@ -136,7 +160,7 @@ func runSuite(r suiteRun) *suiteResult {
 			total = len(names)
 		}
 	}
-	top := &suiteT{run: r, res: res, total: total}
+	top := &suiteT{run: r, res: res, total: total, suite: s}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -163,6 +187,7 @@ func runSuite(r suiteRun) *suiteResult {
 // suiteT is the top-level testscript.T: testscript calls its Run once per
 // scenario.
 type suiteT struct {
+	suite *harness.Suite
 	run   suiteRun
 	res   *suiteResult
 	total int
@@ -219,6 +244,28 @@ func (t *suiteT) Run(name string, f func(testscript.T)) {
 		o.Output = strings.TrimRight(st.log.String(), "\n")
 	}
 	st.mu.Unlock()
+	for _, m := range t.suite.Mismatches() {
+		if m.Scenario == name {
+			o.Mismatches = append(o.Mismatches, m)
+		}
+	}
+	if o.Status == "fail" && len(o.Mismatches) > 0 && strings.HasSuffix(o.Output, "\nPASS") {
+		// Nothing failed but the snapshots: their messages are the whole
+		// story, without the script's passing log.
+		var msgs []string
+		for _, m := range o.Mismatches {
+			msgs = append(msgs, "FAIL: "+m.Message())
+		}
+		o.Output = strings.Join(msgs, "\n")
+	}
+	// Name the user's files relative to the folder, never by a scratch
+	// or absolute path.
+	if base := filepath.Dir(t.run.cfg.ScenarioDir); base != "." {
+		o.Output = strings.ReplaceAll(o.Output, base+string(filepath.Separator), "")
+	}
+	if o.Status == "fail" {
+		o.Failures = failuresOf(o)
+	}
 	t.res.Outcomes = append(t.res.Outcomes, o)
 	if t.run.finished != nil {
 		t.run.finished(o, i, t.total)

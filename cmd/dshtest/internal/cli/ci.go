@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/atomicfile"
+)
+
+// This file writes a run's failures for CI: JUnit XML (run --junit FILE),
+// GitHub Actions annotations (run --github), and the structured failures
+// of run --json.
+
+// failure is one failure of a scenario, located.
+type failure struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Fixture string `json:"fixture,omitempty"`
+	Message string `json:"message"`
+	Diff    string `json:"diff,omitempty"`
+	Pending string `json:"pending,omitempty"`
+}
+
+// failLine is testscript's failure line: "FAIL: FILE:LINE: MESSAGE".
+var failLine = regexp.MustCompile(`(?m)^FAIL: ([^:\n]+\.txtar):(\d+): (.*)$`)
+
+// failuresOf locates an outcome's failures: one per snapshot mismatch, and
+// one per other failing step of its log.
+func failuresOf(o outcome) []failure {
+	var out []failure
+	for _, m := range o.Mismatches {
+		msg := m.Fixture + ": the screen differs from the recorded fixture"
+		if m.Missing {
+			msg = m.Fixture + ": missing"
+		}
+		out = append(out, failure{File: m.File, Line: m.Line, Fixture: m.Fixture,
+			Message: msg + "; " + m.Hint(), Diff: m.Diff, Pending: m.Pending})
+	}
+	for _, sm := range failLine.FindAllStringSubmatch(o.Output, -1) {
+		if isMismatchLine(sm[3], o) {
+			continue
+		}
+		n, _ := strconv.Atoi(sm[2])
+		out = append(out, failure{File: sm[1], Line: n, Message: sm[3]})
+	}
+	if len(out) == 0 {
+		out = append(out, failure{File: "scenarios/" + o.Name + ".txtar", Message: firstLine(o.Output)})
+	}
+	return out
+}
+
+func isMismatchLine(msg string, o outcome) bool {
+	for _, m := range o.Mismatches {
+		if strings.HasPrefix(msg, m.Fixture+": ") {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if s == "" {
+		return "failed"
+	}
+	return s
+}
+
+// xmlText makes s safe for an XML document or a workflow command: invalid
+// UTF-8 and the control characters XML 1.0 forbids (all but tab and line
+// feed) are written as \xNN, as the command's one-line messages write them.
+func xmlText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfffe || r == 0xffff:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string         `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	File      string         `xml:"file,attr,omitempty"`
+	Line      int            `xml:"line,attr,omitempty"`
+	Time      string         `xml:"time,attr"`
+	Failures  []junitFailure `xml:"failure"`
+	Skipped   *struct{}      `xml:"skipped"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnit writes the run as JUnit XML: one test case per scenario, its
+// failures carrying their diffs; a failed inventory or setup is a test
+// case of its own, named for what it is.
+func writeJUnit(w io.Writer, res *suiteResult) error {
+	s := junitSuite{Name: "dshtest scenarios", Time: seconds(res.Elapsed.Seconds())}
+	for _, o := range res.Outcomes {
+		c := junitCase{Name: o.Name, Classname: "scenarios", File: "scenarios/" + o.Name + ".txtar", Time: seconds(o.Elapsed.Seconds())}
+		switch o.Status {
+		case "fail":
+			s.Failures++
+			for _, f := range o.Failures {
+				where := f.File
+				if f.Line > 0 {
+					where += ":" + strconv.Itoa(f.Line)
+				}
+				text := where + ": " + f.Message
+				if f.Diff != "" {
+					text += "\n" + f.Diff
+				}
+				kind := "step"
+				if f.Fixture != "" {
+					kind = "snapshot"
+				}
+				c.Failures = append(c.Failures, junitFailure{Message: xmlText(where + ": " + f.Message), Type: kind, Text: xmlText(text)})
+			}
+		case "skip":
+			s.Skipped++
+			c.Skipped = &struct{}{}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	s.Tests = len(s.Cases)
+	all := junitSuites{Suites: []junitSuite{s}, Time: s.Time}
+	if len(res.Inventory) > 0 || res.Setup != "" {
+		extra := junitSuite{Name: "dshtest suite checks", Time: "0"}
+		if len(res.Inventory) > 0 {
+			text := strings.Join(res.Inventory, "\n")
+			extra.Cases = append(extra.Cases, junitCase{Name: "closed fixture inventory", Classname: "fixtures", Time: "0",
+				Failures: []junitFailure{{Message: xmlText(firstLine(text)), Type: "inventory", Text: xmlText(text)}}})
+		}
+		if res.Setup != "" {
+			extra.Cases = append(extra.Cases, junitCase{Name: "suite setup", Classname: "dshtest", Time: "0",
+				Failures: []junitFailure{{Message: xmlText(res.Setup), Type: "setup", Text: xmlText(res.Setup)}}})
+		}
+		extra.Tests, extra.Failures = len(extra.Cases), len(extra.Cases)
+		all.Suites = append(all.Suites, extra)
+	}
+	for _, su := range all.Suites {
+		all.Tests += su.Tests
+		all.Failures += su.Failures
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
+
+// writeJUnitFile writes the JUnit report to path atomically.
+func writeJUnitFile(path string, res *suiteResult) error {
+	var b strings.Builder
+	if err := writeJUnit(&b, res); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
+		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeGitHub prints one GitHub Actions error annotation per failure:
+// "::error file=scenarios/X.txtar,line=N,title=…::message", the message's
+// line breaks encoded as the workflow commands require.
+func writeGitHub(w io.Writer, res *suiteResult) {
+	for _, o := range res.Outcomes {
+		for _, f := range o.Failures {
+			props := "file=" + ghProp(f.File)
+			if f.Line > 0 {
+				props += ",line=" + strconv.Itoa(f.Line)
+			}
+			title := o.Name
+			if f.Fixture != "" {
+				title += ": " + f.Fixture
+			}
+			props += ",title=" + ghProp(title)
+			msg := f.Message
+			if f.Diff != "" {
+				msg += "\n" + f.Diff
+			}
+			fmt.Fprintf(w, "::error %s::%s\n", props, ghData(msg))
+		}
+	}
+	for _, e := range res.Inventory {
+		fmt.Fprintf(w, "::error title=closed fixture inventory::%s\n", ghData(e))
+	}
+	if res.Setup != "" {
+		fmt.Fprintf(w, "::error title=suite setup::%s\n", ghData(res.Setup))
+	}
+}
+
+// ghData escapes a workflow command's message; ghProp a property value.
+func ghData(s string) string {
+	return xmlText(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s))
+}
+
+func ghProp(s string) string {
+	return xmlText(strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s))
+}

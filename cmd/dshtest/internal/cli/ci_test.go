@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// suiteFolder lays out a team's scenario folder with the given scenarios,
+// records them, and returns the folder.
+func suiteFolder(t *testing.T, scenarios map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, src := range scenarios {
+		if err := os.WriteFile(filepath.Join(dir, "scenarios", name+".txtar"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Run([]string{"record", "--dir", dir}, strings.NewReader(""), &out, &errb, nil); code != ExitOK {
+		t.Fatalf("record: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	return dir
+}
+
+func editScenario(t *testing.T, dir, name, old, new string) {
+	t.Helper()
+	p := filepath.Join(dir, "scenarios", name+".txtar")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, bytes.Replace(b, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var ciScenarios = map[string]string{
+	"alpha": "# Two snapshots.\nuser 'Alpha text'\nmount 30 6\nsnapshot alpha-a\nresize 30 8\nsnapshot alpha-b\n",
+	"beta":  "# One snapshot.\nuser 'Beta text'\nmount 30 6\nsnapshot beta\n",
+	"gamma": "# Passes.\nuser 'Gamma text'\nmount 30 6\nsnapshot gamma\n",
+}
+
+// breakTwo changes alpha's text (both its snapshots differ) and breaks a
+// step of beta (line 3).
+func breakTwo(t *testing.T, dir string) {
+	editScenario(t, dir, "alpha", "Alpha text", "Alpha words")
+	editScenario(t, dir, "beta", "mount 30 6", "mount 30")
+}
+
+// TestJUnit: the report parses as XML, one test case per scenario, with
+// the right failure count and the diff in the failure.
+func TestJUnit(t *testing.T) {
+	dir := suiteFolder(t, ciScenarios)
+	breakTwo(t, dir)
+	report := filepath.Join(t.TempDir(), "junit.xml")
+	var out, errb bytes.Buffer
+	if code := Run([]string{"run", "--dir", dir, "--junit", report}, strings.NewReader(""), &out, &errb, nil); code != ExitFail {
+		t.Fatalf("run: exit %d, want 1\n%s", code, errb.String())
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+		Suites   []struct {
+			Cases []struct {
+				Name     string `xml:"name,attr"`
+				File     string `xml:"file,attr"`
+				Failures []struct {
+					Message string `xml:"message,attr"`
+					Text    string `xml:",chardata"`
+				} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, data)
+	}
+	if doc.Tests != 3 || doc.Failures != 2 || len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 3 {
+		t.Fatalf("tests=%d failures=%d suites=%d; want 3 test cases, 2 failures\n%s", doc.Tests, doc.Failures, len(doc.Suites), data)
+	}
+	cases := doc.Suites[0].Cases
+	if cases[0].Name != "alpha" || len(cases[0].Failures) != 2 || len(cases[1].Failures) != 1 || len(cases[2].Failures) != 0 {
+		t.Fatalf("cases = %+v", cases)
+	}
+	if f := cases[0].Failures[0]; !strings.HasPrefix(f.Message, "scenarios/alpha.txtar:4: fixtures/alpha-a.screen") ||
+		!strings.Contains(f.Text, `-"Alpha text`) || !strings.Contains(f.Text, `+"Alpha words`) {
+		t.Errorf("alpha's failure lacks its place or diff: %+v", f)
+	}
+	if f := cases[1].Failures[0]; !strings.HasPrefix(f.Message, "scenarios/beta.txtar:3: ") {
+		t.Errorf("beta's failure = %+v", f)
+	}
+}
+
+// TestGitHubAnnotations: one ::error line per failure, naming the
+// scenario file and line.
+func TestGitHubAnnotations(t *testing.T) {
+	dir := suiteFolder(t, ciScenarios)
+	breakTwo(t, dir)
+	var out, errb bytes.Buffer
+	if code := Run([]string{"run", "--dir", dir, "--github"}, strings.NewReader(""), &out, &errb, nil); code != ExitFail {
+		t.Fatalf("run: exit %d\n%s", code, errb.String())
+	}
+	var lines []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "::") {
+			lines = append(lines, l)
+		}
+	}
+	want := []*regexp.Regexp{
+		regexp.MustCompile(`^::error file=scenarios/alpha\.txtar,line=4,title=alpha%3A fixtures/alpha-a\.screen::fixtures/alpha-a\.screen: the screen differs .*%0A.*-"Alpha text`),
+		regexp.MustCompile(`^::error file=scenarios/alpha\.txtar,line=6,title=alpha%3A fixtures/alpha-b\.screen::`),
+		regexp.MustCompile(`^::error file=scenarios/beta\.txtar,line=3,title=beta::`),
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d annotations, want %d:\n%s", len(lines), len(want), strings.Join(lines, "\n"))
+	}
+	for i, re := range want {
+		if !re.MatchString(lines[i]) {
+			t.Errorf("annotation %d = %q; want %v", i, lines[i], re)
+		}
+	}
+}
+
+// TestRunJSONFailures: run --json failures carry file, line, fixture and
+// diff fields.
+func TestRunJSONFailures(t *testing.T) {
+	dir := suiteFolder(t, ciScenarios)
+	breakTwo(t, dir)
+	var out, errb bytes.Buffer
+	Run([]string{"run", "--dir", dir, "--json", "alpha"}, strings.NewReader(""), &out, &errb, nil)
+	line, _, _ := strings.Cut(out.String(), "\n")
+	var o struct {
+		Status   string
+		Failures []failure
+	}
+	if err := json.Unmarshal([]byte(line), &o); err != nil {
+		t.Fatalf("%v: %s", err, line)
+	}
+	if o.Status != "fail" || len(o.Failures) != 2 {
+		t.Fatalf("%+v", o)
+	}
+	f := o.Failures[1]
+	if f.File != "scenarios/alpha.txtar" || f.Line != 6 || f.Fixture != "fixtures/alpha-b.screen" ||
+		!strings.Contains(f.Diff, `+"Alpha words`) || f.Pending != "fixtures/alpha-b.screen.new" {
+		t.Errorf("failure = %+v", f)
+	}
+}

@@ -1,0 +1,151 @@
+package picture
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+
+	"github.com/dshtest/dshtest/screen"
+)
+
+// Card is one changed or new fixture of a report.
+type Card struct {
+	// Scenario owns the snapshot; Fixture is its file ("fixtures/x.screen").
+	Scenario, Fixture string
+	// Recorded is the recorded fixture's bytes (nil when there is none);
+	// New is the new screen's.
+	Recorded, New []byte
+	// Diff is the text diff recorded → new.
+	Diff string
+}
+
+// Screens parses a fixture and returns its screen grid, its palette and its
+// height from the "terminal WxH" setting.
+func Screens(data []byte) (Grid, Palette, int, error) {
+	f, err := screen.ParseFixture(data)
+	if err != nil {
+		return Grid{}, Palette{}, 0, err
+	}
+	w, h := Size(f)
+	return FromRows(f.Screen, w), PaletteFor(f.Setting("scheme")), h, nil
+}
+
+// Size is a fixture's terminal size from its "terminal WxH" setting (0, 0
+// when absent).
+func Size(f *screen.Fixture) (int, int) {
+	ws, hs, _ := strings.Cut(f.Setting("terminal"), "x")
+	w, _ := strconv.Atoi(ws)
+	h, _ := strconv.Atoi(hs)
+	return w, h
+}
+
+// reportCSS styles the report page (the grids' own CSS is cellCSS).
+const reportCSS = `body{margin:0;padding:16px 24px;background:#f4f4f5;color:#18181b;font:14px/1.4 system-ui,sans-serif}
+h1{font-size:20px;margin:0 0 4px}
+.summary{margin:0 0 16px;color:#3f3f46}
+.card{background:#fff;border:1px solid #d4d4d8;border-radius:6px;padding:12px 16px;margin:0 0 20px}
+.card h2{font-size:16px;margin:0 0 2px;font-family:` + fontStack + `}
+.card .meta{color:#52525b;margin:0 0 10px}
+.pair{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+.side .label{font-weight:600;margin:0 0 4px}
+.none{padding:24px;border:1px dashed #a1a1aa;color:#52525b}
+pre.diff{background:#fafafa;border:1px solid #e4e4e7;padding:8px;overflow:auto;font:12px/1.35 ` + fontStack + `;margin:12px 0 0}
+pre.diff .add{color:#166534;background:#dcfce7}
+pre.diff .del{color:#991b1b;background:#fee2e2}
+pre.diff .hunk{color:#6d28d9}
+`
+
+// Report writes one self-contained HTML page (no script, no network) with
+// a summary and a card per fixture: the recorded and the new screen side
+// by side (one above the other when the window is narrow), changed cells
+// framed, and the text diff beneath.
+func Report(title string, cards []Card) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s%s</style></head><body>\n",
+		html.EscapeString(title), reportCSS, cellCSS)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
+	changed, created := 0, 0
+	scen := map[string]bool{}
+	for _, c := range cards {
+		scen[c.Scenario] = true
+		if c.Recorded == nil {
+			created++
+		} else {
+			changed++
+		}
+	}
+	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s. Decide with <code>dshtest review</code>, <code>dshtest accept NAME</code> or <code>dshtest reject NAME</code>.</p>\n",
+		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"))
+	for i, c := range cards {
+		card(&b, i, c)
+	}
+	b.WriteString("</body></html>\n")
+	return b.Bytes()
+}
+
+func card(b *bytes.Buffer, i int, c Card) {
+	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(c.Fixture))
+	var rec, nw Grid
+	var recP, newP Palette
+	var recH, newH int
+	var recErr, newErr error
+	if c.Recorded != nil {
+		rec, recP, recH, recErr = Screens(c.Recorded)
+	}
+	if c.New != nil {
+		nw, newP, newH, newErr = Screens(c.New)
+	}
+	var changes [][]bool
+	status := "new fixture"
+	if c.Recorded != nil && recErr == nil && newErr == nil {
+		changes = Changes(rec, nw)
+		status = fmt.Sprintf("%d %s changed", CountChanged(changes), plural(CountChanged(changes), "cell", "cells"))
+	}
+	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(c.Scenario), status)
+	side := func(label string, data []byte, g Grid, p Palette, h int, err error, id string) {
+		fmt.Fprintf(b, "<div class=\"side\"><p class=\"label\">%s</p>", label)
+		switch {
+		case data == nil:
+			b.WriteString(`<div class="none">none</div>`)
+		case err != nil:
+			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(err.Error()))
+		default:
+			GridHTML(b, g, p, changes, id, h)
+		}
+		b.WriteString("</div>\n")
+	}
+	side("recorded", c.Recorded, rec, recP, recH, recErr, fmt.Sprintf("card-%d-recorded", i))
+	side("new", c.New, nw, newP, newH, newErr, fmt.Sprintf("card-%d-new", i))
+	b.WriteString("</div>\n")
+	if c.Diff != "" {
+		b.WriteString(`<pre class="diff">`)
+		for _, l := range strings.Split(c.Diff, "\n") {
+			class := ""
+			switch {
+			case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			case strings.HasPrefix(l, "+"):
+				class = "add"
+			case strings.HasPrefix(l, "-"):
+				class = "del"
+			case strings.HasPrefix(l, "@@"):
+				class = "hunk"
+			}
+			if class != "" {
+				fmt.Fprintf(b, "<span class=\"%s\">%s</span>\n", class, html.EscapeString(visible(l)))
+			} else {
+				b.WriteString(html.EscapeString(visible(l)) + "\n")
+			}
+		}
+		b.WriteString("</pre>\n")
+	}
+	b.WriteString("</section>\n")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
