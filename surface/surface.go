@@ -350,11 +350,15 @@ func checkProvenance(e *sessionlog.Event, shadowed []int64) error {
 
 // parseSeqArray decodes sourceEventSeqs. isArray is false when raw is not a
 // JSON array; valid is false when an element is not a non-negative safe
-// integer (an empty array is valid).
+// integer (an empty array is valid). sessionlog.PlainSeqs is the fast path
+// for the usual form.
 func parseSeqArray(raw json.RawMessage) (seqs []int64, isArray, valid bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil, false, false
+	}
+	if seqs, ok := sessionlog.PlainSeqs(raw); ok {
+		return seqs, true, true
 	}
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {

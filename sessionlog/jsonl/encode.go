@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -38,7 +39,7 @@ func (e *Encoder) Encode(ev *sessionlog.Event) error {
 
 // EncodeHeader writes a container header line (see Log.Header), compacted.
 func (e *Encoder) EncodeHeader(header json.RawMessage) error {
-	if !json.Valid(header) {
+	if !fastjson.Valid(header) {
 		return errors.New("projection: encode header: invalid JSON")
 	}
 	b := appendCompact(e.buf[:0], header)
@@ -66,7 +67,7 @@ func AppendEvent(dst []byte, ev *sessionlog.Event) ([]byte, error) {
 		return dst, fmt.Errorf("projection: encode event at seq %d: data is absent", ev.Seq)
 	}
 	for _, raw := range []json.RawMessage{ev.Data, ev.SurfaceOp, ev.SourceEventSeqs} {
-		if raw != nil && !json.Valid(raw) {
+		if raw != nil && !fastjson.Valid(raw) {
 			return dst, fmt.Errorf("projection: encode event at seq %d: invalid raw JSON", ev.Seq)
 		}
 	}
