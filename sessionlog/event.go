@@ -46,11 +46,9 @@ type Op struct {
 	Start, End int64
 }
 
-// AppendOp is the raw JSON of the "append" surface op.
-var appendOp = json.RawMessage(`"append"`)
-
-// AppendOp returns the raw JSON of the "append" surface op.
-func AppendOp() json.RawMessage { return appendOp }
+// AppendOp returns the raw JSON of the "append" surface op, a new slice on
+// every call, so that no caller can change another's.
+func AppendOp() json.RawMessage { return json.RawMessage(`"append"`) }
 
 // ReplaceOp returns the raw JSON of a replace surface op over start..end.
 func ReplaceOp(start, end int64) json.RawMessage {

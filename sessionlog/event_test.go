@@ -57,3 +57,13 @@ func FuzzPlainSeqs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) { checkPlainSeqs(t, raw) })
 }
+
+// TestAppendOpIsFresh: AppendOp hands every caller its own slice, so no
+// caller can change what another gets.
+func TestAppendOpIsFresh(t *testing.T) {
+	a := AppendOp()
+	a[1] = 'X'
+	if b := AppendOp(); string(b) != `"append"` {
+		t.Fatalf("AppendOp() = %s after a caller changed its copy", b)
+	}
+}

@@ -146,7 +146,7 @@ func (s *Surface) Apply(e *sessionlog.Event) error {
 
 // errStalePlan is returned by Commit for a plan made before another commit
 // or by another Surface.
-var errStalePlan = errors.New("projection: surface plan is stale")
+var errStalePlan = errors.New("surface: plan is stale")
 
 // Commit applies a plan returned by Validate. The plan must be the latest:
 // committing a plan made before another commit, or by another Surface,
