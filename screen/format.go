@@ -91,11 +91,11 @@ func Parse(data []byte) (*Snapshot, error) {
 		line := sc.Text()
 		if strings.HasPrefix(line, "  style ") {
 			if cur < 0 {
-				return nil, fmt.Errorf("line %d: style run before any row", ln)
+				return nil, fmt.Errorf("screen: line %d: style run before any row", ln)
 			}
 			run, err := parseRun(strings.TrimPrefix(line, "  style "))
 			if err != nil {
-				return nil, fmt.Errorf("line %d: %w", ln, err)
+				return nil, fmt.Errorf("screen: line %d: %w", ln, err)
 			}
 			r := s.Rows[cur]
 			r.Runs = append(r.Runs, run)
@@ -122,7 +122,7 @@ func Parse(data []byte) (*Snapshot, error) {
 			}
 			var text string
 			if err := json.Unmarshal([]byte(rest), &text); err != nil {
-				return nil, fmt.Errorf("line %d: row text is not a JSON string: %w", ln, err)
+				return nil, fmt.Errorf("screen: line %d: row text is not a JSON string: %w", ln, err)
 			}
 			s.Rows[lo] = Row{Text: text, Wrapped: strings.HasSuffix(head, "~")}
 			s.Last = max(s.Last, lo)
@@ -130,7 +130,7 @@ func Parse(data []byte) (*Snapshot, error) {
 			continue
 		}
 		if seenRow && !strings.HasPrefix(line, "#") && line != "" && !isSectionLine(line) {
-			return nil, fmt.Errorf("line %d: unexpected %q", ln, line)
+			return nil, fmt.Errorf("screen: line %d: unexpected %q", ln, line)
 		}
 		if !seenRow {
 			s.Header = append(s.Header, line)

@@ -74,13 +74,13 @@ func DeriveMessages(events []sessionlog.Event, nodes []int64) ([]ModelMessage, e
 		return out, nil
 	}
 	if len(events) == 0 {
-		return nil, fmt.Errorf("projection: derive messages: node seq %d is not in the log", nodes[0])
+		return nil, fmt.Errorf("surface: derive messages: node seq %d is not in the log", nodes[0])
 	}
 	base := events[0].Seq
 	for _, seq := range nodes {
 		i := seq - base
 		if i < 0 || i >= int64(len(events)) || events[i].Seq != seq {
-			return nil, fmt.Errorf("projection: derive messages: node seq %d is not in the log", seq)
+			return nil, fmt.Errorf("surface: derive messages: node seq %d is not in the log", seq)
 		}
 		if m, ok := DeriveEventMessage(&events[i]); ok {
 			out = append(out, ModelMessage{Seq: seq, Message: m})

@@ -146,7 +146,7 @@ func (s *Surface) Apply(e *sessionlog.Event) error {
 
 // errStalePlan is returned by Commit for a plan made before another commit
 // or by another Surface.
-var errStalePlan = errors.New("projection: surface plan is stale")
+var errStalePlan = errors.New("surface: plan is stale")
 
 // Commit applies a plan returned by Validate. The plan must be the latest:
 // committing a plan made before another commit, or by another Surface,
@@ -350,11 +350,15 @@ func checkProvenance(e *sessionlog.Event, shadowed []int64) error {
 
 // parseSeqArray decodes sourceEventSeqs. isArray is false when raw is not a
 // JSON array; valid is false when an element is not a non-negative safe
-// integer (an empty array is valid).
+// integer (an empty array is valid). sessionlog.PlainSeqs is the fast path
+// for the usual form.
 func parseSeqArray(raw json.RawMessage) (seqs []int64, isArray, valid bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '[' {
 		return nil, false, false
+	}
+	if seqs, ok := sessionlog.PlainSeqs(raw); ok {
+		return seqs, true, true
 	}
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {

@@ -79,11 +79,11 @@ func validEnvelope(e *sessionlog.Event) bool {
 	if e.Type == "" || e.Seq < 0 || e.Seq > sessionlog.MaxSafeInteger || e.Data == nil {
 		return false
 	}
-	if !json.Valid(e.Data) || !losslessJSON(e.Data) {
+	if !fastjson.Valid(e.Data) || !losslessJSON(e.Data) {
 		return false
 	}
 	for _, raw := range []json.RawMessage{e.SurfaceOp, e.SourceEventSeqs} {
-		if raw != nil && !json.Valid(raw) {
+		if raw != nil && !fastjson.Valid(raw) {
 			return false
 		}
 	}

@@ -159,3 +159,66 @@ const testdataDir = "../sessionlog/testdata"
 
 // toolData0 is a well-formed tool/result payload (as in the surface tests).
 const toolData0 = `{"turn":2,"step":1,"message":{"id":"m-t2","role":"user","content":[{"type":"tool-result","toolCallId":"call-2","content":[{"type":"text","text":"short"}],"isError":false}],"source":{"kind":"tool","callId":"call-2"}}}`
+
+// The benchmarks below hold each payload reader of internal/fastjson to the
+// rule that keeps it: at least 1.5× faster than the plain path (the
+// encoding/json decode it stands in for), in the same run.
+
+func benchScanPayloads(b *testing.B, typ string) [][]byte {
+	var out [][]byte
+	for _, e := range synthlog.Log(20000) {
+		if e.Type == typ {
+			out = append(out, e.Data)
+		}
+	}
+	if len(out) == 0 {
+		b.Fatalf("no %s payloads", typ)
+	}
+	return out
+}
+
+func benchFastSlow(b *testing.B, typ string, fast, slow func([]byte)) {
+	payloads := benchScanPayloads(b, typ)
+	for _, path := range []struct {
+		name string
+		f    func([]byte)
+	}{{"fast", fast}, {"json", slow}} {
+		b.Run(path.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				path.f(payloads[i%len(payloads)])
+				i++
+			}
+		})
+	}
+}
+
+func BenchmarkScanToolResult(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeToolResult,
+		func(p []byte) {
+			if _, ok := fastjson.ScanToolResult(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) { _ = trResultSlow(p) })
+}
+
+func BenchmarkScanAssistant(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeAssistantMessage,
+		func(p []byte) {
+			if _, _, _, ok := fastjson.ScanAssistant(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) { _, _ = trAssistantSlow(p) })
+}
+
+func BenchmarkScanUser(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeUserMessage,
+		func(p []byte) {
+			if _, _, ok := fastjson.ScanUser(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) { _, _ = trUserSlow(p) })
+}

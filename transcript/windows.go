@@ -27,7 +27,7 @@ type Window struct{ Start, End int }
 func ProjectWindows(events []sessionlog.Event, windows []Window, opts Options) iter.Seq2[int, Transcript] {
 	for k, w := range windows {
 		if w.Start < 0 || w.Start > w.End || w.End > len(events) {
-			panic(fmt.Sprintf("projection: window %d [%d:%d] is not within a log of %d events", k, w.Start, w.End, len(events)))
+			panic(fmt.Sprintf("transcript: window %d [%d:%d] is not within a log of %d events", k, w.Start, w.End, len(events)))
 		}
 	}
 	return func(yield func(int, Transcript) bool) {

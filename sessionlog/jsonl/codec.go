@@ -194,7 +194,7 @@ func (d *Decoder) readRecord() error {
 			}
 			continue
 		}
-		if !json.Valid(line) {
+		if !fastjson.Valid(line) {
 			return d.malformed(line, newline)
 		}
 		first := !d.started

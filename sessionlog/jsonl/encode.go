@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -38,8 +39,8 @@ func (e *Encoder) Encode(ev *sessionlog.Event) error {
 
 // EncodeHeader writes a container header line (see Log.Header), compacted.
 func (e *Encoder) EncodeHeader(header json.RawMessage) error {
-	if !json.Valid(header) {
-		return errors.New("projection: encode header: invalid JSON")
+	if !fastjson.Valid(header) {
+		return errors.New("jsonl: encode header: invalid JSON")
 	}
 	b := appendCompact(e.buf[:0], header)
 	b = append(b, '\n')
@@ -63,11 +64,11 @@ func WriteLog(w io.Writer, events []sessionlog.Event) error {
 // dst. It fails when Data is absent or a raw field is not valid JSON.
 func AppendEvent(dst []byte, ev *sessionlog.Event) ([]byte, error) {
 	if ev.Data == nil {
-		return dst, fmt.Errorf("projection: encode event at seq %d: data is absent", ev.Seq)
+		return dst, fmt.Errorf("jsonl: encode event at seq %d: data is absent", ev.Seq)
 	}
 	for _, raw := range []json.RawMessage{ev.Data, ev.SurfaceOp, ev.SourceEventSeqs} {
-		if raw != nil && !json.Valid(raw) {
-			return dst, fmt.Errorf("projection: encode event at seq %d: invalid raw JSON", ev.Seq)
+		if raw != nil && !fastjson.Valid(raw) {
+			return dst, fmt.Errorf("jsonl: encode event at seq %d: invalid raw JSON", ev.Seq)
 		}
 	}
 	dst = append(dst, `{"type":`...)
