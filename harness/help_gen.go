@@ -452,19 +452,24 @@ toggle tools
         turn 1
         turn 2 --old
 `},
-		{name: "turn-end", run: verbTurnEnd, help: `turn-end [KIND] [--message M] [--code C] [--plain] [--as NAME]
+		{name: "turn-end", run: verbTurnEnd, help: `turn-end [KIND] [--message M] [--code C] [--plain|--current] [--cause K] [--as NAME]
 
     Appends turn/end {turn, reason:{kind:KIND}} for the current turn. KIND
     defaults to completed; the set is open (completed, aborted, error,
     disposed, max-tokens, interrupted, blocked, or anything else). For
     error, the reason carries the current step and failure {message:M,
     code:C}; with --plain it carries message M (and code C) directly
-    instead of a failure object.
+    instead of a failure object; with --current it carries the current
+    shape error {message:M, code:C} and no step. --cause K adds the current
+    aborted shape's cancel cause, reason:{kind:K} (user, parent, hook,
+    disposed, legacy).
 
     Example:
 
         turn-end
         turn-end error --message 'provider overloaded' --code overloaded
+        turn-end error --current --message 'snapshot disk full' --code UNKNOWN
+        turn-end aborted --cause disposed
 `},
 		{name: "user", run: verbUser, help: `user TEXT [--as NAME]
 

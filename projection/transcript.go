@@ -513,31 +513,6 @@ func trRetryNotice(data json.RawMessage) *Notice {
 		") in " + strconv.FormatInt(r.DelayMs, 10) + "ms: " + r.Failure.Message}
 }
 
-// trTurnEndNotice is turn/end's notice, nil for a completed turn.
-func trTurnEndNotice(data json.RawMessage) *Notice {
-	var t TurnEndData
-	_ = json.Unmarshal(data, &t)
-	switch t.Reason.Kind {
-	case "completed":
-		return nil
-	case "error":
-		text := t.Reason.Message
-		if t.Reason.Failure != nil && t.Reason.Failure.Message != "" {
-			text = t.Reason.Failure.Message
-		}
-		return &Notice{Level: LevelError, Text: text}
-	case "aborted":
-		return &Notice{Level: LevelWarning, Text: "Turn cancelled."}
-	case "max-tokens":
-		return &Notice{Level: LevelWarning, Text: "The model reached its output-token limit."}
-	case "disposed":
-		return &Notice{Level: LevelWarning, Text: "Turn stopped: the agent was disposed."}
-	case "interrupted":
-		return &Notice{Level: LevelWarning, Text: "The previous process ended during this turn."}
-	}
-	return &Notice{Level: LevelWarning, Text: "Turn ended: " + t.Reason.Kind + "."}
-}
-
 // trChunk decodes a chunk event's chunk.
 func trChunk(e *Event) (StreamChunk, bool) {
 	c, err := decodeChunkData(e.Data)
