@@ -34,6 +34,10 @@ type CardView struct {
 	Terminal *TerminalView
 	Diff     *DiffView
 	Generic  *GenericView
+	// Description, when set, headlines the card ("● Tool / <name> /
+	// <description>") whatever the view: a bash error keeps its call
+	// view's description over a generic result view (presenters.md §1.4).
+	Description string
 }
 
 // TerminalView is a shell command card (terminal.md §5.2 "Terminal").
@@ -48,9 +52,12 @@ type TerminalView struct {
 	Command     string
 	// Output is the command output. When it is empty and the call has a
 	// result, the result text is shown instead.
-	Output   string
-	ExitCode *int
-	Signal   string
+	Output string
+	// HasOutput makes Output authoritative even when empty: the result
+	// text is not shown in its place.
+	HasOutput bool
+	ExitCode  *int
+	Signal    string
 }
 
 // DiffView is a file edit card (terminal.md §5.2 "Diff").
@@ -64,11 +71,16 @@ type DiffFile struct {
 	Old, New []string
 }
 
-// GenericView is any other card: an optional title row (shown only when it
-// differs from the tool name) and content lines rendered as Markdown.
+// GenericView is any other card (presenters.md §1.4 C): an optional body
+// title row (shown only when it differs from the tool name) and content
+// lines. The body is one Markdown document, dim row by row, unless Raw is
+// set or nothing but the title survives the trimming of a leading and a
+// trailing empty line: then the title and lines are shown verbatim in the
+// default colour (the raw path of a pending card without content).
 type GenericView struct {
 	Title string
 	Lines []string
+	Raw   bool
 }
 
 // Presenter maps a tool call to its card view. It must be a pure function

@@ -114,7 +114,7 @@ func (r *renderer) item(it *projection.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.text(markdown(displayText(it.Prompt.Text), plain))...)
+		return append(rows, r.mdText(markdown(displayText(it.Prompt.Text), plain, mdPrompt, r.width))...)
 	case projection.KindContext:
 		if it.Context == nil {
 			return nil
@@ -196,10 +196,10 @@ func (r *renderer) step(st *projection.Step, cont bool) []string {
 	}
 	if reasoning != "" {
 		rows = append(rows, r.text([]line{textLine("Reasoning", reasonSty)})...)
-		rows = append(rows, r.text(markdown(reasoning, reasonSty))...)
+		rows = append(rows, r.mdText(markdown(reasoning, reasonSty, mdReasoning, r.width))...)
 	}
 	if text != "" {
-		rows = append(rows, r.text(markdown(text, plain))...)
+		rows = append(rows, r.mdText(markdown(text, plain, mdText, r.width))...)
 	}
 	return rows
 }

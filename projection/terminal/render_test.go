@@ -85,33 +85,6 @@ func TestTruncateLine(t *testing.T) {
 	}
 }
 
-func TestMarkdownSubset(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		want     []string
-	}{
-		{"paragraphs and breaks", "one\ntwo\n\nthree", []string{"[{one {0 0}}]", "[{two {0 0}}]", "[]", "[{three {0 0}}]"}},
-		{"inline code", "run `go test` now", []string{"[{run  {0 0}} {go test {2 0}} { now {0 0}}]"}},
-		{"unclosed backtick literal", "a `b", []string{"[{a `b {0 0}}]"}},
-		{"empty code literal", "a `` b", []string{"[{a `` {0 0}} { b {0 0}}]"}},
-		{"fence", "x\n```go\nfmt.Println()\n\n```\ny", []string{
-			"[{x {0 0}}]", "[{go {0 16}}]", "[{   {0 0}} {fmt.Println() {2 0}}]", "[{   {0 0}}]", "[]", "[{y {0 0}}]"}},
-		{"unclosed fence runs to the end", "```\na", []string{"[{   {0 0}} {a {2 0}}]"}},
-		{"a fence with text after it does not close", "```\na\n```[image]", []string{
-			"[{   {0 0}} {a {2 0}}]", "[{   {0 0}} {```[image] {2 0}}]"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, l := range markdown(tc.in, plain) {
-				got = append(got, fmt.Sprint(l))
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("got  %q\nwant %q", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestLineDiff(t *testing.T) {
 	show := func(ops []diffOp) string {
 		var b strings.Builder
@@ -338,7 +311,7 @@ func TestWidth20(t *testing.T) {
 	want := []string{
 		"", "You", "A prompt that is", "long enough to wrap", "at twenty columns,", "with inline code.",
 		"", "Assistant", "Reasoning", "Thinking about 🙂", "emoji and 日本語",
-		"  fenced code line", "that wraps", "",
+		"", "  fenced code line", "that wraps", "",
 		"Model wait 1m35.0s ·", "Completed 2026-07-21", "10:40:00",
 		"", "● Tool / bash / A…", "$ a very long", "command line", "line one is rather", "long", "日本語のテキストです",
 		"", "Retrying model", "request (1/3) in", "500ms: overloaded",
