@@ -405,15 +405,19 @@ toggle tools
 
         tool-call call-1 bash '{"command":"ls"}'
 `},
-		{name: "tool-result", run: verbToolResult, help: `tool-result ID [--error] [--exit N] [--signal S] [TEXT] [--as NAME]
+		{name: "tool-result", run: verbToolResult, help: `tool-result ID [--error] [--exit N] [--signal S] [--meta JSON] [TEXT] [--as NAME]
 
     Appends tool/result {turn, step, message, meta?} for call ID: message
     {id, role:"user", content:[{type:"tool-result", toolCallId:ID,
     content:[{type:"text",text:TEXT}], isError}], source:{kind:"tool",
     callId:ID}}, surfaceOp "append", and sourceEventSeqs [the tool/call's
-    seq] when this scenario wrote that call. --exit and --signal go into
-    meta {exitCode:N, signal:S}. A result whose call was never seen is an
-    orphan: it renders as a generic card named "tool".
+    seq] when this scenario wrote that call. --exit N (N ≠ 0) and --signal S
+    end the text with the marker line bash writes, "\n[exit code: N]" or
+    "\n[killed by signal: S]" (presenters.md §2.1), which a bash card shows
+    as its "[exit N]" or "[signal S]" pill ("[exit 0]" without one); they
+    also set meta {exitCode:N, signal:S}. --meta JSON (an object) sets the
+    rest of the result's meta: read windows, edit diffs. A result whose call
+    was never seen is an orphan: it renders as a generic card named "tool".
 
     Example:
 

@@ -159,6 +159,7 @@ func advancedCards() (projection.Transcript, *Presenters) {
 			return CardView{Generic: &GenericView{Title: "Load skill dsh-code-review",
 				Lines: []string{"Loaded review instructions."}}}
 		}).
+		With("edit", EditPresenter).
 		With("large_edit", EditPresenter)
 	ok := ptr("ok")
 	tr := projection.Transcript{Items: []projection.Item{

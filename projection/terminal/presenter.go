@@ -100,16 +100,11 @@ type Presenters struct {
 // DefaultMaxDiffEditLength is the default bound of the exact line diff.
 const DefaultMaxDiffEditLength = 1000
 
-// DefaultPresenters returns the built-in presenters: "bash" and "shell" as
-// terminal cards, "edit" and "write" as diff cards when their arguments
-// carry the file content, everything else as generic cards.
+// DefaultPresenters returns the built-in presenters of upstream's tools
+// (presenters.md §2; presenter_tools.go), keyed by tool name; every other
+// tool gets the generic fallback (FallbackPresenter).
 func DefaultPresenters() *Presenters {
-	return &Presenters{byName: map[string]Presenter{
-		"bash":  ShellPresenter,
-		"shell": ShellPresenter,
-		"edit":  EditPresenter,
-		"write": EditPresenter,
-	}, fallback: GenericPresenter}
+	return &Presenters{byName: builtinPresenters(), fallback: FallbackPresenter}
 }
 
 // With returns a copy of p in which name is presented by fn.
@@ -161,7 +156,7 @@ func (p *Presenters) Present(c ToolCall) CardView {
 		fn = p.fallback
 	}
 	if fn == nil {
-		fn = GenericPresenter
+		fn = FallbackPresenter
 	}
 	return fn(c)
 }
