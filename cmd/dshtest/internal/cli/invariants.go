@@ -52,6 +52,8 @@ type checker struct {
 	windows   windowsFunc // projects history pages with proj
 	sessionID string
 	now       int64
+	// maxLines is the card fold limit (0: the default).
+	maxLines int
 	// quick skips work that only refines a failure's detail (bisecting
 	// for the first diverging event).
 	quick bool
@@ -133,6 +135,8 @@ func (c *checker) config(log []projection.Event, sz size, rows *terminal.RowCach
 		Transcript: c.opts,
 		Projection: c.proj,
 		Clock:      func() int64 { return c.now },
+
+		MaxToolOutputLines: c.maxLines,
 	}
 }
 

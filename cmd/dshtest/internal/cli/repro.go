@@ -18,6 +18,7 @@ import (
 	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/minimize"
 	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
 )
 
 // defaultSizes are the sizes repro renders at without --size: upstream's
@@ -44,6 +45,7 @@ type reproFlags struct {
 	minimize string
 	out      string
 	asJSON   bool
+	maxLines int
 }
 
 func (a *app) reproCommand() *cobra.Command {
@@ -99,6 +101,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariantNames, ", ")+")")
 	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
+	registerMaxToolLines(fl, &f.maxLines)
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return invariantNames, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -128,6 +131,9 @@ type minimized struct {
 }
 
 func (a *app) repro(path string, f *reproFlags) error {
+	if err := checkMaxToolLines(f.maxLines); err != nil {
+		return err
+	}
 	sizes := defaultSizes
 	if len(f.sizes) > 0 {
 		sizes = nil
@@ -171,6 +177,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 	loaded := goCatch(func() { _, loadErr = lf.validate(toValidate) })
 	opts := projection.TranscriptOptions{EagerSteps: f.eager}
 	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
+	c.maxLines = f.maxLines
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
 	if f.minimize == "" && f.emit == "" {
 		// Nothing after the checks needs the events: let the checker drop
@@ -359,6 +366,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 	}
 	fails := func(events []projection.Event) bool {
 		ch := newChecker(events, c.sizes, c.opts, c.proj, c.sessionID)
+		ch.maxLines = c.maxLines
 		ch.quick = true
 		return !ch.check(f.minimize).OK
 	}
@@ -370,7 +378,9 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 	if err := writeFileAtomic(out, data); err != nil {
 		return nil, nil, fmt.Errorf("write %s: %w", out, err)
 	}
-	final := newChecker(small, c.sizes, c.opts, c.proj, c.sessionID).check(f.minimize)
+	fc := newChecker(small, c.sizes, c.opts, c.proj, c.sessionID)
+	fc.maxLines = c.maxLines
+	final := fc.check(f.minimize)
 	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
 	for i := range small {
 		m.Events = append(m.Events, describeEvent(&small[i]))
@@ -413,6 +423,9 @@ func (a *app) emitScenario(path, input string, events []projection.Event, sizes 
 		Scrub:   f.scrub,
 		Eager:   f.eager,
 		Now:     frozenNow(events),
+	}
+	if f.maxLines != terminal.DefaultMaxToolOutputLines {
+		opts.MaxToolLines = f.maxLines
 	}
 	for _, sz := range sizes {
 		opts.Sizes = append(opts.Sizes, emit.Size{W: sz.W, H: sz.H})
