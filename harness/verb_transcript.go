@@ -103,6 +103,15 @@ func itemLine(it *projection.Item) string {
 		return fmt.Sprintf("%s %s %s", head, lv, short(it.Notice.Text))
 	case projection.KindMarker:
 		return head + markerData(it.Marker)
+	case projection.KindShell:
+		state := "interrupted"
+		if r := it.Shell.Result; r != nil {
+			state = "ok"
+			if r.Failed() {
+				state = "failed"
+			}
+		}
+		return fmt.Sprintf("%s %s %s %s", head, it.Shell.ID, state, short(it.Shell.Command))
 	}
 	return head
 }

@@ -26,6 +26,8 @@ const (
 	KindNotice
 	// KindMarker is the compaction marker of one landed checkpoint.
 	KindMarker
+	// KindShell is a user shell command of P's terminal (shell.go).
+	KindShell
 )
 
 // String returns the kind's lower-case name.
@@ -47,6 +49,8 @@ func (k ItemKind) String() string {
 		return "notice"
 	case KindMarker:
 		return "marker"
+	case KindShell:
+		return "shell"
 	}
 	return "unknown"
 }
@@ -86,6 +90,7 @@ type Item struct {
 	Tool       *ToolCard
 	Notice     *Notice
 	Marker     *Marker
+	Shell      *ShellCard
 }
 
 // Prompt is a human prompt. Header is "You", or "Steering" for an older

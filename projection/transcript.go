@@ -42,6 +42,7 @@ func newTrReplay(opts TranscriptOptions) *trReplay {
 	return &trReplay{
 		opts:      opts,
 		cards:     map[string]*trSlotItem{},
+		shells:    map[string]*trSlotItem{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
 		timing:    trTimingTable{},
@@ -70,6 +71,7 @@ type trReplay struct {
 	current   *trReplayStep
 	lastDone  *trReplayStep
 	cards     map[string]*trSlotItem
+	shells    map[string]*trSlotItem // unsettled Shell cards by id
 	advert    map[string]struct{}
 	summaries trSummaries
 	timing    trTimingTable
@@ -198,6 +200,14 @@ func (r *trReplay) applyDecoded(events []Event, i int, d *trDecoded) {
 		if d.item.Kind != 0 {
 			r.add(d.item)
 		}
+	case trOpShellStart:
+		card := *d.item.Shell
+		r.shells[card.ID] = r.add(Item{ID: d.item.ID, Kind: KindShell, Shell: &card})
+	case trOpShellResult:
+		if it, ok := r.shells[d.shellID]; ok {
+			delete(r.shells, d.shellID)
+			settleShell(it.item.Shell, d.shellResult)
+		}
 	}
 }
 
@@ -255,6 +265,8 @@ const (
 	trOpToolResult      // a rendered tool/result (result)
 	trOpRetry           // llm/retry (item: its notice)
 	trOpTurnEnd         // turn/end (item: its notice, Kind 0 when none)
+	trOpShellStart      // tui/user-shell-start (item: its Shell card)
+	trOpShellResult     // tui/user-shell-result (shellID, shellResult)
 )
 
 // trKey is a step's turn:step, the key of its timing buckets.
@@ -271,6 +283,9 @@ type trDecoded struct {
 	adverts []string
 	call    ToolCard
 	result  trResult
+
+	shellID     string
+	shellResult *ShellResult
 
 	compactStart, compactEnd, endSeed bool
 }
@@ -355,6 +370,14 @@ func trDecode(e *Event, summaries *trSummaries, replay bool) trDecoded {
 		summaries.record(e)
 	case TypeSessionEndSeed:
 		d.endSeed = true
+	case TypeUserShellStart:
+		if item, ok := trShellStart(e); ok {
+			d.op, d.item = trOpShellStart, item
+		}
+	case TypeUserShellResult:
+		if id, res, ok := trShellResult(e); ok {
+			d.op, d.shellID, d.shellResult = trOpShellResult, id, res
+		}
 	}
 	return d
 }

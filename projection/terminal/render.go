@@ -158,6 +158,11 @@ func (r *renderer) item(it *projection.Item, cont bool) []string {
 		return append([]string{""}, r.styledText(displayText(it.Notice.Text), st)...)
 	case projection.KindMarker:
 		return append([]string{""}, r.dimText(projection.MarkerText)...)
+	case projection.KindShell:
+		if it.Shell == nil || r.s.Tools == ToolsHidden {
+			return nil
+		}
+		return r.shellCard(it.Shell)
 	}
 	return nil
 }
