@@ -255,18 +255,18 @@ func (r *trReplay) finish(events []Event) Transcript {
 type trOp uint8
 
 const (
-	trOpNone       trOp = iota
-	trOpItem            // a standalone item at the event's log position (item)
-	trOpStepStart       // step/start (key)
-	trOpChunk           // assistant/chunk (key, chunk)
-	trOpMessage         // a rendered assistant/message (key, blocks, adverts)
-	trOpStepEnd         // step/end (key)
-	trOpToolCall        // tool/call (key, call)
-	trOpToolResult      // a rendered tool/result (result)
-	trOpRetry           // llm/retry (item: its notice)
-	trOpTurnEnd         // turn/end (item: its notice, Kind 0 when none)
-	trOpShellStart      // tui/user-shell-start (item: its Shell card)
-	trOpShellResult     // tui/user-shell-result (shellID, shellResult)
+	trOpNone        trOp = iota
+	trOpItem             // a standalone item at the event's log position (item)
+	trOpStepStart        // step/start (key)
+	trOpChunk            // assistant/chunk (key, chunk)
+	trOpMessage          // a rendered assistant/message (key, blocks, adverts)
+	trOpStepEnd          // step/end (key)
+	trOpToolCall         // tool/call (key, call)
+	trOpToolResult       // a rendered tool/result (result)
+	trOpRetry            // llm/retry (item: its notice)
+	trOpTurnEnd          // turn/end (item: its notice, Kind 0 when none)
+	trOpShellStart       // tui/user-shell-start (item: its Shell card)
+	trOpShellResult      // tui/user-shell-result (shellID, shellResult)
 )
 
 // trKey is a step's turn:step, the key of its timing buckets.
