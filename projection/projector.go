@@ -149,7 +149,7 @@ func (p *Projector) Apply(e *Event) Change {
 		}
 	case trOpShellStart:
 		p.shells[d.item.Shell.ID] = p.add(d.item)
-	case trOpShellResult:
+	case trOpShellDone:
 		if h, ok := p.shells[d.shellID]; ok {
 			delete(p.shells, d.shellID)
 			settleShell(p.items[h.pos].Shell, d.shellResult)

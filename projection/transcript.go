@@ -203,7 +203,7 @@ func (r *trReplay) applyDecoded(events []Event, i int, d *trDecoded) {
 	case trOpShellStart:
 		card := *d.item.Shell
 		r.shells[card.ID] = r.add(Item{ID: d.item.ID, Kind: KindShell, Shell: &card})
-	case trOpShellResult:
+	case trOpShellDone:
 		if it, ok := r.shells[d.shellID]; ok {
 			delete(r.shells, d.shellID)
 			settleShell(it.item.Shell, d.shellResult)
@@ -255,18 +255,18 @@ func (r *trReplay) finish(events []Event) Transcript {
 type trOp uint8
 
 const (
-	trOpNone        trOp = iota
-	trOpItem             // a standalone item at the event's log position (item)
-	trOpStepStart        // step/start (key)
-	trOpChunk            // assistant/chunk (key, chunk)
-	trOpMessage          // a rendered assistant/message (key, blocks, adverts)
-	trOpStepEnd          // step/end (key)
-	trOpToolCall         // tool/call (key, call)
-	trOpToolResult       // a rendered tool/result (result)
-	trOpRetry            // llm/retry (item: its notice)
-	trOpTurnEnd          // turn/end (item: its notice, Kind 0 when none)
-	trOpShellStart       // tui/user-shell-start (item: its Shell card)
-	trOpShellResult      // tui/user-shell-result (shellID, shellResult)
+	trOpNone       trOp = iota
+	trOpItem            // a standalone item at the event's log position (item)
+	trOpStepStart       // step/start (key)
+	trOpChunk           // assistant/chunk (key, chunk)
+	trOpMessage         // a rendered assistant/message (key, blocks, adverts)
+	trOpStepEnd         // step/end (key)
+	trOpToolCall        // tool/call (key, call)
+	trOpToolResult      // a rendered tool/result (result)
+	trOpRetry           // llm/retry (item: its notice)
+	trOpTurnEnd         // turn/end (item: its notice, Kind 0 when none)
+	trOpShellStart      // tui/user-shell-start (item: its Shell card)
+	trOpShellDone       // tui/user-shell-result (shellID, shellResult)
 )
 
 // trKey is a step's turn:step, the key of its timing buckets.
@@ -376,7 +376,7 @@ func trDecode(e *Event, summaries *trSummaries, replay bool) trDecoded {
 		}
 	case TypeUserShellResult:
 		if id, res, ok := trShellResult(e); ok {
-			d.op, d.shellID, d.shellResult = trOpShellResult, id, res
+			d.op, d.shellID, d.shellResult = trOpShellDone, id, res
 		}
 	}
 	return d
