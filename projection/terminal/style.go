@@ -133,11 +133,11 @@ func (p *palette) paint(s sty, text string) string {
 	if s == plain {
 		return text
 	}
+	// Every cell of a span carries the span's whole style, spaces of
+	// underlined or struck text included (lipgloss's Render would give
+	// those spaces the colour and the line only, dropping bold and dim:
+	// upstream's "# Two words" heading is one bold underlined run).
 	b := &p[s.fg][s.at]
-	if s.at&(atUnderline|atStrike) != 0 && strings.ContainsRune(text, ' ') {
-		// lipgloss styles the spaces of underlined or struck text on their own.
-		return b.style.Render(text)
-	}
 	return b.pre + text + b.suf
 }
 
