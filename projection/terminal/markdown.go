@@ -68,7 +68,18 @@ func markdown(text string, base sty, mode mdMode, width int) []mdRow {
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
 	m := &mdr{src: src, base: base, mode: mode}
-	return m.blocks(doc, max(width, 1))
+	width = max(width, 1)
+	rows := m.blocks(doc, width)
+	// A prefix (a bullet, a quote bar, a nested list's indent) or a table
+	// can outgrow a very narrow width: such a row is wrapped again.
+	for i := 0; i < len(rows); i++ {
+		if rows[i].l.width() > width {
+			again := wrapPad(rows[i].l, width)
+			rows = append(rows[:i], append(again, rows[i+1:]...)...)
+			i += len(again) - 1
+		}
+	}
+	return rows
 }
 
 // mdr renders one document.
@@ -396,7 +407,8 @@ func (w *inlineWriter) inline(n ast.Node, st sty) {
 				b.Write(t.Value)
 			}
 		}
-		w.add(b.String(), mdCode)
+		// A line ending inside a code span is a space (CommonMark).
+		w.add(strings.ReplaceAll(b.String(), "\n", " "), mdCode)
 	case *ast.Emphasis:
 		a := atItalic
 		if n.Level >= 2 {

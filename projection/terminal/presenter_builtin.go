@@ -154,11 +154,6 @@ func str(args map[string]any, k string) string {
 	return s
 }
 
-func has(args map[string]any, k string) bool {
-	_, ok := args[k]
-	return ok
-}
-
 func num(args map[string]any, k string) (float64, bool) {
 	n, ok := args[k].(json.Number)
 	if !ok {
