@@ -36,6 +36,12 @@ func (r *renderer) toolCard(tc *projection.ToolCard) []string {
 	case view.Diff != nil:
 		return append(rows, r.text(r.fold(diffLines(view.Diff, r.s.Presenters.diffLimit())))...)
 	case view.Generic != nil:
+		if tc.HasResult && !r.s.Presenters.Has(tc.Name) {
+			// An unknown tool's XML result is a tree (presenters.md §1.4 D).
+			if tree := xmlTree(displayText(call.ResultText()), r.maxLines, r.s.Tools == ToolsExpanded); tree != nil {
+				return append(rows, r.text(tree)...)
+			}
+		}
 		return append(rows, r.generic(view.Generic, tc.Name)...)
 	}
 	return rows

@@ -85,3 +85,37 @@ func runsText(runs []screen.Run) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
+
+// TestXMLTree pins the unknown-tool XML tree (presenters.md §1.4 D): the
+// spec's example, the declines, and the per-child fold.
+func TestXMLTree(t *testing.T) {
+	render := func(src string, limit int) []string {
+		var out []string
+		r := newRenderer(Settings{Width: 60})
+		tree := xmlTree(src, limit, false)
+		if tree == nil {
+			return nil
+		}
+		for _, row := range screen.Decode(r.text(tree)) {
+			out = append(out, strings.TrimRight(row.Text, " ")+"|"+runsText(row.Runs))
+		}
+		return out
+	}
+	got := render(`<result status="ok"><item>one</item><item>two</item></result>`, 6)
+	want := []string{`result (status="ok")|[{0 19 dim}]`, "  item: one|[{2 6 dim} {8 10 dim}]", "  item: two|[{2 6 dim} {8 10 dim}]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	for _, src := range []string{
+		`<?xml version="1.0"?><a/>`, `<!DOCTYPE a><a/>`, `<a><!-- c --></a>`, `<a/><b/>`, `text <a/>`, `<a>`, `<a></b>`,
+		"<path>x</path>\n<type>file</type>\n<content>\ny\n</content>", `plain text`,
+	} {
+		if got := render(src, 6); got != nil {
+			t.Errorf("%q: got a tree %q", src, got)
+		}
+	}
+	many := "<r>" + strings.Repeat("<i>x</i>", 9) + "</r>"
+	if got := render(many, 4); len(got) != 6 || !strings.HasPrefix(got[3], "  … +5 lines (Ctrl+O to expand)") {
+		t.Errorf("folded children: %q", got)
+	}
+}

@@ -161,6 +161,16 @@ func (p *Presenters) Present(c ToolCall) CardView {
 	return fn(c)
 }
 
+// Has reports whether name has a presenter of its own (a tool definition,
+// in upstream's terms); every other name is an unknown tool.
+func (p *Presenters) Has(name string) bool {
+	if p == nil || p.byName == nil {
+		p = defaultPresenters
+	}
+	_, ok := p.byName[name]
+	return ok
+}
+
 func (p *Presenters) diffLimit() int {
 	if p == nil || p.maxDiffEditLength <= 0 {
 		return DefaultMaxDiffEditLength
