@@ -4,25 +4,27 @@ import "strings"
 
 // generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
 func (r *renderer) generic(v *GenericView, name string) []string {
-	var src []string
-	hasPrelude := false
-	if t := displayInlineText(v.Title); v.Title != "" && t != displayText(name) {
-		src, hasPrelude = append(src, t), true
+	// The title row shows unless it only repeats the tool name (the
+	// fallback's title is the escaped name); an empty Title is no title.
+	var prelude []string
+	if v.Title != "" && v.Title != displayText(name) {
+		prelude = []string{displayInlineText(v.Title)}
 	}
+	var lines []string
 	for _, l := range v.Lines {
-		src = append(src, strings.Split(displayText(l), "\n")...)
+		lines = append(lines, strings.Split(displayText(l), "\n")...)
 	}
-	if len(src) > 0 && src[0] == "" {
-		src = src[1:]
-		hasPrelude = false
+	// An empty line goes only at the very first or very last row of title
+	// and lines together; the title itself always stays.
+	total := len(prelude) + len(lines)
+	kept := lines[:0]
+	for i, l := range lines {
+		if row := len(prelude) + i; l != "" || (row > 0 && row < total-1) {
+			kept = append(kept, l)
+		}
 	}
-	if len(src) > 0 && src[len(src)-1] == "" {
-		src = src[:len(src)-1]
-	}
-	content := len(src)
-	if hasPrelude {
-		content--
-	}
+	src := append(prelude, kept...)
+	content := len(kept)
 	if v.Raw || content == 0 {
 		lines := make([]line, len(src))
 		for i, s := range src {

@@ -125,7 +125,7 @@ func FallbackPresenter(c ToolCall) CardView {
 	if err := json.Unmarshal([]byte(c.Arguments), &v); err == nil {
 		raw = jsJSON(c.Arguments)
 	}
-	g := &genericView{title: c.Name, rawInput: &raw}
+	g := &genericView{title: displayText(c.Name), rawInput: &raw}
 	return compose(&shownView{generic: g}, nil, c)
 }
 

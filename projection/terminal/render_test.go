@@ -209,7 +209,7 @@ func TestToolCards(t *testing.T) {
 		{"edit with invalid arguments is the fallback", toolCard(1, "edit", `{"path":"a.txt"}`, &out, false), "",
 			[]string{"", "● Tool / edit", "ok", "PASS"}, []string{"style 0-12 fg=green"}},
 		{"escaped name", toolCard(1, "to\x1bol\n", `{}`, nil, false), "",
-			[]string{"", `○ Tool / to\x1bol\x0a`, `to\x1bol\x0a`, "{}"}, []string{"style 0-20 fg=yellow"}},
+			[]string{"", `○ Tool / to\x1bol\x0a`, "{}"}, []string{"style 0-20 fg=yellow"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.item.Tool.Meta = []byte(tc.meta)
