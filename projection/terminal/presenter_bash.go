@@ -53,10 +53,13 @@ func exitMarker(text string) (body string, code int, signal string) {
 	}
 	last := text[i+1:]
 	if s, ok := strings.CutPrefix(last, "[killed by signal: "); ok && strings.HasSuffix(s, "]") {
-		return text[:i], 0, strings.TrimSuffix(s, "]")
+		if sig := strings.TrimSuffix(s, "]"); sig != "" && !strings.Contains(sig, "]") {
+			return text[:i], 0, sig
+		}
 	}
 	if s, ok := strings.CutPrefix(last, "[exit code: "); ok && strings.HasSuffix(s, "]") {
-		if n, err := strconv.Atoi(strings.TrimSuffix(s, "]")); err == nil {
+		digits := strings.TrimSuffix(s, "]")
+		if n, err := strconv.Atoi(digits); err == nil && digits != "" && strings.Trim(digits, "0123456789") == "" {
 			return text[:i], n, ""
 		}
 	}

@@ -34,14 +34,15 @@ var readTool = builtin{
 func readTitle(args map[string]any) string {
 	t := "Read " + str(args, "file_path")
 	off, hasOff := num(args, "offset")
+	// As upstream: a missing offset reads as 1, a given one (even 0) as is.
 	if limit, ok := num(args, "limit"); ok && limit > 0 {
 		start := off
-		if !hasOff || off == 0 {
+		if !hasOff {
 			start = 1
 		}
 		return t + " (" + jsNumber(start) + " - " + jsNumber(start+limit-1) + ")"
 	}
-	if hasOff && off != 0 {
+	if hasOff {
 		return t + " (from line " + jsNumber(off) + ")"
 	}
 	return t
@@ -75,7 +76,7 @@ func validReadMeta(raw json.RawMessage) bool {
 			Number *float64 `json:"number"`
 			Text   *string  `json:"text"`
 		} `json:"lines"`
-		Lang any `json:"lang"`
+		Lang json.RawMessage `json:"lang"`
 	}
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m.Path == nil || m.Offset == nil ||
 		m.TotalLines == nil || m.Lines == nil {
@@ -85,7 +86,7 @@ func validReadMeta(raw json.RawMessage) bool {
 	if !isInt(*m.Offset) || *m.Offset < 1 || !isInt(*m.TotalLines) || *m.TotalLines < 0 {
 		return false
 	}
-	if _, ok := m.Lang.(string); m.Lang != nil && !ok {
+	if len(m.Lang) > 0 && m.Lang[0] != '"' { // present, and not a string (null included)
 		return false
 	}
 	prev := *m.Offset - 1
@@ -103,9 +104,9 @@ func validReadMeta(raw json.RawMessage) bool {
 func metaDiffs(raw json.RawMessage) (*DiffView, bool) {
 	var m struct {
 		Diffs []struct {
-			Path    *string `json:"path"`
-			OldText *string `json:"oldText"`
-			NewText *string `json:"newText"`
+			Path    *string         `json:"path"`
+			OldText json.RawMessage `json:"oldText"` // a string or null, not absent
+			NewText *string         `json:"newText"`
 		} `json:"diffs"`
 	}
 	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || len(m.Diffs) == 0 {
@@ -113,12 +114,13 @@ func metaDiffs(raw json.RawMessage) (*DiffView, bool) {
 	}
 	v := &DiffView{}
 	for _, d := range m.Diffs {
-		if d.Path == nil || d.NewText == nil {
+		var old *string
+		if d.Path == nil || d.NewText == nil || len(d.OldText) == 0 || json.Unmarshal(d.OldText, &old) != nil {
 			return nil, false
 		}
 		f := DiffFile{Path: *d.Path, New: splitLines(*d.NewText)}
-		if d.OldText != nil {
-			f.Old = splitLines(*d.OldText)
+		if old != nil {
+			f.Old = splitLines(*old)
 		}
 		v.Files = append(v.Files, f)
 	}
@@ -154,6 +156,9 @@ var editTool = builtin{
 		return diffOf(str(args, "file_path"), str(args, "old_string"), str(args, "new_string"))
 	},
 	result: func(args map[string]any, c *ToolCall) *shownView {
+		if c.IsError {
+			return nil
+		}
 		if v, ok := metaDiffs(c.Meta); ok {
 			return &shownView{diff: v}
 		}
