@@ -407,15 +407,19 @@ toggle tools
 
         tool-call call-1 bash '{"command":"ls"}'
 `},
-		{name: "tool-result", run: verbToolResult, help: `tool-result ID [--error] [--exit N] [--signal S] [TEXT] [--as NAME]
+		{name: "tool-result", run: verbToolResult, help: `tool-result ID [--error] [--exit N] [--signal S] [--meta JSON] [TEXT] [--as NAME]
 
     Appends tool/result {turn, step, message, meta?} for call ID: message
     {id, role:"user", content:[{type:"tool-result", toolCallId:ID,
     content:[{type:"text",text:TEXT}], isError}], source:{kind:"tool",
     callId:ID}}, surfaceOp "append", and sourceEventSeqs [the tool/call's
-    seq] when this scenario wrote that call. --exit and --signal go into
-    meta {exitCode:N, signal:S}. A result whose call was never seen is an
-    orphan: it renders as a generic card named "tool".
+    seq] when this scenario wrote that call. --exit N (N ≠ 0) and --signal S
+    end the text with the marker line bash writes, "\n[exit code: N]" or
+    "\n[killed by signal: S]" (presenters.md §2.1), which a bash card shows
+    as its "[exit N]" or "[signal S]" pill ("[exit 0]" without one); they
+    also set meta {exitCode:N, signal:S}. --meta JSON (an object) sets the
+    rest of the result's meta: read windows, edit diffs. A result whose call
+    was never seen is an orphan: it renders as a generic card named "tool".
 
     Example:
 
@@ -454,19 +458,24 @@ toggle tools
         turn 1
         turn 2 --old
 `},
-		{name: "turn-end", run: verbTurnEnd, help: `turn-end [KIND] [--message M] [--code C] [--plain] [--as NAME]
+		{name: "turn-end", run: verbTurnEnd, help: `turn-end [KIND] [--message M] [--code C] [--plain|--current] [--cause K] [--as NAME]
 
     Appends turn/end {turn, reason:{kind:KIND}} for the current turn. KIND
     defaults to completed; the set is open (completed, aborted, error,
     disposed, max-tokens, interrupted, blocked, or anything else). For
     error, the reason carries the current step and failure {message:M,
     code:C}; with --plain it carries message M (and code C) directly
-    instead of a failure object.
+    instead of a failure object; with --current it carries the current
+    shape error {message:M, code:C} and no step. --cause K adds the current
+    aborted shape's cancel cause, reason:{kind:K} (user, parent, hook,
+    disposed, legacy).
 
     Example:
 
         turn-end
         turn-end error --message 'provider overloaded' --code overloaded
+        turn-end error --current --message 'snapshot disk full' --code UNKNOWN
+        turn-end aborted --cause disposed
 `},
 		{name: "user", run: verbUser, help: `user TEXT [--as NAME]
 

@@ -104,6 +104,15 @@ func itemLine(it *transcript.Item) string {
 		return fmt.Sprintf("%s %s %s", head, lv, short(it.Notice.Text))
 	case transcript.KindMarker:
 		return head + markerData(it.Marker)
+	case transcript.KindShell:
+		state := "interrupted"
+		if r := it.Shell.Result; r != nil {
+			state = "ok"
+			if r.Failed() {
+				state = "failed"
+			}
+		}
+		return fmt.Sprintf("%s %s %s %s", head, it.Shell.ID, state, short(it.Shell.Command))
 	}
 	return head
 }

@@ -31,13 +31,11 @@
 // terminal.
 //
 // Markdown: prompts, assistant text, reasoning and generic card bodies are
-// Markdown upstream. This package implements a small subset instead of a
-// full engine: every source line stays a line (paragraphs, blank lines and
-// hard breaks are preserved as written, then word-wrapped to the width);
-// a fenced ``` block shows its info string, if any, as a row, then its lines
-// indented by two spaces in the code colour, then a blank row; `inline code`
-// is shown without its backticks in the code colour. Emphasis, links,
-// headings and lists are shown literally.
+// Markdown (presenters.md §3), parsed by goldmark and laid out by
+// upstream's rules (markdown.go): block spacing, fences with their own open
+// and close rows, headings, lists with accent bullets (renumbered),
+// quotes, rules, tables, inline code, bold, italic, strike and links; a
+// row that wraps inside a styled span keeps the style on its padding.
 //
 // Wrapping: word wrap at spaces, spaces dropped at a break, words longer
 // than the width broken between grapheme clusters; widths are

@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -22,9 +21,13 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 			st = redSty
 		}
 	}
-	head := glyph + " Tool / " + displayInlineText(tc.Name)
-	if view.Terminal != nil && view.Terminal.Description != "" {
-		head += " / " + displayInlineText(view.Terminal.Description)
+	head := glyph + " Tool / " + DisplayInlineText(tc.Name)
+	desc := view.Description
+	if desc == "" && view.Terminal != nil {
+		desc = view.Terminal.Description
+	}
+	if desc != "" {
+		head += " / " + DisplayInlineText(desc)
 	}
 	rows := []string{"", r.unpadded(textLine(head, st))}
 	switch {
@@ -33,6 +36,12 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 	case view.Diff != nil:
 		return append(rows, r.text(r.fold(diffLines(view.Diff, r.s.Presenters.diffLimit())))...)
 	case view.Generic != nil:
+		if tc.HasResult && !r.s.Presenters.Has(tc.Name) {
+			// An unknown tool's XML result is a tree (presenters.md §1.4 D).
+			if tree := xmlTree(DisplayText(call.ResultText()), r.maxLines, r.s.Tools == ToolsExpanded); tree != nil {
+				return append(rows, r.text(tree)...)
+			}
+		}
 		return append(rows, r.generic(view.Generic, tc.Name)...)
 	}
 	return rows
@@ -46,13 +55,13 @@ func terminalLines(v *TerminalView, c *ToolCall) []line {
 		cmd = v.Title
 	}
 	if cmd != "" && (v.Description != "" || !c.HasResult) {
-		lines = append(lines, textLine("$ "+displayInlineText(cmd), dimSty))
+		lines = append(lines, textLine("$ "+DisplayInlineText(cmd), dimSty))
 	}
 	if v.Cwd != "" {
-		lines = append(lines, textLine(displayInlineText(v.Cwd), dimSty))
+		lines = append(lines, textLine(DisplayInlineText(v.Cwd), dimSty))
 	}
 	out := v.Output
-	if out == "" && c.HasResult {
+	if out == "" && !v.HasOutput && c.HasResult {
 		out = c.ResultText()
 	}
 	for _, l := range strings.Split(DisplayText(out), "\n") {
@@ -64,7 +73,7 @@ func terminalLines(v *TerminalView, c *ToolCall) []line {
 		lines = append(lines, textLine("[exit "+strconv.Itoa(*v.ExitCode)+"]", dimSty))
 	}
 	if v.Signal != "" {
-		lines = append(lines, textLine("[signal "+displayInlineText(v.Signal)+"]", redSty))
+		lines = append(lines, textLine("[signal "+DisplayInlineText(v.Signal)+"]", redSty))
 	}
 	return lines
 }
@@ -77,7 +86,7 @@ func diffLines(v *DiffView, limit int) []line {
 		if i > 0 {
 			lines = append(lines, nil)
 		}
-		lines = append(lines, textLine(displayInlineText(f.Path), boldSty))
+		lines = append(lines, textLine(DisplayInlineText(f.Path), boldSty))
 		ops, ok := lineDiff(f.Old, f.New, limit)
 		if !ok {
 			approximate = true
@@ -85,7 +94,7 @@ func diffLines(v *DiffView, limit int) []line {
 			ops = group(nil, f.Old, f.New)
 		}
 		for _, op := range ops {
-			t := displayInlineText(op.text)
+			t := DisplayInlineText(op.text)
 			switch op.kind {
 			case '+':
 				added++
@@ -98,8 +107,12 @@ func diffLines(v *DiffView, limit int) []line {
 			}
 		}
 	}
-	foot := "└ +" + strconv.Itoa(added) + " -" + strconv.Itoa(removed) + " · " + strconv.Itoa(len(v.Files)) + " file"
-	if len(v.Files) != 1 {
+	paths := map[string]bool{}
+	for _, f := range v.Files {
+		paths[f.Path] = true
+	}
+	foot := "└ +" + strconv.Itoa(added) + " -" + strconv.Itoa(removed) + " · " + strconv.Itoa(len(paths)) + " file"
+	if len(paths) != 1 {
 		foot += "s"
 	}
 	if approximate {
@@ -107,88 +120,3 @@ func diffLines(v *DiffView, limit int) []line {
 	}
 	return append(lines, textLine(foot, dimSty))
 }
-
-// generic renders a generic card body: the title row when it differs from
-// the tool name, then the lines, without leading and trailing blank lines,
-// as Markdown; each non-blank row is dim as a whole (padding included),
-// except a fence's info-string row, whose text only is dim (as upstream).
-// Folding counts rows after wrapping.
-func (r *renderer) generic(v *GenericView, name string) []string {
-	src := v.Lines
-	if v.Title != "" && v.Title != name {
-		src = append([]string{v.Title}, src...)
-	}
-	for len(src) > 0 && strings.TrimSpace(src[0]) == "" {
-		src = src[1:]
-	}
-	for len(src) > 0 && strings.TrimSpace(src[len(src)-1]) == "" {
-		src = src[:len(src)-1]
-	}
-	lines := markdown(DisplayText(strings.Join(src, "\n")), plain)
-	var rows []line
-	markerFrom, markerTo := -1, -1 // the fold marker's rows
-	if total := r.foldable(lines); total > 0 {
-		// Only the rows the fold keeps are built; the rest are counted.
-		n := r.maxLines
-		head, tail := (n+1)/2, n/2
-		for i := 0; len(rows) < head; i++ {
-			rows = append(rows, wrapLine(lines[i], r.width)...)
-		}
-		rows = rows[:head]
-		mk := wrapLine(foldMarker(total-n), r.width)
-		rows = append(rows, mk...)
-		var last []line // the tail rows, last line first
-		for i := len(lines) - 1; len(last) < tail; i-- {
-			w := wrapLine(lines[i], r.width)
-			slices.Reverse(w)
-			last = append(last, w...)
-		}
-		last = last[:tail]
-		slices.Reverse(last)
-		rows = append(rows, last...)
-		markerFrom, markerTo = head, head+len(mk)
-	} else {
-		for _, l := range lines {
-			rows = append(rows, wrapLine(l, r.width)...)
-		}
-	}
-	out := make([]string, len(rows))
-	for i, l := range rows {
-		switch {
-		case (i >= markerFrom && i < markerTo) || blankLine(l):
-			out[i] = r.pal.row(l, r.width, true, 0)
-		case len(l) > 0 && l[0].st.at&atLabel != 0:
-			// A fence's info string: dim text, plain padding, as upstream.
-			out[i] = r.pal.row(withAttr(l, atDim), r.width, true, 0)
-		default:
-			out[i] = r.pal.row(l, r.width, true, atDim)
-		}
-	}
-	return out
-}
-
-// foldable returns the number of rows lines wrap to when the card folds
-// them (more than the fold limit, tools not expanded), else 0.
-func (r *renderer) foldable(lines []line) int {
-	if r.s.Tools == ToolsExpanded {
-		return 0
-	}
-	total := 0
-	for _, l := range lines {
-		total += wrapCount(l, r.width)
-	}
-	if total <= r.maxLines {
-		return 0
-	}
-	return total
-}
-
-func withAttr(l line, a attr) line {
-	out := make(line, len(l))
-	for i, sp := range l {
-		out[i] = span{text: sp.text, st: sp.st.with(a)}
-	}
-	return out
-}
-
-func blankLine(l line) bool { return strings.TrimSpace(l.plainText()) == "" }

@@ -160,6 +160,7 @@ func advancedCards() (transcript.Transcript, *Presenters) {
 			return CardView{Generic: &GenericView{Title: "Load skill dsh-code-review",
 				Lines: []string{"Loaded review instructions."}}}
 		}).
+		With("edit", EditPresenter).
 		With("large_edit", EditPresenter)
 	ok := ptr("ok")
 	tr := transcript.Transcript{Items: []transcript.Item{

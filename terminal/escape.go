@@ -17,7 +17,7 @@ func DisplayText(s string) string { return escape(s, false) }
 
 // displayInlineText is displayText for single-row fields: it also turns LF
 // into \x0a.
-func displayInlineText(s string) string { return escape(s, true) }
+func DisplayInlineText(s string) string { return escape(s, true) }
 
 func escape(s string, inline bool) string {
 	if isSafe(s, inline) {

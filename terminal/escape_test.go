@@ -31,10 +31,10 @@ func TestDisplayText(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := DisplayText(tc.in); got != tc.text {
-				t.Errorf("displayText(%q) = %q, want %q", tc.in, got, tc.text)
+				t.Errorf("DisplayText(%q) = %q, want %q", tc.in, got, tc.text)
 			}
-			if got := displayInlineText(tc.in); got != tc.inline {
-				t.Errorf("displayInlineText(%q) = %q, want %q", tc.in, got, tc.inline)
+			if got := DisplayInlineText(tc.in); got != tc.inline {
+				t.Errorf("DisplayInlineText(%q) = %q, want %q", tc.in, got, tc.inline)
 			}
 		})
 	}
@@ -77,11 +77,11 @@ func TestDisplayTextMatchesUntrustedControls(t *testing.T) {
 		18: "Unsafe output ", 22: "Context · unsafe-", 23: "Unsafe context ", 25: "Unsafe turn error "}
 	for row, prefix := range prefixes {
 		want := rows[row-3].TrimRight()
-		if got := prefix + displayInlineText(probe); got != want {
+		if got := prefix + DisplayInlineText(probe); got != want {
 			t.Errorf("row %d: got %q, want %q", row, got, want)
 		}
 	}
-	if got, want := "[signal SIG"+displayInlineText(probe)+"]", rows[19-3].TrimRight(); got != want {
+	if got, want := "[signal SIG"+DisplayInlineText(probe)+"]", rows[19-3].TrimRight(); got != want {
 		t.Errorf("row 19: got %q, want %q", got, want)
 	}
 }

@@ -1,81 +1,556 @@
 package terminal
 
-import "strings"
+import (
+	"strconv"
+	"strings"
 
-// markdown renders display-safe text with the small Markdown subset this
-// renderer supports (see the package documentation): every source line is a
-// line (paragraphs and hard line breaks are preserved as written), a fenced
-// ``` block shows its info string, if any, as a row and its lines indented
-// by two spaces in the code colour, followed by a blank row unless a blank
-// line follows anyway, and `inline code` is shown without its backticks in
-// the code colour. Everything else is literal text. base is the style of
-// ordinary text; code keeps base's attributes.
-func markdown(text string, base sty) []line {
-	code := sty{fg: fgCode, at: base.at}
-	var out []line
-	inFence := false
-	lines := strings.Split(text, "\n")
-	for i, src := range lines {
-		// A closing fence carries no info string: inside a block, a line
-		// like "```[image]" is content, so no text is lost.
-		if info, ok := fence(src); ok && (!inFence || info == "") {
-			if !inFence && info != "" {
-				out = append(out, textLine(info, base.with(atLabel)))
-			}
-			inFence = !inFence
-			if !inFence && (i+1 == len(lines) || strings.TrimSpace(lines[i+1]) != "") {
-				out = append(out, nil)
-			}
-			continue
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	gtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Markdown bodies (presenters.md §3). The text is parsed by goldmark
+// (CommonMark with GFM tables, task items, strikethrough and bare
+// autolinks); the rows are laid out by the rules below, which are
+// upstream's terminal's (its Markdown component over marked), not
+// goldmark's HTML:
+//
+//   - Blocks are emitted in order. Blank rows come only from a blank-line
+//     run between blocks (exactly one row), a paragraph followed by
+//     anything but a list, and a heading, code block, quote, table or rule
+//     followed by anything. A list adds none.
+//   - A soft line break inside a paragraph starts a new row (no reflow).
+//   - A code block has an open row (its info string, dim, or empty), its
+//     lines indented by two unstyled spaces in the code colour, and an
+//     empty close row.
+//   - Every row is wrapped at the width and padded; a row that wraps inside
+//     a styled span keeps that style (less underline) on its padding.
+//
+// Everything is ANSI-16 foreground colours and attributes, as the palette.
+
+// mdMode selects the per-body options of presenters.md §3.1.
+type mdMode uint8
+
+const (
+	// mdText is assistant text (and any other default-coloured body).
+	mdText mdMode = iota
+	// mdReasoning is a reasoning body: dim italic text, code in the code
+	// colour only.
+	mdReasoning
+	// mdPrompt is a You prompt: list markers and backslash escapes are kept
+	// as written.
+	mdPrompt
+)
+
+// mdRow is one rendered Markdown row: its spans, the style of its padding,
+// and whether it opens with a self-closed dim span (a fence row), which
+// ends a generic card's whole-row dim (presenters.md §1.6).
+type mdRow struct {
+	l      line
+	pad    sty
+	closed bool
+}
+
+// mdParser is goldmark's parser with the GFM extensions upstream's lexer
+// knows (tables, task items, bare autolinks) and a strict "~~" strike. A
+// goldmark parser is safe for concurrent use once built.
+var mdParser = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.Linkify),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500))),
+).Parser()
+
+// markdown renders display-safe text as Markdown rows at width.
+func markdown(text string, base sty, mode mdMode, width int) []mdRow {
+	src := []byte(text)
+	doc := mdParser.Parse(gtext.NewReader(src))
+	m := &mdr{src: src, base: base, mode: mode}
+	width = max(width, 1)
+	rows := m.blocks(doc, width)
+	// A prefix (a bullet, a quote bar, a nested list's indent) or a table
+	// can outgrow a very narrow width: such a row is wrapped again.
+	for i := 0; i < len(rows); i++ {
+		if rows[i].l.width() > width {
+			again := wrapPad(rows[i].l, width)
+			rows = append(rows[:i], append(again, rows[i+1:]...)...)
+			i += len(again) - 1
 		}
-		if inFence {
-			l := line{{text: "  ", st: base}}
-			if src != "" {
-				l = append(l, span{text: src, st: code})
+	}
+	return rows
+}
+
+// mdr renders one document.
+type mdr struct {
+	src  []byte
+	base sty
+	mode mdMode
+}
+
+// code is the style of inline and block code: the code colour alone, even
+// inside reasoning (presenters.md §3.3, §3.4).
+var mdCode = sty{fg: fgCode}
+
+// blocks renders the block children of parent with the spacing rule.
+func (m *mdr) blocks(parent ast.Node, width int) []mdRow {
+	var rows []mdRow
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		if prev := n.PreviousSibling(); prev != nil {
+			if m.blankBefore(n) || spacedAfter(prev, n) {
+				rows = append(rows, mdRow{})
 			}
-			out = append(out, l)
-			continue
 		}
-		out = append(out, inlineCode(src, base, code))
+		rows = append(rows, m.block(n, width)...)
+	}
+	return rows
+}
+
+// blankBefore reports whether a blank-line run separates n from the block
+// before it (upstream's "space" token).
+func (m *mdr) blankBefore(n ast.Node) bool { return n.HasBlankPreviousLines() }
+
+// spacedAfter reports whether prev, followed by n without a blank line,
+// gets a blank row after it.
+func spacedAfter(prev, n ast.Node) bool {
+	switch prev.Kind() {
+	case ast.KindParagraph, ast.KindTextBlock:
+		return n.Kind() != ast.KindList
+	case ast.KindHeading, ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindBlockquote,
+		ast.KindThematicBreak, east.KindTable:
+		return true
+	}
+	return false
+}
+
+func (m *mdr) block(n ast.Node, width int) []mdRow {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return m.wrapAll(m.inlines(n, m.base), width)
+	case *ast.Heading:
+		st := sty{fg: fgAccent, at: m.base.at | atBold}
+		var prefix line
+		switch {
+		case n.Level == 1:
+			st.at |= atUnderline
+		case n.Level >= 3:
+			prefix = textLine(strings.Repeat("#", n.Level)+" ", st)
+		}
+		lines := m.inlines(n, st)
+		if len(lines) == 0 {
+			lines = []line{nil}
+		}
+		lines[0] = append(prefix, lines[0]...)
+		for i := range lines {
+			lines[i] = overrideLine(lines[i], st)
+		}
+		return m.wrapAll(lines, width)
+	case *ast.FencedCodeBlock:
+		lang := ""
+		if n.Info != nil {
+			lang = strings.TrimSpace(string(n.Info.Segment.Value(m.src)))
+		}
+		code := m.rawLines(n)
+		if n.NextSibling() == nil && len(code) > 0 {
+			if t := strings.TrimSpace(code[len(code)-1]); t == "`" || t == "``" {
+				code = code[:len(code)-1] // a partial closing fence
+			}
+		}
+		return m.codeRows(lang, code, width)
+	case *ast.CodeBlock:
+		return m.codeRows("", append(m.rawLines(n), ""), width)
+	case *ast.Blockquote:
+		inner := &mdr{src: m.src, base: m.base.with(atDim | atItalic), mode: m.mode}
+		rows := inner.blocks(n, max(width-2, 1))
+		bar := span{text: "│ ", st: sty{fg: fgAccent}}
+		for i := range rows {
+			rows[i].l = append(line{bar}, rows[i].l...)
+			rows[i].closed = false
+		}
+		return rows
+	case *ast.List:
+		return m.list(n, width, 0)
+	case *ast.ThematicBreak:
+		return []mdRow{{l: textLine(strings.Repeat("─", min(width, 80)), m.base.with(atDim))}}
+	case *east.Table:
+		return m.table(n, width)
+	case *ast.HTMLBlock:
+		var b strings.Builder
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			b.Write(seg.Value(m.src))
+		}
+		if n.HasClosure() {
+			b.Write(n.ClosureLine.Value(m.src))
+		}
+		var lines []line
+		for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+			lines = append(lines, textLine(l, m.base))
+		}
+		return m.wrapAll(lines, width)
+	}
+	// Anything else (a link reference definition leaves nothing): its
+	// blocks, if any.
+	if n.Type() == ast.TypeBlock && n.HasChildren() && n.FirstChild().Type() == ast.TypeBlock {
+		return m.blocks(n, width)
+	}
+	return nil
+}
+
+// rawLines returns a code block's source lines, without their newlines.
+func (m *mdr) rawLines(n ast.Node) []string {
+	var out []string
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		out = append(out, strings.TrimSuffix(string(seg.Value(m.src)), "\n"))
 	}
 	return out
 }
 
-// fence reports whether src is a code fence line (up to three spaces of
-// indentation, then ```), and returns its info string.
-func fence(src string) (string, bool) {
-	t := strings.TrimLeft(src, " ")
-	if len(src)-len(t) > 3 || !strings.HasPrefix(t, "```") {
-		return "", false
+// codeRows is a code block: the open row, the code lines and the close row.
+func (m *mdr) codeRows(lang string, code []string, width int) []mdRow {
+	rows := []mdRow{{l: textLine(lang, dimSty), closed: true}}
+	for _, c := range code {
+		l := line{{text: "  ", st: plain}}
+		if c != "" {
+			l = append(l, span{text: c, st: mdCode})
+		}
+		rows = append(rows, wrapPad(l, width)...)
 	}
-	return strings.TrimSpace(strings.TrimLeft(t, "`")), true
+	return append(rows, mdRow{closed: true})
 }
 
-// inlineCode splits one line into text and `code` spans.
-func inlineCode(src string, base, code sty) line {
-	var l line
-	for src != "" {
-		i := strings.IndexByte(src, '`')
-		if i < 0 {
-			break
+// list renders a list at depth (0 for a top-level list).
+func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
+	_ = depth
+	var rows []mdRow
+	num := n.Start
+	bulletSty := sty{fg: fgAccent}
+	i := 0
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		if i > 0 && !n.IsTight {
+			rows = append(rows, mdRow{})
 		}
-		j := strings.IndexByte(src[i+1:], '`')
-		if j <= 0 { // unclosed, or empty ``: literal
-			if j < 0 {
-				break
+		marker := "- "
+		switch {
+		case m.mode == mdPrompt:
+			marker = m.originalMarker(n, it) + " "
+		case n.IsOrdered():
+			marker = strconv.Itoa(num+i) + ". "
+		}
+		if box := taskBox(it); box != "" {
+			marker += box
+		}
+		mw := textWidth(marker)
+		var body []mdRow
+		var nested []bool // rows of a nested list, indented on their own
+		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+			if prev := c.PreviousSibling(); prev != nil && (c.HasBlankPreviousLines() || spacedAfter(prev, c)) {
+				body, nested = append(body, mdRow{}), append(nested, false)
 			}
-			l = append(l, span{text: src[:i+2], st: base})
-			src = src[i+2:]
-			continue
+			if sub, ok := c.(*ast.List); ok {
+				for _, r := range m.list(sub, max(width-4, 1), depth+1) {
+					r.l = append(line{{text: "    ", st: plain}}, r.l...)
+					body, nested = append(body, r), append(nested, true)
+				}
+				continue
+			}
+			for _, r := range m.block(c, max(width-mw, 1)) {
+				body, nested = append(body, r), append(nested, false)
+			}
 		}
-		if i > 0 {
-			l = append(l, span{text: src[:i], st: base})
+		if len(body) == 0 {
+			body, nested = []mdRow{{}}, []bool{false}
 		}
-		l = append(l, span{text: src[i+1 : i+1+j], st: code})
-		src = src[i+2+j:]
+		for k := range body {
+			switch {
+			case k == 0 && !nested[k]:
+				body[k].l = append(line{{text: marker, st: bulletSty}}, body[k].l...)
+			case !nested[k]:
+				body[k].l = append(line{{text: strings.Repeat(" ", mw), st: plain}}, body[k].l...)
+			}
+			body[k].closed = false
+		}
+		rows = append(rows, body...)
+		i++
 	}
-	if src != "" {
-		l = append(l, span{text: src, st: base})
+	return rows
+}
+
+// originalMarker is a list item's marker as written (a You prompt keeps
+// it): the bullet character, or the number and its delimiter.
+func (m *mdr) originalMarker(n *ast.List, it ast.Node) string {
+	if !n.IsOrdered() {
+		return string(n.Marker)
+	}
+	if start := firstSegment(it); start > 0 {
+		ls := start
+		for ls > 0 && m.src[ls-1] != '\n' {
+			ls--
+		}
+		t := strings.TrimSpace(string(m.src[ls:start]))
+		if t = strings.TrimPrefix(strings.TrimPrefix(t, "[ ]"), "[x]"); t != "" {
+			if f := strings.Fields(t); len(f) > 0 {
+				return f[len(f)-1]
+			}
+		}
+	}
+	return strconv.Itoa(n.Start) + string(n.Marker)
+}
+
+// firstSegment is the source offset of the first text under n, or -1.
+func firstSegment(n ast.Node) int {
+	found := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := c.(*ast.Text); ok {
+			found = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}
+
+// taskBox is a task item's "[ ] " or "[x] ", removed from its text.
+func taskBox(it ast.Node) string {
+	first := it.FirstChild()
+	if first == nil {
+		return ""
+	}
+	box, ok := first.FirstChild().(*east.TaskCheckBox)
+	if !ok {
+		return ""
+	}
+	first.RemoveChild(first, box)
+	if box.IsChecked {
+		return "[x] "
+	}
+	return "[ ] "
+}
+
+// inlines renders the inline children of a block as logical lines (one per
+// source line of a paragraph).
+func (m *mdr) inlines(n ast.Node, base sty) []line {
+	w := &inlineWriter{m: m, lines: []line{nil}}
+	keepIndent := n.Parent() != nil && n.Parent().Kind() == ast.KindDocument
+	w.keepIndent = keepIndent
+	w.children(n, base)
+	return w.lines
+}
+
+// inlineWriter accumulates the logical lines of one block's inlines.
+type inlineWriter struct {
+	m          *mdr
+	lines      []line
+	keepIndent bool
+	newLine    bool // the next text starts a line after a soft or hard break
+}
+
+func (w *inlineWriter) add(text string, st sty) {
+	if text == "" {
+		return
+	}
+	i := len(w.lines) - 1
+	if n := len(w.lines[i]); n > 0 && w.lines[i][n-1].st == st {
+		w.lines[i][n-1].text += text
+		return
+	}
+	w.lines[i] = append(w.lines[i], span{text: text, st: st})
+}
+
+func (w *inlineWriter) breakLine() {
+	w.lines = append(w.lines, nil)
+	w.newLine = true
+}
+
+func (w *inlineWriter) children(n ast.Node, st sty) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		w.inline(c, st)
+	}
+}
+
+func (w *inlineWriter) inline(n ast.Node, st sty) {
+	m := w.m
+	switch n := n.(type) {
+	case *ast.Text:
+		if w.newLine && w.keepIndent {
+			// A continuation line keeps its leading spaces, as upstream's
+			// lexer keeps the paragraph's raw text.
+			s := n.Segment.Start
+			for s > 0 && (m.src[s-1] == ' ' || m.src[s-1] == '\t') {
+				s--
+			}
+			if s == 0 || m.src[s-1] == '\n' {
+				w.add(string(m.src[s:n.Segment.Start]), st)
+			}
+		}
+		w.newLine = false
+		w.add(m.textValue(n.Segment.Value(m.src)), st)
+		if n.SoftLineBreak() || n.HardLineBreak() {
+			w.breakLine()
+		}
+	case *ast.String:
+		w.newLine = false
+		w.add(m.textValue(n.Value), st)
+	case *ast.CodeSpan:
+		w.newLine = false
+		var b strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch t := c.(type) {
+			case *ast.Text:
+				b.Write(t.Segment.Value(m.src))
+			case *ast.String:
+				b.Write(t.Value)
+			}
+		}
+		// A line ending inside a code span is a space (CommonMark).
+		w.add(strings.ReplaceAll(b.String(), "\n", " "), mdCode)
+	case *ast.Emphasis:
+		a := atItalic
+		if n.Level >= 2 {
+			a = atBold
+		}
+		w.children(n, st.with(a))
+	case *strikeNode:
+		w.children(n, st.with(atStrike))
+	case *ast.Link:
+		w.link(n, string(n.Destination), st)
+	case *ast.AutoLink:
+		w.add(string(n.Label(m.src)), sty{fg: fgAccent, at: atUnderline})
+	case *ast.Image:
+		w.children(n, st)
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			for j, part := range strings.Split(string(seg.Value(m.src)), "\n") {
+				if j > 0 {
+					w.breakLine()
+				}
+				w.add(part, m.base)
+			}
+		}
+		w.newLine = false
+	default:
+		w.children(n, st)
+	}
+}
+
+// link renders a link: its text accented and underlined, then " (url)" in
+// dim when the text is not the URL itself.
+func (w *inlineWriter) link(n *ast.Link, url string, st sty) {
+	linkSty := sty{fg: fgAccent, at: atUnderline}
+	start := len(w.lines)
+	from := len(w.lines[start-1])
+	w.children(n, linkSty)
+	var text strings.Builder
+	for i := start - 1; i < len(w.lines); i++ {
+		l := w.lines[i]
+		if i == start-1 {
+			l = l[from:]
+		}
+		for k := range l {
+			l[k].st = sty{fg: fgAccent, at: l[k].st.at | atUnderline}
+		}
+		text.WriteString(l.plainText())
+	}
+	if text.String() != url && "mailto:"+text.String() != url {
+		w.add(" ("+url+")", st.with(atDim))
+	}
+}
+
+// textValue is a text segment's display: backslash escapes of ASCII
+// punctuation resolved, except in a You prompt (preserveBackslashEscapes).
+// Entities stay literal, as upstream's lexer keeps the raw text.
+func (m *mdr) textValue(b []byte) string {
+	s := string(b)
+	if m.mode == mdPrompt || !strings.Contains(s, `\`) {
+		return s
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && util.IsPunct(s[i+1]) {
+			i++
+		}
+		out.WriteByte(s[i])
+	}
+	return out.String()
+}
+
+// overrideLine gives every span of l the colour and attributes of st,
+// keeping the span's own attributes (a heading's inline code is accented).
+func overrideLine(l line, st sty) line {
+	for i := range l {
+		l[i].st = sty{fg: st.fg, at: l[i].st.at | st.at}
 	}
 	return l
+}
+
+func (m *mdr) wrapAll(lines []line, width int) []mdRow {
+	var rows []mdRow
+	for _, l := range lines {
+		rows = append(rows, wrapPad(l, width)...)
+	}
+	return rows
+}
+
+// wrapPad wraps one logical line and works out each row's padding style:
+// a row broken inside a styled span keeps that span's style (less
+// underline, which is closed at the row end); the last row's padding is
+// plain (presenters.md §3.6).
+func wrapPad(l line, width int) []mdRow {
+	wrapped := wrapLine(l, width)
+	rows := make([]mdRow, len(wrapped))
+	if len(wrapped) == 1 {
+		rows[0].l = wrapped[0]
+		return rows
+	}
+	cells := toCells(l)
+	pos := 0
+	for i, w := range wrapped {
+		rows[i].l = w
+		pos += len(toCells(w))
+		if i == len(wrapped)-1 {
+			break
+		}
+		var st sty
+		switch {
+		case pos < len(cells) && cells[pos].g == " ":
+			st = cells[pos].st
+		case pos > 0 && pos <= len(cells):
+			st = cells[pos-1].st
+		}
+		st.at &^= atUnderline
+		rows[i].pad = st
+		for pos < len(cells) && cells[pos].g == " " {
+			pos++
+		}
+	}
+	return rows
+}
+
+// mdText renders Markdown rows as padded rows.
+func (r *renderer) mdText(rows []mdRow) []string {
+	out := make([]string, len(rows))
+	for i, row := range rows {
+		out[i] = r.pal.padded(row.l, r.width, row.pad)
+	}
+	return out
+}
+
+// padded renders a row padded to width with spaces in style pad.
+func (p *palette) padded(l line, width int, pad sty) string {
+	var b strings.Builder
+	w := 0
+	for _, sp := range l {
+		b.WriteString(p.paint(sp.st, sp.text))
+		w += textWidth(sp.text)
+	}
+	if w < width {
+		b.WriteString(p.paint(pad, strings.Repeat(" ", width-w)))
+	}
+	return b.String()
 }

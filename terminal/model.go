@@ -321,7 +321,7 @@ func (m *Model) Screen() []string {
 
 func (m *Model) headerRow(v *viewport) string {
 	l := line{{text: "dshtest", st: sty{fg: fgAccent, at: atBold}},
-		{text: " · " + displayInlineText(m.cfg.SessionID), st: dimSty}}
+		{text: " · " + DisplayInlineText(m.cfg.SessionID), st: dimSty}}
 	return v.r.pal.row(truncateLine(l, v.s.Width), v.s.Width, true, 0)
 }
 
@@ -337,7 +337,7 @@ func plural(n int, noun string) string {
 
 func (m *Model) status(v *viewport) string {
 	var b strings.Builder
-	b.WriteString(displayInlineText(m.cfg.SessionID))
+	b.WriteString(DisplayInlineText(m.cfg.SessionID))
 	b.WriteString(" · ")
 	b.WriteString(plural(m.events, "event"))
 	b.WriteString(" · ")

@@ -34,6 +34,10 @@ type CardView struct {
 	Terminal *TerminalView
 	Diff     *DiffView
 	Generic  *GenericView
+	// Description, when set, headlines the card ("● Tool / <name> /
+	// <description>") whatever the view: a bash error keeps its call
+	// view's description over a generic result view (presenters.md §1.4).
+	Description string
 }
 
 // TerminalView is a shell command card (terminal.md §5.2 "Terminal").
@@ -48,9 +52,12 @@ type TerminalView struct {
 	Command     string
 	// Output is the command output. When it is empty and the call has a
 	// result, the result text is shown instead.
-	Output   string
-	ExitCode *int
-	Signal   string
+	Output string
+	// HasOutput makes Output authoritative even when empty: the result
+	// text is not shown in its place.
+	HasOutput bool
+	ExitCode  *int
+	Signal    string
 }
 
 // DiffView is a file edit card (terminal.md §5.2 "Diff").
@@ -64,11 +71,16 @@ type DiffFile struct {
 	Old, New []string
 }
 
-// GenericView is any other card: an optional title row (shown only when it
-// differs from the tool name) and content lines rendered as Markdown.
+// GenericView is any other card (presenters.md §1.4 C): an optional body
+// title row (shown only when it differs from the tool name) and content
+// lines. The body is one Markdown document, dim row by row, unless Raw is
+// set or nothing but the title survives the trimming of a leading and a
+// trailing empty line: then the title and lines are shown verbatim in the
+// default colour (the raw path of a pending card without content).
 type GenericView struct {
 	Title string
 	Lines []string
+	Raw   bool
 }
 
 // Presenter maps a tool call to its card view. It must be a pure function
@@ -88,16 +100,11 @@ type Presenters struct {
 // DefaultMaxDiffEditLength is the default bound of the exact line diff.
 const DefaultMaxDiffEditLength = 1000
 
-// DefaultPresenters returns the built-in presenters: "bash" and "shell" as
-// terminal cards, "edit" and "write" as diff cards when their arguments
-// carry the file content, everything else as generic cards.
+// DefaultPresenters returns the built-in presenters of upstream's tools
+// (presenters.md §2; presenter_tools.go), keyed by tool name; every other
+// tool gets the generic fallback (FallbackPresenter).
 func DefaultPresenters() *Presenters {
-	return &Presenters{byName: map[string]Presenter{
-		"bash":  ShellPresenter,
-		"shell": ShellPresenter,
-		"edit":  EditPresenter,
-		"write": EditPresenter,
-	}, fallback: GenericPresenter}
+	return &Presenters{byName: builtinPresenters(), fallback: FallbackPresenter}
 }
 
 // With returns a copy of p in which name is presented by fn.
@@ -149,9 +156,19 @@ func (p *Presenters) Present(c ToolCall) CardView {
 		fn = p.fallback
 	}
 	if fn == nil {
-		fn = GenericPresenter
+		fn = FallbackPresenter
 	}
 	return fn(c)
+}
+
+// Has reports whether name has a presenter of its own (a tool definition,
+// in upstream's terms); every other name is an unknown tool.
+func (p *Presenters) Has(name string) bool {
+	if p == nil || p.byName == nil {
+		p = defaultPresenters
+	}
+	_, ok := p.byName[name]
+	return ok
 }
 
 func (p *Presenters) diffLimit() int {

@@ -115,7 +115,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.text(markdown(DisplayText(it.Prompt.Text), plain))...)
+		return append(rows, r.mdText(markdown(DisplayText(it.Prompt.Text), plain, mdPrompt, r.width))...)
 	case transcript.KindContext:
 		if it.Context == nil {
 			return nil
@@ -159,6 +159,11 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		return append([]string{""}, r.styledText(DisplayText(it.Notice.Text), st)...)
 	case transcript.KindMarker:
 		return append([]string{""}, r.dimText(transcript.MarkerText)...)
+	case transcript.KindShell:
+		if it.Shell == nil || r.s.Tools == ToolsHidden {
+			return nil
+		}
+		return r.shellCard(it.Shell)
 	}
 	return nil
 }
@@ -166,7 +171,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 // header renders a role header: bold, underline and accent on the label
 // only, padded.
 func (r *renderer) header(label string) string {
-	return r.text([]line{textLine(displayInlineText(label), headerSty)})[0]
+	return r.text([]line{textLine(DisplayInlineText(label), headerSty)})[0]
 }
 
 func (r *renderer) dimText(s string) []string { return r.styledText(s, dimSty) }
@@ -197,17 +202,17 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	}
 	if reasoning != "" {
 		rows = append(rows, r.text([]line{textLine("Reasoning", reasonSty)})...)
-		rows = append(rows, r.text(markdown(reasoning, reasonSty))...)
+		rows = append(rows, r.mdText(markdown(reasoning, reasonSty, mdReasoning, r.width))...)
 	}
 	if text != "" {
-		rows = append(rows, r.text(markdown(text, plain))...)
+		rows = append(rows, r.mdText(markdown(text, plain, mdText, r.width))...)
 	}
 	return rows
 }
 
 // context renders an injected-context card (terminal.md §2.7).
 func (r *renderer) context(c *transcript.ContextCard) []string {
-	rows := []string{"", r.unpadded(textLine("Context · "+displayInlineText(c.Label), dimSty))}
+	rows := []string{"", r.unpadded(textLine("Context · "+DisplayInlineText(c.Label), dimSty))}
 	body := stripReminderFrame(c.Text)
 	if body == "" {
 		return rows

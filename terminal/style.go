@@ -30,9 +30,7 @@ const (
 	atDim
 	atItalic
 	atUnderline
-	// atLabel renders nothing: it marks a Markdown fence's info-string row,
-	// which a generic card body does not dim as a whole row.
-	atLabel
+	atStrike
 	numAttrs = 1 << iota
 )
 
@@ -116,6 +114,9 @@ func buildPalette(s Scheme) palette {
 			if a&atUnderline != 0 {
 				st = st.Underline(true)
 			}
+			if a&atStrike != 0 {
+				st = st.Strikethrough(true)
+			}
 			const probe = "x"
 			pre, suf, _ := strings.Cut(st.Render(probe), probe)
 			p[r][a] = brush{style: st, pre: pre, suf: suf}
@@ -132,11 +133,11 @@ func (p *palette) paint(s sty, text string) string {
 	if s == plain {
 		return text
 	}
+	// Every cell of a span carries the span's whole style, spaces of
+	// underlined or struck text included (lipgloss's Render would give
+	// those spaces the colour and the line only, dropping bold and dim:
+	// upstream's "# Two words" heading is one bold underlined run).
 	b := &p[s.fg][s.at]
-	if s.at&atUnderline != 0 && strings.ContainsRune(text, ' ') {
-		// lipgloss styles the spaces of underlined text on their own.
-		return b.style.Render(text)
-	}
 	return b.pre + text + b.suf
 }
 

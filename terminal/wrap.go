@@ -235,21 +235,6 @@ func wrapASCII(l line, width int) []line {
 	return out
 }
 
-// wrapCount is len(wrapLine(l, width)), without building the rows when l
-// is printable ASCII.
-func wrapCount(l line, width int) int {
-	width = max(width, 1)
-	if l.width() <= width {
-		return 1
-	}
-	if !printableASCII(l) {
-		return len(wrapLine(l, width))
-	}
-	n := 0
-	asciiRows(flatText(l), width, func(int, int) { n++ })
-	return n
-}
-
 // flatText is the text of a line's spans, one after another.
 func flatText(l line) string {
 	if len(l) == 1 {

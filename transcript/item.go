@@ -31,6 +31,8 @@ const (
 	KindNotice
 	// KindMarker is the compaction marker of one landed checkpoint.
 	KindMarker
+	// KindShell is a user shell command of P's terminal (shell.go).
+	KindShell
 )
 
 // String returns the kind's lower-case name.
@@ -52,6 +54,8 @@ func (k ItemKind) String() string {
 		return "notice"
 	case KindMarker:
 		return "marker"
+	case KindShell:
+		return "shell"
 	}
 	return "unknown"
 }
@@ -91,6 +95,7 @@ type Item struct {
 	Tool       *ToolCard
 	Notice     *Notice
 	Marker     *Marker
+	Shell      *ShellCard
 }
 
 // Prompt is a human prompt. Header is "You", or "Steering" for an older

@@ -24,6 +24,7 @@ type Projector struct {
 
 	current, lastDone *prStep
 	cards             map[string]*prHandle  // pending tool cards by call id
+	shells            map[string]*prHandle  // unsettled Shell cards by id
 	footers           map[trKey][]*prHandle // footers of steps whose buckets still run
 	advert            map[string]struct{}   // tool-call ids advertised so far
 	summaries         trSummaries
@@ -49,6 +50,7 @@ func NewProjector(opts Options) *Projector {
 	return &Projector{
 		opts:      opts,
 		cards:     map[string]*prHandle{},
+		shells:    map[string]*prHandle{},
 		footers:   map[trKey][]*prHandle{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
@@ -145,6 +147,14 @@ func (p *Projector) Apply(e *sessionlog.Event) Change {
 		p.current, p.lastDone = nil, nil
 		if d.item.Kind != 0 {
 			p.add(d.item)
+		}
+	case trOpShellStart:
+		p.shells[d.item.Shell.ID] = p.add(d.item)
+	case trOpShellDone:
+		if h, ok := p.shells[d.shellID]; ok {
+			delete(p.shells, d.shellID)
+			settleShell(p.items[h.pos].Shell, d.shellResult)
+			p.touch(h)
 		}
 	}
 	return p.change()

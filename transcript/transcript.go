@@ -45,6 +45,7 @@ func newTrReplay(opts Options) *trReplay {
 	return &trReplay{
 		opts:      opts,
 		cards:     map[string]*trSlotItem{},
+		shells:    map[string]*trSlotItem{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
 		timing:    trTimingTable{},
@@ -73,6 +74,7 @@ type trReplay struct {
 	current   *trReplayStep
 	lastDone  *trReplayStep
 	cards     map[string]*trSlotItem
+	shells    map[string]*trSlotItem // unsettled Shell cards by id
 	advert    map[string]struct{}
 	summaries trSummaries
 	timing    trTimingTable
@@ -198,6 +200,14 @@ func (r *trReplay) applyDecoded(events []sessionlog.Event, i int, d *trDecoded) 
 		if d.item.Kind != 0 {
 			r.add(d.item)
 		}
+	case trOpShellStart:
+		card := *d.item.Shell
+		r.shells[card.ID] = r.add(Item{ID: d.item.ID, Kind: KindShell, Shell: &card})
+	case trOpShellDone:
+		if it, ok := r.shells[d.shellID]; ok {
+			delete(r.shells, d.shellID)
+			settleShell(it.item.Shell, d.shellResult)
+		}
 	}
 }
 
@@ -255,6 +265,8 @@ const (
 	trOpToolResult      // a rendered tool/result (result)
 	trOpRetry           // llm/retry (item: its notice)
 	trOpTurnEnd         // turn/end (item: its notice, Kind 0 when none)
+	trOpShellStart      // tui/user-shell-start (item: its Shell card)
+	trOpShellDone       // tui/user-shell-result (shellID, shellResult)
 )
 
 // trKey is a step's turn:step, the key of its timing buckets.
@@ -271,6 +283,9 @@ type trDecoded struct {
 	adverts []string
 	call    ToolCard
 	result  trResult
+
+	shellID     string
+	shellResult *ShellResult
 
 	compactStart, compactEnd, endSeed bool
 }
@@ -356,6 +371,14 @@ func trDecode(e *sessionlog.Event, summaries *trSummaries, replay bool) trDecode
 		summaries.record(e)
 	case sessionlog.TypeSessionEndSeed:
 		d.endSeed = true
+	case TypeUserShellStart:
+		if item, ok := trShellStart(e); ok {
+			d.op, d.item = trOpShellStart, item
+		}
+	case TypeUserShellResult:
+		if id, res, ok := trShellResult(e); ok {
+			d.op, d.shellID, d.shellResult = trOpShellDone, id, res
+		}
 	}
 	return d
 }
@@ -512,31 +535,6 @@ func trRetryNotice(data json.RawMessage) *Notice {
 	}
 	return &Notice{Level: LevelWarning, Text: "Retrying model request (" + strconv.FormatInt(r.Retry, 10) + "/" + max +
 		") in " + strconv.FormatInt(r.DelayMs, 10) + "ms: " + r.Failure.Message}
-}
-
-// trTurnEndNotice is turn/end's notice, nil for a completed turn.
-func trTurnEndNotice(data json.RawMessage) *Notice {
-	var t sessionlog.TurnEndData
-	_ = json.Unmarshal(data, &t)
-	switch t.Reason.Kind {
-	case "completed":
-		return nil
-	case "error":
-		text := t.Reason.Message
-		if t.Reason.Failure != nil && t.Reason.Failure.Message != "" {
-			text = t.Reason.Failure.Message
-		}
-		return &Notice{Level: LevelError, Text: text}
-	case "aborted":
-		return &Notice{Level: LevelWarning, Text: "Turn cancelled."}
-	case "max-tokens":
-		return &Notice{Level: LevelWarning, Text: "The model reached its output-token limit."}
-	case "disposed":
-		return &Notice{Level: LevelWarning, Text: "Turn stopped: the agent was disposed."}
-	case "interrupted":
-		return &Notice{Level: LevelWarning, Text: "The previous process ended during this turn."}
-	}
-	return &Notice{Level: LevelWarning, Text: "Turn ended: " + t.Reason.Kind + "."}
 }
 
 // trChunk decodes a chunk event's chunk.

@@ -38,6 +38,9 @@ type Options struct {
 	Scrub bool
 	// Eager selects upstream's eager step rule (option eager).
 	Eager bool
+	// MaxToolLines, when non-zero, sets the card fold limit (option
+	// max-tool-lines N).
+	MaxToolLines int
 	// HideReasoning starts with reasoning hidden (toggle reasoning).
 	HideReasoning bool
 	// ToolPresses presses Ctrl+O this many times before mount (1:
@@ -141,6 +144,9 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 	b.WriteString("\n")
 	if opts.Eager {
 		b.WriteString("option eager\n")
+	}
+	if opts.MaxToolLines > 0 {
+		fmt.Fprintf(&b, "option max-tool-lines %d\n", opts.MaxToolLines)
 	}
 	if opts.Light {
 		b.WriteString("scheme light\n")

@@ -85,6 +85,9 @@ type Checker struct {
 	// quick skips work that only refines a failure's detail (bisecting
 	// for the first diverging event).
 	Quick bool
+	// MaxToolOutputLines is the card fold limit (0: the renderer's
+	// default).
+	MaxToolOutputLines int
 
 	// What the invariants need from the documents, per size, filled by
 	// render (the documents themselves are dropped once read: on a long
@@ -147,7 +150,9 @@ func New(events []sessionlog.Event, sizes []Size, opts transcript.Options, proj 
 // WithEvents returns a checker of events with c's sizes, options,
 // projection and session id.
 func (c *Checker) WithEvents(events []sessionlog.Event) *Checker {
-	return New(events, c.sizes, c.opts, c.proj, c.sessionID)
+	n := New(events, c.sizes, c.opts, c.proj, c.sessionID)
+	n.MaxToolOutputLines = c.MaxToolOutputLines
+	return n
 }
 
 func (c *Checker) model(log []sessionlog.Event, sz Size) *terminal.Model {
@@ -170,6 +175,8 @@ func (c *Checker) config(log []sessionlog.Event, sz Size, rows *terminal.RowCach
 		Transcript: c.opts,
 		Projection: c.proj,
 		Clock:      func() int64 { return c.now },
+
+		MaxToolOutputLines: c.MaxToolOutputLines,
 	}
 }
 

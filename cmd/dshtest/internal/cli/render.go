@@ -25,6 +25,7 @@ type displayFlags struct {
 	reasoning string
 	tools     string
 	eager     bool
+	maxLines  int
 }
 
 func (f *displayFlags) register(fs *pflag.FlagSet, width bool) {
@@ -35,14 +36,33 @@ func (f *displayFlags) register(fs *pflag.FlagSet, width bool) {
 	fs.StringVar(&f.reasoning, "reasoning", "on", "show reasoning blocks: on or off")
 	fs.StringVar(&f.tools, "tools", "collapsed", "tool cards: collapsed, expanded or hidden")
 	fs.BoolVar(&f.eager, "eager", false, "upstream's eager step rule (an empty Assistant block at step/start)")
+	registerMaxToolLines(fs, &f.maxLines)
+}
+
+// registerMaxToolLines registers --max-tool-lines, the card fold limit (the
+// DSL's option max-tool-lines; upstream's maxToolOutputLines).
+func registerMaxToolLines(fs *pflag.FlagSet, n *int) {
+	fs.IntVar(n, "max-tool-lines", terminal.DefaultMaxToolOutputLines,
+		"card fold limit: lines a collapsed card body keeps (upstream's CLI harness used 8)")
+}
+
+// checkMaxToolLines validates --max-tool-lines.
+func checkMaxToolLines(n int) error {
+	if n < 1 || n > 100000 {
+		return usagef("--max-tool-lines %d: want 1 to 100000", n)
+	}
+	return nil
 }
 
 // settings validates the flags and returns the renderer settings; now is
 // the frozen clock reading.
 func (f *displayFlags) settings(now int64) (terminal.Settings, transcript.Options, error) {
-	s := terminal.Settings{Width: f.width, Now: now}
+	s := terminal.Settings{Width: f.width, Now: now, MaxToolOutputLines: f.maxLines}
 	if f.width < 1 || f.width > 1000 {
 		return s, transcript.Options{}, usagef("--width %d: want 1 to 1000", f.width)
+	}
+	if err := checkMaxToolLines(f.maxLines); err != nil {
+		return s, transcript.Options{}, err
 	}
 	switch f.scheme {
 	case "dark":

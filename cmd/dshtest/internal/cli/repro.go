@@ -21,6 +21,7 @@ import (
 	"github.com/dshtest/dshtest/internal/minimize"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -48,6 +49,7 @@ type reproFlags struct {
 	minimize string
 	out      string
 	asJSON   bool
+	maxLines int
 }
 
 func (a *app) reproCommand() *cobra.Command {
@@ -103,6 +105,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariant.Names(), ", ")+")")
 	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
+	registerMaxToolLines(fl, &f.maxLines)
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return invariant.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -132,6 +135,9 @@ type minimized struct {
 }
 
 func (a *app) repro(path string, f *reproFlags) error {
+	if err := checkMaxToolLines(f.maxLines); err != nil {
+		return err
+	}
 	sizes := defaultSizes
 	if len(f.sizes) > 0 {
 		sizes = nil
@@ -175,6 +181,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 	loaded := invariant.Go(func() { _, loadErr = lf.validate(toValidate) })
 	opts := transcript.Options{EagerSteps: f.eager}
 	c := invariant.New(lf.Events, sizes, opts, proj, sessionIDOf(lf))
+	c.MaxToolOutputLines = f.maxLines
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
 	if f.minimize == "" && f.emit == "" {
 		// Nothing after the checks needs the events: let the checker drop
@@ -399,6 +406,9 @@ func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes 
 		Scrub:   f.scrub,
 		Eager:   f.eager,
 		Now:     invariant.FrozenNow(events),
+	}
+	if f.maxLines != terminal.DefaultMaxToolOutputLines {
+		opts.MaxToolLines = f.maxLines
 	}
 	for _, sz := range sizes {
 		opts.Sizes = append(opts.Sizes, emit.Size{W: sz.W, H: sz.H})

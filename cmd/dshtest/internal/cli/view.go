@@ -66,16 +66,17 @@ terminal; use render to print.`,
 			}
 			now := invariant.FrozenNow(lf.Events)
 			m := terminal.New(terminal.Config{
-				SessionID:     sessionIDOf(lf),
-				Log:           lf.Events,
-				Width:         80,
-				Height:        24,
-				Scheme:        s.Scheme,
-				HideReasoning: s.HideReasoning,
-				Tools:         s.Tools,
-				Transcript:    opts,
-				Projection:    proj,
-				Clock:         func() int64 { return now },
+				SessionID:          sessionIDOf(lf),
+				Log:                lf.Events,
+				Width:              80,
+				Height:             24,
+				Scheme:             s.Scheme,
+				HideReasoning:      s.HideReasoning,
+				Tools:              s.Tools,
+				Transcript:         opts,
+				MaxToolOutputLines: s.MaxToolOutputLines,
+				Projection:         proj,
+				Clock:              func() int64 { return now },
 			})
 			return viewer.Run(m, a.stdin, a.stdout)
 		}),

@@ -1,0 +1,107 @@
+package terminal
+
+import "strings"
+
+// generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
+func (r *renderer) generic(v *GenericView, name string) []string {
+	// The title row shows unless it only repeats the tool name (the
+	// fallback's title is the escaped name); an empty Title is no title.
+	var prelude []string
+	if v.Title != "" && v.Title != DisplayText(name) {
+		prelude = []string{DisplayInlineText(v.Title)}
+	}
+	var lines []string
+	for _, l := range v.Lines {
+		lines = append(lines, strings.Split(DisplayText(l), "\n")...)
+	}
+	// An empty line goes only at the very first or very last row of title
+	// and lines together; the title itself always stays.
+	total := len(prelude) + len(lines)
+	kept := lines[:0]
+	for i, l := range lines {
+		if row := len(prelude) + i; l != "" || (row > 0 && row < total-1) {
+			kept = append(kept, l)
+		}
+	}
+	src := append(prelude, kept...)
+	content := len(kept)
+	if v.Raw || content == 0 {
+		lines := make([]line, len(src))
+		for i, s := range src {
+			lines[i] = textLine(s, plain)
+		}
+		return r.text(r.fold(lines))
+	}
+	rows := markdown(strings.Join(src, "\n"), plain, mdText, r.width)
+	out := make([]string, 0, min(len(rows), r.maxLines+1))
+	emit := func(row mdRow) {
+		if strings.TrimSpace(row.l.plainText()) == "" {
+			out = append(out, r.pal.padded(row.l, r.width, plain))
+			return
+		}
+		l, pad := cardDim(row)
+		out = append(out, r.pal.padded(l, r.width, pad))
+	}
+	if r.s.Tools == ToolsExpanded || len(rows) <= r.maxLines {
+		for _, row := range rows {
+			emit(row)
+		}
+		return out
+	}
+	n := r.maxLines
+	head, tail := (n+1)/2, n/2
+	for _, row := range rows[:head] {
+		emit(row)
+	}
+	out = append(out, r.text([]line{foldMarker(len(rows) - n)})...)
+	for _, row := range rows[len(rows)-tail:] {
+		emit(row)
+	}
+	return out
+}
+
+// cardDim wraps a Markdown row in a generic card's whole-row dim. The
+// wrapper is outside Markdown's own styles, and the SGR that closes a bold
+// or dim span (22) closes the wrapper's dim too: after such a span, the
+// rest of the row, padding included, is not dim. A span still open at a
+// soft wrap is not closed on that row. A fence row opens with a
+// self-closed dim span, so nothing of it is dimmed by the wrapper.
+func cardDim(row mdRow) (line, sty) {
+	l := mergeSpans(row.l)
+	active := !row.closed
+	out := make(line, len(l))
+	for i, sp := range l {
+		own := sp.st.at
+		if active {
+			sp.st = sp.st.with(atDim)
+		}
+		out[i] = sp
+		open := i == len(l)-1 && row.pad != plain && row.pad == withoutUnderline(l[i].st)
+		if own&(atBold|atDim) != 0 && !open {
+			active = false
+		}
+	}
+	pad := row.pad
+	if active {
+		pad = pad.with(atDim)
+	}
+	return out, pad
+}
+
+func withoutUnderline(s sty) sty { s.at &^= atUnderline; return s }
+
+// mergeSpans joins adjacent spans of one style: one SGR run upstream.
+func mergeSpans(l line) line {
+	var out line
+	for _, sp := range l {
+		if sp.text == "" {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].st == sp.st {
+			out[n-1].text += sp.text
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}

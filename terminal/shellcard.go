@@ -1,0 +1,78 @@
+package terminal
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// shellCard renders a user shell command of P's terminal (vocabulary.md
+// "tui/user-shell-start"): the gap row, the header ("● Shell" green, red
+// when the command failed or was interrupted), "$ command" and the cwd in
+// dim, then the result rows, folded like a terminal card; hidden in hidden
+// mode. The cwd is shown as logged: abbreviating the home directory to ~
+// would need the user's home, which the log does not hold.
+func (r *renderer) shellCard(c *transcript.ShellCard) []string {
+	st := greenSty
+	if c.Result == nil || c.Result.Failed() {
+		st = redSty
+	}
+	rows := []string{"", r.unpadded(textLine("● Shell", st))}
+	body := []line{textLine("$ "+DisplayInlineText(c.Command), dimSty), textLine(DisplayInlineText(c.Cwd), dimSty)}
+	if c.Result == nil {
+		body = append(body, textLine("Interrupted before a result was recorded.", redSty))
+		return append(rows, r.text(r.fold(body))...)
+	}
+	res := c.Result
+	stdout := nonEmptyLines(res.Stdout.Text)
+	for _, l := range stdout {
+		body = append(body, textLine(l, dimSty))
+	}
+	if stderr := nonEmptyLines(res.Stderr.Text); len(stderr) > 0 {
+		if len(stdout) > 0 {
+			body = append(body, textLine("stderr:", dimSty))
+		}
+		for _, l := range stderr {
+			body = append(body, textLine(l, redSty))
+		}
+	}
+	if res.Stdout.Truncated {
+		body = append(body, textLine("[stdout truncated]", dimSty))
+	}
+	if res.Stderr.Truncated {
+		body = append(body, textLine("[stderr truncated]", dimSty))
+	}
+	switch {
+	case res.TimedOut:
+		body = append(body, textLine("[timed out]", redSty))
+	case res.Aborted:
+		body = append(body, textLine("[cancelled]", redSty))
+	case res.Signal != nil:
+		body = append(body, textLine("[signal "+DisplayInlineText(*res.Signal)+"]", redSty))
+	case res.ExitCode != nil:
+		body = append(body, textLine("[exit "+strconv.FormatInt(*res.ExitCode, 10)+"]", dimSty))
+	default:
+		body = append(body, textLine("[exit unknown]", dimSty))
+	}
+	if sb := res.Sandbox; sb != nil {
+		switch {
+		case sb.Denied:
+			body = append(body, textLine("[sandbox denied under "+DisplayInlineText(sb.Mode)+"]", redSty))
+		case sb.RunnerFailed:
+			body = append(body, textLine("[sandbox runner failed under "+DisplayInlineText(sb.Mode)+"]", redSty))
+		}
+	}
+	return append(rows, r.text(r.fold(body))...)
+}
+
+// nonEmptyLines is the display-safe, non-empty lines of s.
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(DisplayText(s), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
