@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/projection"
+	"github.com/dshtest/dshtest/projection/terminal"
 )
 
 func (a *app) historyCommand() *cobra.Command {
@@ -46,8 +47,7 @@ never counted. The last line names the command for the next older page.`,
 			}
 			page := projection.NewHistory(lf.Events).Page(before, maxMessages)
 			if asJSON {
-				writeJSONLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
-				return nil
+				return writeJSONOneLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
 			}
 			writePage(a.stdout, lf.Path, maxMessages, page)
 			return nil
@@ -117,14 +117,14 @@ func writePage(w io.Writer, path string, maxMessages int, p projection.Page) {
 		fmt.Fprintf(w, "  %s\n", describeEvent(&p.Events[i]))
 	}
 	if p.HasMore {
-		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", path, maxMessages, p.From)
+		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", esc(path), maxMessages, p.From)
 	}
 }
 
 // describeEvent is a one-line summary of an event: seq, type, surface op
 // and a preview of its text.
 func describeEvent(e *projection.Event) string {
-	s := fmt.Sprintf("%4d %s", e.Seq, e.Type)
+	s := fmt.Sprintf("%4d %s", e.Seq, esc(e.Type))
 	if projection.IsSurfaceEvent(e) {
 		switch op := e.Op(); op.Kind {
 		case projection.OpAppend:
@@ -170,5 +170,5 @@ func quoteNoHTML(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	return strings.TrimSuffix(string(terminal.EscapeJSON([]byte(b.String()))), "\n")
 }

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/projection"
 	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
@@ -173,74 +172,10 @@ func plainLines(lines []string) []string {
 	return out
 }
 
-// writeSurface writes the model's messages, one block per message:
-//
-//	seq 33 user (plugin:compact)
-//	  text: This is an automatically generated checkpoint …
-//
-// Each content block is one "kind: text" line; a multi-line text continues
-// on lines indented to match.
-func writeSurface(w io.Writer, msgs []projection.ModelMessage) {
-	for i, m := range msgs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		var msg projection.Message
-		_ = json.Unmarshal(m.Message, &msg)
-		src := projection.DecodeSource(msg.Source)
-		label := src.Kind
-		switch {
-		case src.Plugin != "":
-			label += ":" + src.Plugin
-		case src.CallID != "":
-			label += ":" + src.CallID
-		case src.Model != "":
-			label += ":" + src.Provider + "/" + src.Model
-		}
-		fmt.Fprintf(w, "seq %d %s (%s)\n", m.Seq, msg.Role, label)
-		if len(msg.Content) == 0 {
-			fmt.Fprintln(w, "  (no content)")
-		}
-		for _, b := range msg.Content {
-			writeBlock(w, b, "  ")
-		}
-	}
-}
+// writeSurface writes the model's messages in render's block format
+// (viewer.WriteSurface).
+func writeSurface(w io.Writer, msgs []projection.ModelMessage) { viewer.WriteSurface(w, msgs) }
 
-func writeBlock(w io.Writer, b projection.ContentBlock, indent string) {
-	var head, body string
-	switch b.Type {
-	case "text", "reasoning":
-		head, body = b.Type, b.Text
-	case "tool-call":
-		head, body = "tool-call "+b.ID, b.Name+"("+b.Arguments+")"
-	case "tool-result":
-		head = "tool-result " + b.ToolCallID
-		if b.IsError {
-			head += " (error)"
-		}
-		body = projection.ContentText(b.Content)
-	default:
-		head, body = b.Type, "["+b.Type+"]"
-	}
-	lines := strings.Split(escapeControls(body), "\n")
-	fmt.Fprintf(w, "%s%s: %s\n", indent, head, lines[0])
-	pad := indent + strings.Repeat(" ", len(head)+2)
-	for _, l := range lines[1:] {
-		fmt.Fprintln(w, strings.TrimRight(pad+l, " "))
-	}
-}
-
-// escapeControls is the renderer's displayText escape (terminal.md §6):
-// C0 except LF, DEL and C1 become \xNN.
-func escapeControls(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// escapeControls is the renderer's displayText escape (terminal.md §6 and
+// its escaping amendment): the one escaper, terminal.Escape.
+func escapeControls(s string) string { return terminal.Escape(s) }

@@ -213,7 +213,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 				for _, d := range m.Events {
 					fmt.Fprintf(a.stdout, "  %s\n", d)
 				}
-				fmt.Fprintf(a.stdout, "wrote %s\n", m.Path)
+				fmt.Fprintf(a.stdout, "wrote %s\n", esc(m.Path))
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		}
 		rep.Emitted = f.emit
 		if !f.asJSON {
-			fmt.Fprintf(a.stdout, "wrote %s (record it: dshtest record %s)\n", f.emit,
+			fmt.Fprintf(a.stdout, "wrote %s (record it: dshtest record %s)\n", esc(f.emit),
 				strings.TrimSuffix(filepath.Base(f.emit), ".txtar"))
 		}
 	}
@@ -265,7 +265,7 @@ func (a *app) printReport(rep *reproReport) {
 		steps = "eager steps"
 	}
 	fmt.Fprintf(a.stdout, "repro %s: %d events; sizes %s; %s; %s projection\n",
-		rep.File, rep.Events, strings.Join(rep.Sizes, " "), steps, rep.Projection)
+		esc(rep.File), rep.Events, strings.Join(rep.Sizes, " "), steps, rep.Projection)
 	for _, r := range rep.Invariants {
 		verdict := "ok  "
 		if !r.OK {

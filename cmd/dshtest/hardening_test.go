@@ -1,0 +1,85 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/dshtest/dshtest/internal/hostile"
+)
+
+// TestHardening runs testdata/hardening/*.txtar: the attacks of issue 15
+// (hostile logs, file-system tricks, interruptions, failed writes) against
+// the built command. Scripts have the commands of TestScript and:
+//
+//	hostile IN OUT     write OUT: the log IN with the payload (ESC, OSC, CSI,
+//	                   C1, BiDi, BOM, separators, tags, DEL) appended to every
+//	                   string that is not an enum, a header line whose id
+//	                   carries it, and an ignorable event whose type does;
+//	                   $EVIL is set to a copy of OUT whose file name carries
+//	                   it too
+//	clean [-sgr] FILE...  FILE (stdout, stderr or a path) holds no byte of C0
+//	                   but LF, no DEL, no C1, no reordering character and no
+//	                   invalid UTF-8; -sgr first removes SGR sequences (the
+//	                   renderer's own styling)
+func TestHardening(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "hardening"),
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("REPO", root)
+			env.Setenv("TESTDATA", filepath.Join(root, "projection", "testdata"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exit":     cmdExit,
+			"lines":    cmdLines,
+			"copyrepo": func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
+			"tear":     cmdTear,
+			"hostile":  cmdHostile,
+			"clean":    cmdClean,
+		},
+	})
+}
+
+func cmdHostile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hostile IN OUT")
+	}
+	in, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	out, err := hostile.Log(in)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), out, 0o644))
+	evil := ts.MkAbs("evil-\x1b]0;T\x07\u009b\u202e.jsonl")
+	ts.Check(os.WriteFile(evil, out, 0o644))
+	ts.Setenv("EVIL", evil)
+}
+
+func cmdClean(ts *testscript.TestScript, neg bool, args []string) {
+	sgr := false
+	if len(args) > 0 && args[0] == "-sgr" {
+		sgr, args = true, args[1:]
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: clean [-sgr] FILE...")
+	}
+	for _, name := range args {
+		text := ts.ReadFile(name)
+		if sgr {
+			text = hostile.StripSGR(text)
+		}
+		err := hostile.Check(text)
+		switch {
+		case err != nil && !neg:
+			ts.Fatalf("%s: %v", name, err)
+		case err == nil && neg:
+			ts.Fatalf("%s: clean, want a byte the rule forbids", name)
+		}
+	}
+}
