@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,6 +24,9 @@ import (
 //	                   carries it, and an ignorable event whose type does;
 //	                   $EVIL is set to a copy of OUT whose file name carries
 //	                   it too
+//	devfull N PROG ARGS...  run PROG with standard output on /dev/full (its
+//	                   standard error is kept as stderr) and require exit
+//	                   status N
 //	clean [-sgr] FILE...  FILE (stdout, stderr or a path) holds no byte of C0
 //	                   but LF, no DEL, no C1, no reordering character and no
 //	                   invalid UTF-8; -sgr first removes SGR sequences (the
@@ -43,6 +50,7 @@ func TestHardening(t *testing.T) {
 			"tear":     cmdTear,
 			"hostile":  cmdHostile,
 			"clean":    cmdClean,
+			"devfull":  cmdDevFull,
 		},
 	})
 }
@@ -81,5 +89,38 @@ func cmdClean(ts *testscript.TestScript, neg bool, args []string) {
 		case err == nil && neg:
 			ts.Fatalf("%s: clean, want a byte the rule forbids", name)
 		}
+	}
+}
+
+func cmdDevFull(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: devfull N PROG ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		ts.Fatalf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	prog, err := exec.LookPath(args[1])
+	ts.Check(err)
+	var stderr bytes.Buffer
+	cmd := exec.Command(prog, args[2:]...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Stdout, cmd.Stderr = full, &stderr
+	err = cmd.Run()
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%s: %v", args[1], err)
+	}
+	ts.Logf("[stderr]\n%s", stderr.String())
+	ts.Check(os.WriteFile(ts.MkAbs("devfull.stderr"), stderr.Bytes(), 0o644))
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 	}
 }

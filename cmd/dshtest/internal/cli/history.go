@@ -54,7 +54,9 @@ never counted. The last line names the command for the next older page.`,
 		}),
 	}
 	cmd.Flags().IntVar(&maxMessages, "max", projection.DefaultHistoryMessages, "messages per page (maxMessages)")
-	cmd.Flags().Int64Var(&before, "before", -1, "page before this seq (beforeSeq); absent: the tail page")
+	// No default is shown: absent means the tail page, and every value
+	// given must be a seq ≥ 0.
+	cmd.Flags().Int64Var(&before, "before", 0, "page before this seq ≥ 0 (beforeSeq); absent: the tail page")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
 	return cmd
 }

@@ -70,10 +70,15 @@ func (a *app) readLog(path string, opts readOptions) (*logFile, error) {
 		return nil, err
 	}
 	if lf.Torn != nil {
-		a.warnf("%s:%d: truncated last line (a torn write): using the %d events before it",
-			path, lf.Torn.Line, len(lf.Events))
+		a.warnf("%s", tornWarning(path, lf.Torn.Line, len(lf.Events)))
 	}
 	return lf, nil
+}
+
+// tornWarning is the warning for a log read without its torn last line.
+func tornWarning(path string, line, events int) string {
+	return fmt.Sprintf("%s:%d: truncated last line (a torn write): using the %d events before it",
+		path, line, events)
 }
 
 // readLogQuietly is readLog without the torn-write warning.

@@ -33,7 +33,7 @@ func parseSize(s string) (size, error) {
 			return size{wi, hi}, nil
 		}
 	}
-	return size{}, usagef("--size %q: want COLSxROWS, e.g. 80x24", s)
+	return size{}, usagef("--size %q: want COLSxROWS with COLS and ROWS from 1 to 1000, e.g. 80x24", s)
 }
 
 type reproFlags struct {
@@ -116,6 +116,8 @@ type reproReport struct {
 	OK         bool       `json:"ok"`
 	Minimized  *minimized `json:"minimized,omitempty"`
 	Emitted    string     `json:"emitted,omitempty"`
+	// Warnings are the warnings printed on standard error (a torn tail).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type minimized struct {
@@ -162,6 +164,9 @@ func (a *app) repro(path string, f *reproFlags) error {
 	}
 	lf, err := a.readLog(path, readOptions{allowTorn: true, deferLoad: true})
 	if err != nil {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, err)
+		}
 		return err
 	}
 	// Validate the log while the checks start: their results are thrown
@@ -188,7 +193,13 @@ func (a *app) repro(path string, f *reproFlags) error {
 	results := c.checkAll()
 	loaded()
 	if loadErr != nil {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, loadErr)
+		}
 		return loadErr
+	}
+	if lf.Torn != nil {
+		rep.Warnings = append(rep.Warnings, tornWarning(path, lf.Torn.Line, rep.Events))
 	}
 	for _, r := range results {
 		rep.Invariants = append(rep.Invariants, r)
