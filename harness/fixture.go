@@ -13,6 +13,7 @@ import (
 
 	"github.com/sebdah/goldie/v2"
 
+	"github.com/dshtest/dshtest/internal/safefile"
 	"github.com/dshtest/dshtest/projection/terminal"
 	"github.com/dshtest/dshtest/screen"
 )
@@ -355,45 +356,12 @@ func lineDiff(fromName, toName, from, to string) string {
 	return strings.TrimRight(d, "\n")
 }
 
-// writeFileAtomic writes data to a temporary file in path's directory,
-// syncs it and renames it over path, so a reader never sees a torn
-// fixture.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeFileAtomic writes a fixture by safefile's rule (temp file, fsync,
+// rename, fsync of the directory, mode 0644; never over a link or a
+// non-regular file), so a reader never sees a torn fixture.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return safefile.WriteFile(path, data, safefile.Options{Force: true})
 }

@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/dshtest/dshtest/internal/hostile"
+	"github.com/dshtest/dshtest/internal/safefile"
 )
 
 // TestHardening runs testdata/hardening/*.txtar: the attacks of issue 15
@@ -27,6 +29,9 @@ import (
 //	devfull N PROG ARGS...  run PROG with standard output on /dev/full (its
 //	                   standard error is kept as stderr) and require exit
 //	                   status N
+//	mode FILE PERM     FILE's permission bits are PERM (octal)
+//	notemp DIR...      no temporary file of ours (safefile's naming) and no
+//	                   dshtest-record-* scratch directory is left in DIR
 //	clean [-sgr] FILE...  FILE (stdout, stderr or a path) holds no byte of C0
 //	                   but LF, no DEL, no C1, no reordering character and no
 //	                   invalid UTF-8; -sgr first removes SGR sequences (the
@@ -41,6 +46,7 @@ func TestHardening(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", root)
 			env.Setenv("TESTDATA", filepath.Join(root, "projection", "testdata"))
+			env.Setenv("WORKNAME", filepath.Base(env.WorkDir))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -51,6 +57,8 @@ func TestHardening(t *testing.T) {
 			"hostile":  cmdHostile,
 			"clean":    cmdClean,
 			"devfull":  cmdDevFull,
+			"mode":     cmdMode,
+			"notemp":   cmdNoTemp,
 		},
 	})
 }
@@ -122,5 +130,36 @@ func cmdDevFull(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs("devfull.stderr"), stderr.Bytes(), 0o644))
 	if got != want {
 		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mode FILE PERM")
+	}
+	want, err := strconv.ParseUint(args[1], 8, 32)
+	ts.Check(err)
+	fi, err := os.Lstat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if got := fi.Mode().Perm(); uint64(got) != want {
+		ts.Fatalf("%s: mode %#o, want %#o", args[0], got, want)
+	}
+}
+
+func cmdNoTemp(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: notemp DIR...")
+	}
+	for _, dir := range args {
+		err := filepath.WalkDir(ts.MkAbs(dir), func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if _, ok := safefile.TempOwner(d.Name()); ok || strings.HasPrefix(d.Name(), "dshtest-record-") {
+				ts.Fatalf("left behind: %s", path)
+			}
+			return nil
+		})
+		ts.Check(err)
 	}
 }

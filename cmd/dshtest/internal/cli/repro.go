@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/minimize"
+	"github.com/dshtest/dshtest/internal/safefile"
 	"github.com/dshtest/dshtest/projection"
 )
 
@@ -43,6 +43,7 @@ type reproFlags struct {
 	scrub    bool
 	minimize string
 	out      string
+	force    bool
 	asJSON   bool
 }
 
@@ -98,6 +99,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.BoolVar(&f.scrub, "scrub", false, "with --emit: anonymise the log's texts")
 	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariantNames, ", ")+")")
 	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
+	fl.BoolVar(&f.force, "force", false, "with --out or --emit: replace an existing file (never the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return invariantNames, cobra.ShellCompDirectiveNoFileComp
@@ -150,10 +152,24 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if f.scrub && f.emit == "" {
 		return usagef("--scrub is for --emit")
 	}
+	if f.force && f.out == "" && f.emit == "" && f.minimize == "" {
+		return usagef("--force is for --out and --emit")
+	}
+	// Check where the files go before any work is done.
+	var outT, emitT *safefile.Target
 	if f.emit != "" {
-		if err := checkEmitPath(f.emit); err != nil {
+		t, err := checkEmitPath(f.emit, path, f.force)
+		if err != nil {
 			return err
 		}
+		emitT = t
+	}
+	if f.minimize != "" {
+		t, err := checkTarget("--out", minimizedPath(path, f.out), path, f.force)
+		if err != nil {
+			return err
+		}
+		outT = t
 	}
 	proj, projName, err := a.projectionFor()
 	if err != nil {
@@ -211,7 +227,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 
 	events := lf.Events
 	if f.minimize != "" {
-		m, small, err := a.minimizeLog(lf, f, c, rep)
+		m, small, err := a.minimizeLog(lf, f, c, rep, outT)
 		if err != nil {
 			return err
 		}
@@ -229,7 +245,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		}
 	}
 	if f.emit != "" {
-		if err := a.emitScenario(f.emit, path, events, sizes, f, rep); err != nil {
+		if err := a.emitScenario(emitT, path, events, sizes, f, rep); err != nil {
 			return err
 		}
 		rep.Emitted = f.emit
@@ -299,43 +315,54 @@ func sessionIDOf(lf *logFile) string {
 	return strings.TrimSuffix(filepath.Base(lf.Path), filepath.Ext(lf.Path))
 }
 
-// checkEmitPath refuses a scenario path that exists or whose directory does
-// not, before any work is done.
-func checkEmitPath(path string) error {
+// checkEmitPath checks a scenario path before any work is done: its name
+// makes valid fixture names, and safefile's rule allows the write.
+func checkEmitPath(path, input string, force bool) (*safefile.Target, error) {
 	name, ok := strings.CutSuffix(filepath.Base(path), ".txtar")
 	if !ok {
-		return usagef("--emit %s: a scenario file ends in .txtar", path)
+		return nil, usagef("--emit %s: a scenario file ends in .txtar", path)
 	}
 	if !validScenarioName(name) {
-		return usagef("--emit %s: name the scenario with lower-case letters, digits and '-' (its fixtures are NAME-COLSxROWS)", path)
+		return nil, usagef("--emit %s: name the scenario with lower-case letters, digits and '-' (its fixtures are NAME-COLSxROWS)", path)
 	}
-	if _, err := os.Stat(path); err == nil {
-		return usagef("--emit %s: file exists; remove it or choose another name", path)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return usagef("--emit %s: directory %s does not exist", path, filepath.Dir(path))
-	}
-	return nil
+	return checkTarget("--emit", path, input, force)
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, so that a failure leaves no partial file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+// minimizedPath is where --minimize writes: --out, or NAME.min.jsonl next
+// to the input.
+func minimizedPath(input, out string) string {
+	if out != "" {
+		return out
+	}
+	return strings.TrimSuffix(input, filepath.Ext(input)) + ".min.jsonl"
+}
+
+// checkTarget checks a file the command will write (safefile's rule: never
+// the input, no link or non-regular file, no existing file without
+// --force, a directory that takes it). The error names the flag and path.
+func checkTarget(flag, path, input string, force bool) (*safefile.Target, error) {
+	t, err := safefile.Check(path, safefile.Options{Force: force, Inputs: []string{input}})
 	if err != nil {
-		return err
+		return nil, targetError(flag, path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	return t, nil
+}
+
+// targetError is a refused or failed write as one line: "FLAG PATH: reason",
+// bad input (exit 2) that needs no pointer to --help.
+func targetError(flag, path string, err error) error {
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		err = se.Err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: %w", flag, path, err)}
+}
+
+// writeFileAtomic writes data to path by safefile's rule, replacing a file
+// that is there (record's fixtures and scenarios): temp file, fsync,
+// rename, fsync of the directory, mode 0644.
+func writeFileAtomic(path string, data []byte) error {
+	return safefile.WriteFile(path, data, safefile.Options{Force: true})
 }
 
 // encodeLog writes events as JSONL.
@@ -349,7 +376,7 @@ func encodeLog(events []projection.Event) ([]byte, error) {
 
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.
-func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport) (*minimized, []projection.Event, error) {
+func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproReport, target *safefile.Target) (*minimized, []projection.Event, error) {
 	for _, r := range rep.Invariants {
 		if r.Name == f.minimize && r.OK {
 			if !f.asJSON {
@@ -358,16 +385,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 			return nil, nil, nil
 		}
 	}
-	out := f.out
-	if out == "" {
-		ext := filepath.Ext(lf.Path)
-		out = strings.TrimSuffix(lf.Path, ext) + ".min.jsonl"
-	}
-	if abs1, err1 := filepath.Abs(out); err1 == nil {
-		if abs2, err2 := filepath.Abs(lf.Path); err2 == nil && abs1 == abs2 {
-			return nil, nil, usagef("--out %s: would overwrite the input", out)
-		}
-	}
+	out := target.Path()
 	fails := func(events []projection.Event) bool {
 		ch := newChecker(events, c.sizes, c.opts, c.proj, c.sessionID)
 		ch.quick = true
@@ -378,8 +396,8 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *checker, rep *reproRepo
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := writeFileAtomic(out, data); err != nil {
-		return nil, nil, fmt.Errorf("write %s: %w", out, err)
+	if err := target.Write(data); err != nil {
+		return nil, nil, targetError("--out", out, err)
 	}
 	final := newChecker(small, c.sizes, c.opts, c.proj, c.sessionID).check(f.minimize)
 	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
@@ -404,7 +422,8 @@ func validScenarioName(name string) bool {
 
 // emitScenario writes a scenario embedding events, snapshotted at every
 // size, with the repro verdicts in its header.
-func (a *app) emitScenario(path, input string, events []projection.Event, sizes []size, f *reproFlags, rep *reproReport) error {
+func (a *app) emitScenario(target *safefile.Target, input string, events []projection.Event, sizes []size, f *reproFlags, rep *reproReport) error {
+	path := target.Path()
 	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 	var verdicts []string
 	for _, r := range rep.Invariants {
@@ -432,10 +451,10 @@ func (a *app) emitScenario(path, input string, events []projection.Event, sizes 
 	if err != nil {
 		return err
 	}
-	if err := checkEmitPath(path); err != nil {
-		return err
+	if err := target.Write(data); err != nil {
+		return targetError("--emit", path, err)
 	}
-	return writeFileAtomic(path, data)
+	return nil
 }
 
 // hangingIndent writes prefix and then text wrapped at width columns, its
