@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/dshtest/dshtest/internal/hostile"
@@ -29,6 +30,8 @@ import (
 //	devfull N PROG ARGS...  run PROG with standard output on /dev/full (its
 //	                   standard error is kept as stderr) and require exit
 //	                   status N
+//	fits W FILE        every line of FILE is at most W cells as a terminal
+//	                   that measures by code point (wcwidth) draws it
 //	mode FILE PERM     FILE's permission bits are PERM (octal)
 //	notemp DIR...      no temporary file of ours (safefile's naming) and no
 //	                   dshtest-record-* scratch directory is left in DIR
@@ -58,6 +61,7 @@ func TestHardening(t *testing.T) {
 			"clean":    cmdClean,
 			"devfull":  cmdDevFull,
 			"mode":     cmdMode,
+			"fits":     cmdFits,
 			"notemp":   cmdNoTemp,
 		},
 	})
@@ -161,5 +165,24 @@ func cmdNoTemp(ts *testscript.TestScript, neg bool, args []string) {
 			return nil
 		})
 		ts.Check(err)
+	}
+}
+
+func cmdFits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fits W FILE")
+	}
+	w, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	cond := runewidth.NewCondition()
+	cond.EastAsianWidth = false
+	for i, l := range strings.Split(ts.ReadFile(args[1]), "\n") {
+		n := 0
+		for _, r := range l {
+			n += cond.RuneWidth(r)
+		}
+		if n > w {
+			ts.Fatalf("%s line %d is %d cells, more than %d: %+q", args[1], i+1, n, w, l)
+		}
 	}
 }
