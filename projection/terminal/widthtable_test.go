@@ -147,15 +147,15 @@ func TestClusterWidths(t *testing.T) {
 		{" \U0001F3FB", 3},
 		{"x " + strings.Repeat("\U0001F3FB", 30), 62},
 		{"a\U0001F3FF", 3},
-		{"\U0001F44D\U0001F3FD", 2},                  // thumbs up, medium skin tone
-		{"\U0001F44D\U0001F3FD\U0001F3FD", 4},        // the second modifier stands alone
-		{"\U0001F600\U0001F3FB", 4},                  // a grinning face is no modifier base
-		{"\u261D\U0001F3FB", 2},                      // index pointing up is
-		{"\U0001F469\u200D\U0001F4BB", 2},            // ZWJ sequence
-		{"x\u00ady", 3},                              // soft hyphen: 1 in wcwidth
-		{"\u0600\u0661", 2},                          // a prepended mark and its digit
-		{"\u3248", 2},                                // circled number on a black square
-		{"e\u0301", 1},                               // combining accent
+		{"\U0001F44D\U0001F3FD", 2},           // thumbs up, medium skin tone
+		{"\U0001F44D\U0001F3FD\U0001F3FD", 4}, // the second modifier stands alone
+		{"\U0001F600\U0001F3FB", 4},           // a grinning face is no modifier base
+		{"\u261D\U0001F3FB", 2},               // index pointing up is
+		{"\U0001F469\u200D\U0001F4BB", 2},     // ZWJ sequence
+		{"x\u00ady", 3},                       // soft hyphen: 1 in wcwidth
+		{"\u0600\u0661", 2},                   // a prepended mark and its digit
+		{"\u3248", 2},                         // circled number on a black square
+		{"e\u0301", 1},                        // combining accent
 		{"日本", 4},
 	} {
 		if got := textWidth(tc.s); got != tc.want {
