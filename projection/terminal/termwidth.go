@@ -93,12 +93,12 @@ func termCells(g string, w int, cell func(piece string, w int)) {
 	start, prev := 0, rune(-1)
 	for i, r := range g {
 		if isModifier(r) && i > 0 && !isModifierBase(prev) {
-			cell(g[start:i], pieceWidth(g[start:i], start == 0, w))
+			cell(g[start:i], pieceWidth(g[start:i], start == 0))
 			start = i
 		}
 		prev = r
 	}
-	cell(g[start:], pieceWidth(g[start:], start == 0, w))
+	cell(g[start:], pieceWidth(g[start:], start == 0))
 }
 
 // pieceWidth measures a piece of a cluster as a code-point terminal draws
@@ -106,8 +106,8 @@ func termCells(g string, w int, cell func(piece string, w int)) {
 // segmenter measures it (at least 2 cells for a modifier base with its
 // modifier); a piece that starts with a standalone modifier 2 cells; plus
 // extraWidth.
-func pieceWidth(p string, first bool, w int) int {
-	prepends, rest := 0, p
+func pieceWidth(p string, first bool) int {
+	w, prepends, rest := 0, 0, p
 	for rest != "" {
 		r, n := utf8.DecodeRuneInString(rest)
 		if !isPrepend(r) {
