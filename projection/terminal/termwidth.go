@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -77,9 +76,14 @@ func extraWidth(r rune) int {
 }
 
 // mayDiffer reports whether the cluster g holds a rune whose width needs
-// termCells: a non-ASCII lead byte of one of the runes above.
+// termCells.
 func mayDiffer(g string) bool {
-	return strings.Contains(g, "\xf0\x9f\x8f") || strings.ContainsAny(g, "\u00ad\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2\U000110bd\U000110cd\u3248\u3249\u324a\u324b\u324c\u324d\u324e\u324f")
+	for _, r := range g {
+		if r >= 0xad && (r == 0xad || isPrepend(r) || r >= 0x3248 && r <= 0x324f || isModifier(r)) {
+			return true
+		}
+	}
+	return false
 }
 
 // termCells splits the cluster g (w cells to the segmenter) into the cells
