@@ -191,28 +191,3 @@ func (lf *logFile) line(seq int64) int {
 	}
 	return 0
 }
-
-// eachEvent reads the first n events of the log at path again, as readLog
-// decoded them (validation aside: readLog did it), and yields them in
-// order until yield returns false.
-func eachEvent(path string, n int, yield func(*projection.Event) bool) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	dec := projection.NewDecoder(f, path)
-	for range n {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !yield(&ev) {
-			return nil
-		}
-	}
-	return nil
-}

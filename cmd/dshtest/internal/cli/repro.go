@@ -178,7 +178,12 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		defer a.memoryBudget(fi.Size())()
 	}
+	held := holdInput(path) // the log is read more than once: it must not change
+	defer held.Close()
 	lf, err := a.readLog(path, readOptions{allowTorn: true, deferLoad: true})
+	if err == nil {
+		err = held.unchanged()
+	}
 	if err != nil {
 		if f.asJSON {
 			writeJSONError(a.stdout, path, err)
@@ -187,20 +192,24 @@ func (a *app) repro(path string, f *reproFlags) error {
 	}
 	// Validate the log while the checks start: their results are thrown
 	// away if it is not valid.
-	var loadErr error
+	var loadErr, changed error
 	toValidate := lf.Events // lf.Events may be dropped below
 	loaded := goCatch(func() { _, loadErr = lf.validate(toValidate) })
 	opts := projection.TranscriptOptions{EagerSteps: f.eager}
 	c := newChecker(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
-	if f.minimize == "" && f.emit == "" {
+	if f.minimize == "" && f.emit == "" && held != nil {
 		// Nothing after the checks needs the events: let the checker drop
 		// them once the replay is mounted (a long log's events are larger
 		// than the file) and read the file again for the live path.
 		n := len(lf.Events)
 		lf.Events = nil
 		c.reread = func(yield func(*projection.Event) bool) error {
-			return eachEvent(path, n, yield)
+			err := held.each(n, yield)
+			if changedInput(err) != nil {
+				changed = err
+			}
+			return err
 		}
 	}
 	for _, sz := range sizes {
@@ -208,6 +217,15 @@ func (a *app) repro(path string, f *reproFlags) error {
 	}
 	results := c.checkAll()
 	loaded()
+	if changed == nil {
+		changed = held.unchanged()
+	}
+	if changed != nil {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, changed)
+		}
+		return changed
+	}
 	if loadErr != nil {
 		if f.asJSON {
 			writeJSONError(a.stdout, path, loadErr)
