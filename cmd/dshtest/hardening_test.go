@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +33,9 @@ import (
 //	                   status N
 //	fits W FILE        every line of FILE is at most W cells as a terminal
 //	                   that measures by code point (wcwidth) draws it
+//	unnest IN OUT      copy IN to OUT with every line ">> NAME <<" turned
+//	                   into the file marker "-- NAME --" (an archive inside
+//	                   an archive)
 //	mode FILE PERM     FILE's permission bits are PERM (octal)
 //	notemp DIR...      no temporary file of ours (safefile's naming) and no
 //	                   dshtest-record-* scratch directory is left in DIR
@@ -61,6 +65,7 @@ func TestHardening(t *testing.T) {
 			"clean":    cmdClean,
 			"devfull":  cmdDevFull,
 			"mode":     cmdMode,
+			"unnest":   cmdUnnest,
 			"fits":     cmdFits,
 			"notemp":   cmdNoTemp,
 		},
@@ -185,4 +190,14 @@ func cmdFits(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s line %d is %d cells, more than %d: %+q", args[1], i+1, n, w, l)
 		}
 	}
+}
+
+var nestedMarker = regexp.MustCompile(`(?m)^>> (\S+) <<$`)
+
+func cmdUnnest(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: unnest IN OUT")
+	}
+	out := nestedMarker.ReplaceAllString(ts.ReadFile(args[0]), "-- $1 --")
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(out), 0o644))
 }
