@@ -360,7 +360,9 @@ func lineDiff(fromName, toName, from, to string) string {
 // rename, fsync of the directory, mode 0644; never over a link or a
 // non-regular file), so a reader never sees a torn fixture.
 func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// The fixture directory, one level: a parent removed meanwhile (an
+	// interrupted record's scratch copy) is not made again.
+	if err := os.Mkdir(filepath.Dir(path), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	return safefile.WriteFile(path, data, safefile.Options{Force: true})

@@ -261,3 +261,7 @@ func Sweep(dir string) ([]string, error) {
 	}
 	return removed, nil
 }
+
+// Running reports whether a process with this id runs (always true where
+// it cannot tell).
+func Running(pid int) bool { return alive(pid) }

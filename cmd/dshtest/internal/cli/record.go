@@ -93,7 +93,9 @@ func readTree(dir string) (tree, error) {
 }
 
 func writeTree(dir string, t tree) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// One level only: a scratch directory an interrupt removed is not
+	// made again.
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
 		return err
 	}
 	for name, b := range t {
@@ -114,11 +116,11 @@ type render struct {
 // renderScratch runs the suite in update mode on a scratch copy of the
 // scenarios and fixtures and returns what it left there.
 func renderScratch(scenarios, fixtures tree, names []string, all bool) (*render, error) {
-	tmp, err := os.MkdirTemp("", "dshtest-record-")
+	tmp, err := newScratch()
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer dropScratch(tmp)
 	sdir, fdir := filepath.Join(tmp, "scenarios"), filepath.Join(tmp, "fixtures")
 	if err := writeTree(sdir, scenarios); err != nil {
 		return nil, err
@@ -126,7 +128,7 @@ func renderScratch(scenarios, fixtures tree, names []string, all bool) (*render,
 	if err := writeTree(fdir, fixtures); err != nil {
 		return nil, err
 	}
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true}
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true, WorkdirRoot: tmp}
 	if !all {
 		cfg.Scenarios = names
 	}
@@ -149,6 +151,11 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	if len(names) == 0 {
 		return usagef("no scenario matches %q in %s", pattern, relTo(root, sdir))
 	}
+	if err := a.recordPreflight(sdir, fdir, names); err != nil {
+		return err
+	}
+	guard := a.guardInterrupts(root)
+	defer guard.stop()
 	origScen, err := readTree(sdir)
 	if err != nil {
 		return err
@@ -237,16 +244,14 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 			len(created), len(changed), len(unchanged), len(orphaned))
 		return nil
 	}
-	// Apply.
-	for _, n := range append(append([]string{}, created...), changed...) {
-		if err := writeFileAtomic(filepath.Join(fdir, n), first.fixtures[n]); err != nil {
-			return fmt.Errorf("write fixtures/%s: %w", n, err)
+	// Apply, as one batch an interrupted record finishes when run again.
+	if err := guard.writeAll(batchFiles(created, changed, scenChanged), func(rel string) []byte {
+		if n, ok := strings.CutPrefix(rel, "fixtures/"); ok {
+			return first.fixtures[n]
 		}
-	}
-	for _, n := range scenChanged {
-		if err := writeFileAtomic(filepath.Join(sdir, n), first.scenarios[n]); err != nil {
-			return fmt.Errorf("write scenarios/%s: %w", n, err)
-		}
+		return first.scenarios[strings.TrimPrefix(rel, "scenarios/")]
+	}); err != nil {
+		return err
 	}
 	if prune {
 		for _, n := range orphaned {
@@ -256,7 +261,12 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 		}
 	}
 	// Check: the recorded scenarios now pass as they are.
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir}
+	work, err := newScratch()
+	if err != nil {
+		return err
+	}
+	defer dropScratch(work)
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, WorkdirRoot: work}
 	if !all {
 		cfg.Scenarios = names
 	}
@@ -270,6 +280,7 @@ func (a *app) record(root, pattern string, prune, dryRun, verbose bool) error {
 	}
 	fmt.Fprintf(a.stdout, "record: %d created, %d changed, %d unchanged, %d orphaned\n",
 		len(created), len(changed), len(unchanged), len(orphaned))
+	guard.report()
 	return nil
 }
 
