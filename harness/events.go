@@ -2,7 +2,6 @@ package harness
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -103,11 +102,11 @@ func textArg(ts *testscript.TestScript, verb, arg string) (string, error) {
 	case strings.HasPrefix(arg, "@@"):
 		return arg[1:], nil
 	case strings.HasPrefix(arg, "@") && len(arg) > 1:
-		data, err := os.ReadFile(ts.MkAbs(arg[1:]))
+		data, err := readArchiveText(ts, verb, arg[1:])
 		if err != nil {
-			return "", fmt.Errorf("%s: text file: %w", verb, err)
+			return "", err
 		}
-		return strings.TrimSuffix(string(data), "\n"), nil
+		return strings.TrimSuffix(data, "\n"), nil
 	case len(arg) >= 2 && arg[0] == '"' && arg[len(arg)-1] == '"':
 		s, err := strconv.Unquote(arg)
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/dshtest/dshtest/internal/atomicfile"
+	"github.com/dshtest/dshtest/internal/safefile"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/terminal"
 )
@@ -331,10 +331,7 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 		if s.ci {
 			return fmt.Errorf("%s: recording refused: CI is set, fixtures are read-only; record locally and commit the file", s.display(name))
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("%s: record: %w", s.display(name), err)
-		}
-		if err := atomicfile.Write(path, data); err != nil {
+		if err := writeFileAtomic(path, data); err != nil {
 			return fmt.Errorf("%s: record: %w", s.display(name), err)
 		}
 		return s.removePending(name)
@@ -364,4 +361,16 @@ func lineDiff(fromName, toName, from, to string) string {
 		return fmt.Sprintf("(no diff: %v)", err)
 	}
 	return strings.TrimRight(d, "\n")
+}
+
+// writeFileAtomic writes a fixture by safefile's rule (temp file, fsync,
+// rename, fsync of the directory, mode 0644; never over a link or a
+// non-regular file), so a reader never sees a torn fixture.
+func writeFileAtomic(path string, data []byte) error {
+	// The fixture directory, one level: a parent removed meanwhile (an
+	// interrupted record's scratch copy) is not made again.
+	if err := os.Mkdir(filepath.Dir(path), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return safefile.WriteFile(path, data, safefile.Options{Force: true})
 }

@@ -47,6 +47,10 @@ type Config struct {
 	// archive rewrite that file (testscript's UpdateScripts), to re-record
 	// surface, transcript and history outputs. Ignored when CI is set.
 	UpdateScripts bool
+	// WorkdirRoot, when set, is where the scenarios' work directories are
+	// made (and left: the caller removes it), instead of the temporary
+	// directory.
+	WorkdirRoot string
 
 	// Projection is the terminal's projection seam; the zero value is the
 	// transcript package's projection.
@@ -141,6 +145,7 @@ func (s *Suite) Params() testscript.Params {
 		Cmds:               commands(),
 		RequireUniqueNames: true,
 		UpdateScripts:      s.cfg.UpdateScripts && !s.cfg.CI,
+		WorkdirRoot:        s.cfg.WorkdirRoot,
 	}
 	if len(s.cfg.Scenarios) > 0 {
 		p.Dir = ""

@@ -134,6 +134,9 @@ inject --kind KIND TEXT [--as NAME]
     is: surface.Load, no session/end-seed appended. It must come before
     any append and before mount. Decode and load errors are the codec's and
     the session's ("path:line: reason (seq N)", "seed event at index N …").
+    FILE is a regular file of the archive: an absolute path, a ".." or a
+    link that leads out of the scenario's directory is refused before it is
+    read, and the log is read line by line under the codec's 64 MiB line cap.
 
     Example:
 

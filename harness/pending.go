@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/dshtest/dshtest/internal/atomicfile"
 )
 
 // PendingSuffix is the file suffix of a pending snapshot: the new screen
@@ -128,7 +126,7 @@ func (s *fixtureStore) writePending(name string, data []byte) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return "", fmt.Errorf("%s: write pending file: %w", s.display(name), err)
 	}
-	if err := atomicfile.Write(p, data); err != nil {
+	if err := writeFileAtomic(p, data); err != nil {
 		return "", fmt.Errorf("%s: write pending file: %w", s.display(name), err)
 	}
 	return s.displayPath(p), nil

@@ -3,7 +3,6 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -20,6 +19,9 @@ import (
 // is: surface.Load, no session/end-seed appended. It must come before
 // any append and before mount. Decode and load errors are the codec's and
 // the session's ("path:line: reason (seq N)", "seed event at index N …").
+// FILE is a regular file of the archive: an absolute path, a ".." or a
+// link that leads out of the scenario's directory is refused before it is
+// read, and the log is read line by line under the codec's 64 MiB line cap.
 //
 // Example:
 //
@@ -36,11 +38,14 @@ func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
 		if s.sess.Len() > 0 || s.term != nil {
 			return fmt.Errorf("load: the scenario already has a log or a terminal; load comes first")
 		}
-		data, err := os.ReadFile(ts.MkAbs(args[0]))
+		// Confined to the archive, and read as a stream line by line
+		// under the codec's line cap (jsonl.MaxLineBytes).
+		f, err := openArchiveFile(ts, "load", args[0])
 		if err != nil {
-			return fmt.Errorf("load: %w", err)
+			return err
 		}
-		log, err := jsonl.ParseLog(data, args[0])
+		log, err := jsonl.ReadLog(f, args[0])
+		f.Close()
 		if err != nil {
 			return err
 		}

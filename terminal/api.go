@@ -39,7 +39,10 @@
 //
 // Wrapping: word wrap at spaces, spaces dropped at a break, words longer
 // than the width broken between grapheme clusters; widths are
-// ansi.StringWidth cells (wide CJK and emoji count 2). A grapheme wider than
+// ansi.StringWidth cells (wide CJK and emoji count 2), widened where a
+// terminal measuring by code point (glibc's wcwidth) draws more: an emoji
+// modifier standing alone is a cell of its own, 2 wide (termwidth.go). A
+// grapheme wider than
 // the whole width (a wide rune at width 1) is shown as U+FFFD. The
 // tool-card and context-card headers are truncated to max(1, width−2) cells
 // with a trailing "…" and are not padded; every other text row is padded

@@ -36,7 +36,9 @@ func toCells(l line) []cell {
 			if g == "" {
 				break
 			}
-			cells = append(cells, cell{g: g, w: int8(min(w, 127)), st: sp.st})
+			termCells(g, w, func(p string, w int) {
+				cells = append(cells, cell{g: p, w: int8(min(w, 127)), st: sp.st})
+			})
 			s = s[len(g):]
 		}
 	}
@@ -69,7 +71,11 @@ func textWidth(s string) int {
 				return ansi.StringWidth(s)
 			}
 		}
-		w += gw
+		if mayDiffer(g) {
+			termCells(g, gw, func(_ string, pw int) { w += pw })
+		} else {
+			w += gw
+		}
 		i += len(g)
 	}
 	return w

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 
 // TestScript runs testdata/script/*.txtar against the built command.
 //
-// Scripts see $REPO (the repository root) and $TESTDATA (projection's
+// Scripts see $REPO (the repository root) and $TESTDATA (sessionlog's
 // testdata with the worked example and upstream's compaction log), and
 // these commands besides testscript's own:
 //

@@ -18,6 +18,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // Size is a terminal size in cells.
@@ -191,7 +192,7 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 				return nil, fmt.Errorf("emit: %w", err)
 			}
 			b.WriteString("append '")
-			b.WriteString(strings.ReplaceAll(string(line), "'", "''"))
+			b.WriteString(strings.ReplaceAll(string(terminal.EscapeJSON(line)), "'", "''"))
 			b.WriteString("'\n")
 		}
 		for _, l := range opts.Before[len(events)] {
@@ -219,7 +220,9 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 			return nil, fmt.Errorf("emit: %w", err)
 		}
 		b.WriteString("\n-- " + FileName + " --\n")
-		b.Write(log.Bytes())
+		// The same events, with DEL, C1 and reordering characters as JSON
+		// escapes: the archive is read by people too.
+		b.Write(terminal.EscapeJSON(log.Bytes()))
 	}
 	return b.Bytes(), nil
 }
@@ -232,18 +235,12 @@ func sizeList(sizes []Size) string {
 	return strings.Join(s, ", ")
 }
 
-// comment writes text as "# " lines. Control characters are shown as
-// Go escapes so the script stays one command per line.
+// comment writes text as "# " lines. Controls and characters that reorder
+// text are shown escaped by the one escaper (the terminal's), so the script
+// stays one command per line and reads as it is.
 func comment(b *bytes.Buffer, text string) {
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		q := fmt.Sprintf("%q", l)
-		q = q[1 : len(q)-1]
-		if q == l || !strings.ContainsFunc(l, isControl) {
-			q = l
-		}
-		b.WriteString(strings.TrimRight("# "+q, " "))
+		b.WriteString(strings.TrimRight("# "+terminal.DisplayInlineText(l), " "))
 		b.WriteByte('\n')
 	}
 }
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }

@@ -265,7 +265,7 @@ func (c *Checker) checkNoLoss() (bool, string) {
 			}
 		}
 		if len(at) > 0 {
-			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(w.text, 40), strings.Join(at, ", ")))
+			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(terminal.DisplayText(w.text), 40), strings.Join(at, ", ")))
 		}
 	}
 	if len(missing) > 0 {

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/internal/invariant"
 )
 
@@ -168,7 +167,7 @@ func acceptPending(root string, ps []pendingFix) ([]string, error) {
 			return done, failf("%s is stale: %s now renders another screen; run dshtest run %s again",
 				relTo(root, p.Path), p.Scenario, p.Scenario)
 		}
-		if err := atomicfile.Write(p.Fixture, fresh[p.Name]); err != nil {
+		if err := writeFileAtomic(p.Fixture, fresh[p.Name]); err != nil {
 			return done, fmt.Errorf("write %s: %w", relTo(root, p.Fixture), err)
 		}
 		if err := os.Remove(p.Path); err != nil {

@@ -180,13 +180,13 @@ func isHumanPrompt(e *sessionlog.Event) bool {
 }
 
 func (s *logSummary) print(w io.Writer) {
-	fmt.Fprintf(w, "%s: ok\n", s.File)
+	fmt.Fprintf(w, "%s: ok\n", esc(s.File))
 	row := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "  %-13s %s\n", k, fmt.Sprintf(format, args...))
 	}
 	row("events", "%d (seqs 0–%d)", s.Events, s.Events-1)
 	if s.Header != nil {
-		row("header", "session %q, version %d", s.Header.ID, s.Header.Version)
+		row("header", "session %s, version %d", quoteNoHTML(s.Header.ID), s.Header.Version)
 	}
 	row("vocabulary", "%s", s.Vocabulary)
 	row("turns", "%d", s.Turns)
@@ -204,17 +204,19 @@ func (s *logSummary) print(w io.Writer) {
 	sort.Strings(types)
 	parts := make([]string, len(types))
 	for i, t := range types {
-		parts[i] = fmt.Sprintf("%s %d", t, s.Types[t])
+		parts[i] = fmt.Sprintf("%s %d", esc(t), s.Types[t])
 	}
 	row("types", "%s", strings.Join(parts, ", "))
 }
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := encodeJSON(v, true)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // writeJSONError writes the machine form of a bad-input error.

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/dshtest/dshtest/internal/atomicfile"
 )
 
 // This file writes a run's failures for CI: JUnit XML (run --junit FILE),
@@ -197,7 +195,7 @@ func writeJUnitFile(path string, res *suiteResult) error {
 	if err := writeJUnit(&b, res); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
+	if err := writeFileAtomic(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("--junit %s: %w", path, err)
 	}
 	return nil

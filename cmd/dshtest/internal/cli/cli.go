@@ -67,7 +67,7 @@ func (a *app) getenv(key string) string { return a.env[key] }
 
 // isTTY reports whether w is a terminal that can take a live progress line.
 func (a *app) isTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := underlying(w).(*os.File)
 	if !ok || a.getenv("TERM") == "dumb" {
 		return false
 	}
@@ -82,13 +82,18 @@ func (a *app) warnf(format string, args ...any) {
 // Run runs dshtest with args (the arguments after the program name) and
 // returns the process exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: envMap(env)}
+	out := &outWriter{w: stdout}
+	a := &app{stdin: stdin, stdout: out, stderr: stderr, env: envMap(env)}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
+	if out.err != nil {
+		fmt.Fprintln(stderr, writeFailed(out.err))
+		return ExitUsage
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -159,16 +164,7 @@ func oneLine(s string) string {
 			continue
 		}
 		i += size
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(" ")
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
+		oneLineRune(&b, r)
 	}
 	out := b.String()
 	if len(out) > max {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 func (a *app) historyCommand() *cobra.Command {
@@ -49,15 +51,16 @@ never counted. The last line names the command for the next older page.`,
 			}
 			page := history.New(lf.Events).Page(before, maxMessages)
 			if asJSON {
-				writeJSONLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
-				return nil
+				return writeJSONOneLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
 			}
 			writePage(a.stdout, lf.Path, maxMessages, page)
 			return nil
 		}),
 	}
 	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages)")
-	cmd.Flags().Int64Var(&before, "before", -1, "page before this seq (beforeSeq); absent: the tail page")
+	// No default is shown: absent means the tail page, and every value
+	// given must be a seq ≥ 0.
+	cmd.Flags().Int64Var(&before, "before", 0, "page before this seq ≥ 0 (beforeSeq); absent: the tail page")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
 	return cmd
 }
@@ -120,14 +123,14 @@ func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
 		fmt.Fprintf(w, "  %s\n", describeEvent(&p.Events[i]))
 	}
 	if p.HasMore {
-		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", path, maxMessages, p.From)
+		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", esc(path), maxMessages, p.From)
 	}
 }
 
 // describeEvent is a one-line summary of an event: seq, type, surface op
 // and a preview of its text.
 func describeEvent(e *sessionlog.Event) string {
-	s := fmt.Sprintf("%4d %s", e.Seq, e.Type)
+	s := fmt.Sprintf("%4d %s", e.Seq, esc(e.Type))
 	if sessionlog.IsSurfaceEvent(e) {
 		switch op := e.Op(); op.Kind {
 		case sessionlog.OpAppend:
@@ -140,7 +143,7 @@ func describeEvent(e *sessionlog.Event) string {
 		}
 	}
 	if t := eventText(e); t != "" {
-		s += " " + screen.Preview(t, 60)
+		s += " " + screen.Preview(terminal.DisplayText(t), 60)
 	}
 	return s
 }
@@ -159,3 +162,19 @@ func eventText(e *sessionlog.Event) string {
 }
 
 // preview quotes the start of s, at most n runes, on one line.
+func preview(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > n {
+		r := []rune(s)
+		s = string(r[:n]) + "…"
+	}
+	return quoteNoHTML(s)
+}
+
+func quoteNoHTML(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(string(terminal.EscapeJSON([]byte(b.String()))), "\n")
+}

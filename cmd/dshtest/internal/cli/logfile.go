@@ -72,10 +72,15 @@ func (a *app) readLog(path string, opts readOptions) (*logFile, error) {
 		return nil, err
 	}
 	if lf.Torn != nil {
-		a.warnf("%s:%d: truncated last line (a torn write): using the %d events before it",
-			path, lf.Torn.Line, len(lf.Events))
+		a.warnf("%s", tornWarning(path, lf.Torn.Line, len(lf.Events)))
 	}
 	return lf, nil
+}
+
+// tornWarning is the warning for a log read without its torn last line.
+func tornWarning(path string, line, events int) string {
+	return fmt.Sprintf("%s:%d: truncated last line (a torn write): using the %d events before it",
+		path, line, events)
 }
 
 // readLogQuietly is readLog without the torn-write warning.
@@ -187,29 +192,4 @@ func (lf *logFile) line(seq int64) int {
 		return lf.Lines[seq]
 	}
 	return 0
-}
-
-// eachEvent reads the first n events of the log at path again, as readLog
-// decoded them (validation aside: readLog did it), and yields them in
-// order until yield returns false.
-func eachEvent(path string, n int, yield func(*sessionlog.Event) bool) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	dec := jsonl.NewDecoder(f, path)
-	for range n {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !yield(&ev) {
-			return nil
-		}
-	}
-	return nil
 }

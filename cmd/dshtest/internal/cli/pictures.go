@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/screen/picture"
@@ -187,7 +186,7 @@ part of a failing run.`,
 				cards = append(cards, picture.Card{Scenario: p.Scenario, Fixture: "fixtures/" + p.Name + harness.FixtureSuffix,
 					Recorded: rec, New: nw, Diff: compactDiff(string(rec), string(nw))})
 			}
-			if err := atomicfile.Write(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
+			if err := writeFileAtomic(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
 			}
 			fmt.Fprintf(a.stdout, "report: %s in %s\n", invariant.Plural(len(cards), "fixture"), htmlFile)
@@ -211,7 +210,7 @@ func (a *app) writeRunReport(path, root string, res *suiteResult) error {
 		}
 	}
 	sort.SliceStable(cards, func(i, j int) bool { return cards[i].Fixture < cards[j].Fixture })
-	if err := atomicfile.Write(path, picture.Report("dshtest run: "+filepath.Base(root), cards)); err != nil {
+	if err := writeFileAtomic(path, picture.Report("dshtest run: "+filepath.Base(root), cards)); err != nil {
 		return fmt.Errorf("--report %s: %w", path, err)
 	}
 	fmt.Fprintf(a.stderr, "report: %s in %s\n", invariant.Plural(len(cards), "changed fixture"), path)

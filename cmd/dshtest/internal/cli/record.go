@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/internal/invariant"
 )
 
@@ -104,7 +103,9 @@ func readTree(dir string) (tree, error) {
 }
 
 func writeTree(dir string, t tree) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// One level only: a scratch directory an interrupt removed is not
+	// made again.
+	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
 		return err
 	}
 	for name, b := range t {
@@ -128,11 +129,11 @@ type render struct {
 // Messages name the user's files: the scratch directory's path is replaced
 // by root's in every output.
 func renderScratch(root string, scenarios, fixtures tree, names []string, all bool) (*render, error) {
-	tmp, err := os.MkdirTemp("", "dshtest-record-")
+	tmp, err := newScratch()
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer dropScratch(tmp)
 	sdir, fdir := filepath.Join(tmp, "scenarios"), filepath.Join(tmp, "fixtures")
 	if err := writeTree(sdir, scenarios); err != nil {
 		return nil, err
@@ -140,7 +141,7 @@ func renderScratch(root string, scenarios, fixtures tree, names []string, all bo
 	if err := writeTree(fdir, fixtures); err != nil {
 		return nil, err
 	}
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true}
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true, WorkdirRoot: tmp}
 	if !all {
 		cfg.Scenarios = names
 	}
@@ -164,6 +165,11 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if len(names) == 0 {
 		return usagef("no scenario matches %q in %s", pattern, relTo(root, sdir))
 	}
+	if err := a.recordPreflight(sdir, fdir, names); err != nil {
+		return err
+	}
+	guard := a.guardInterrupts(root)
+	defer guard.stop()
 	origScen, err := readTree(sdir)
 	if err != nil {
 		return err
@@ -263,16 +269,14 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		}
 		return nil
 	}
-	// Apply.
-	for _, n := range append(append([]string{}, created...), changed...) {
-		if err := atomicfile.Write(filepath.Join(fdir, n), first.fixtures[n]); err != nil {
-			return fmt.Errorf("write fixtures/%s: %w", n, err)
+	// Apply, as one batch an interrupted record finishes when run again.
+	if err := guard.writeAll(batchFiles(created, changed, scenChanged), func(rel string) []byte {
+		if n, ok := strings.CutPrefix(rel, "fixtures/"); ok {
+			return first.fixtures[n]
 		}
-	}
-	for _, n := range scenChanged {
-		if err := atomicfile.Write(filepath.Join(sdir, n), first.scenarios[n]); err != nil {
-			return fmt.Errorf("write scenarios/%s: %w", n, err)
-		}
+		return first.scenarios[strings.TrimPrefix(rel, "scenarios/")]
+	}); err != nil {
+		return err
 	}
 	if prune {
 		for _, n := range orphaned {
@@ -283,7 +287,12 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	}
 	// Check: the recorded scenarios now pass as they are (which also
 	// removes their stale pending files).
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir}
+	work, err := newScratch()
+	if err != nil {
+		return err
+	}
+	defer dropScratch(work)
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir, WorkdirRoot: work}
 	if !all {
 		cfg.Scenarios = names
 	}

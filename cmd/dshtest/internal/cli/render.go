@@ -2,17 +2,15 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/screen"
-	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -184,60 +182,6 @@ func writeDocument(w *bytes.Buffer, lines []string, format string) {
 	}
 }
 
-// writeSurface writes the model's messages, one block per message:
-//
-//	seq 33 user (plugin:compact)
-//	  text: This is an automatically generated checkpoint …
-//
-// Each content block is one "kind: text" line; a multi-line text continues
-// on lines indented to match.
-func writeSurface(w io.Writer, msgs []surface.ModelMessage) {
-	for i, m := range msgs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		var msg sessionlog.Message
-		_ = json.Unmarshal(m.Message, &msg)
-		src := sessionlog.DecodeSource(msg.Source)
-		label := src.Kind
-		switch {
-		case src.Plugin != "":
-			label += ":" + src.Plugin
-		case src.CallID != "":
-			label += ":" + src.CallID
-		case src.Model != "":
-			label += ":" + src.Provider + "/" + src.Model
-		}
-		fmt.Fprintf(w, "seq %d %s (%s)\n", m.Seq, msg.Role, label)
-		if len(msg.Content) == 0 {
-			fmt.Fprintln(w, "  (no content)")
-		}
-		for _, b := range msg.Content {
-			writeBlock(w, b, "  ")
-		}
-	}
-}
-
-func writeBlock(w io.Writer, b sessionlog.ContentBlock, indent string) {
-	var head, body string
-	switch b.Type {
-	case "text", "reasoning":
-		head, body = b.Type, b.Text
-	case "tool-call":
-		head, body = "tool-call "+b.ID, b.Name+"("+b.Arguments+")"
-	case "tool-result":
-		head = "tool-result " + b.ToolCallID
-		if b.IsError {
-			head += " (error)"
-		}
-		body = sessionlog.ContentText(b.Content)
-	default:
-		head, body = b.Type, "["+b.Type+"]"
-	}
-	lines := strings.Split(terminal.DisplayText(body), "\n")
-	fmt.Fprintf(w, "%s%s: %s\n", indent, head, lines[0])
-	pad := indent + strings.Repeat(" ", len(head)+2)
-	for _, l := range lines[1:] {
-		fmt.Fprintln(w, strings.TrimRight(pad+l, " "))
-	}
-}
+// writeSurface writes the model's messages in render's block format
+// (viewer.WriteSurface).
+func writeSurface(w io.Writer, msgs []surface.ModelMessage) { viewer.WriteSurface(w, msgs) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -15,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/internal/atomicfile"
 	"github.com/dshtest/dshtest/internal/emit"
 	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/internal/minimize"
+	"github.com/dshtest/dshtest/internal/safefile"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
@@ -38,7 +37,7 @@ func parseSize(s string) (invariant.Size, error) {
 			return invariant.Size{W: wi, H: hi}, nil
 		}
 	}
-	return invariant.Size{}, usagef("--size %q: want COLSxROWS, e.g. 80x24", s)
+	return invariant.Size{}, usagef("--size %q: want COLSxROWS with COLS and ROWS from 1 to 1000, e.g. 80x24", s)
 }
 
 type reproFlags struct {
@@ -48,6 +47,7 @@ type reproFlags struct {
 	scrub    bool
 	minimize string
 	out      string
+	force    bool
 	asJSON   bool
 	maxLines int
 }
@@ -104,6 +104,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.BoolVar(&f.scrub, "scrub", false, "with --emit: anonymise the log's texts")
 	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariant.Names(), ", ")+")")
 	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
+	fl.BoolVar(&f.force, "force", false, "with --out or --emit: replace an existing file (never the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
 	registerMaxToolLines(fl, &f.maxLines)
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -123,6 +124,8 @@ type reproReport struct {
 	OK         bool               `json:"ok"`
 	Minimized  *minimized         `json:"minimized,omitempty"`
 	Emitted    string             `json:"emitted,omitempty"`
+	// Warnings are the warnings printed on standard error (a torn tail).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type minimized struct {
@@ -158,10 +161,24 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if f.scrub && f.emit == "" {
 		return usagef("--scrub is for --emit")
 	}
+	if f.force && f.out == "" && f.emit == "" && f.minimize == "" {
+		return usagef("--force is for --out and --emit")
+	}
+	// Check where the files go before any work is done.
+	var outT, emitT *safefile.Target
 	if f.emit != "" {
-		if err := checkEmitPath(f.emit); err != nil {
+		t, err := checkEmitPath(f.emit, path, f.force)
+		if err != nil {
 			return err
 		}
+		emitT = t
+	}
+	if f.minimize != "" {
+		t, err := checkTarget("--out", minimizedPath(path, f.out), path, f.force)
+		if err != nil {
+			return err
+		}
+		outT = t
 	}
 	proj, projName, err := a.projectionFor()
 	if err != nil {
@@ -170,27 +187,39 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		defer a.memoryBudget(fi.Size())()
 	}
+	held := holdInput(path) // the log is read more than once: it must not change
+	defer held.Close()
 	lf, err := a.readLog(path, readOptions{allowTorn: true, deferLoad: true})
+	if err == nil {
+		err = held.unchanged()
+	}
 	if err != nil {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, err)
+		}
 		return err
 	}
 	// Validate the log while the checks start: their results are thrown
 	// away if it is not valid.
-	var loadErr error
+	var loadErr, changed error
 	toValidate := lf.Events // lf.Events may be dropped below
 	loaded := invariant.Go(func() { _, loadErr = lf.validate(toValidate) })
 	opts := transcript.Options{EagerSteps: f.eager}
 	c := invariant.New(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	c.MaxToolOutputLines = f.maxLines
 	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
-	if f.minimize == "" && f.emit == "" {
+	if f.minimize == "" && f.emit == "" && held != nil {
 		// Nothing after the checks needs the events: let the checker drop
 		// them once the replay is mounted (a long log's events are larger
 		// than the file) and read the file again for the live path.
 		n := len(lf.Events)
 		lf.Events = nil
 		c.Reread = func(yield func(*sessionlog.Event) bool) error {
-			return eachEvent(path, n, yield)
+			err := held.each(n, yield)
+			if changedInput(err) != nil {
+				changed = err
+			}
+			return err
 		}
 	}
 	for _, sz := range sizes {
@@ -198,8 +227,23 @@ func (a *app) repro(path string, f *reproFlags) error {
 	}
 	results := c.CheckAll()
 	loaded()
+	if changed == nil {
+		changed = held.unchanged()
+	}
+	if changed != nil {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, changed)
+		}
+		return changed
+	}
 	if loadErr != nil {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, loadErr)
+		}
 		return loadErr
+	}
+	if lf.Torn != nil {
+		rep.Warnings = append(rep.Warnings, tornWarning(path, lf.Torn.Line, rep.Events))
 	}
 	for _, r := range results {
 		rep.Invariants = append(rep.Invariants, r)
@@ -211,7 +255,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 
 	events := lf.Events
 	if f.minimize != "" {
-		m, small, err := a.minimizeLog(lf, f, c, rep)
+		m, small, err := a.minimizeLog(lf, f, c, rep, outT)
 		if err != nil {
 			return err
 		}
@@ -224,17 +268,17 @@ func (a *app) repro(path string, f *reproFlags) error {
 				for _, d := range m.Events {
 					fmt.Fprintf(a.stdout, "  %s\n", d)
 				}
-				fmt.Fprintf(a.stdout, "wrote %s\n", m.Path)
+				fmt.Fprintf(a.stdout, "wrote %s\n", esc(m.Path))
 			}
 		}
 	}
 	if f.emit != "" {
-		if err := a.emitScenario(f.emit, path, events, sizes, f, rep); err != nil {
+		if err := a.emitScenario(emitT, path, events, sizes, f, rep); err != nil {
 			return err
 		}
 		rep.Emitted = f.emit
 		if !f.asJSON {
-			fmt.Fprintf(a.stdout, "wrote %s (record it: dshtest record %s)\n", f.emit,
+			fmt.Fprintf(a.stdout, "wrote %s (record it: dshtest record %s)\n", esc(f.emit),
 				strings.TrimSuffix(filepath.Base(f.emit), ".txtar"))
 		}
 	}
@@ -276,7 +320,7 @@ func (a *app) printReport(rep *reproReport) {
 		steps = "eager steps"
 	}
 	fmt.Fprintf(a.stdout, "repro %s: %d events; sizes %s; %s; %s projection\n",
-		rep.File, rep.Events, strings.Join(rep.Sizes, " "), steps, rep.Projection)
+		esc(rep.File), rep.Events, strings.Join(rep.Sizes, " "), steps, rep.Projection)
 	for _, r := range rep.Invariants {
 		verdict := "ok  "
 		if !r.OK {
@@ -299,25 +343,54 @@ func sessionIDOf(lf *logFile) string {
 	return strings.TrimSuffix(filepath.Base(lf.Path), filepath.Ext(lf.Path))
 }
 
-// checkEmitPath refuses a scenario path that exists or whose directory does
-// not, before any work is done.
-func checkEmitPath(path string) error {
+// checkEmitPath checks a scenario path before any work is done: its name
+// makes valid fixture names, and safefile's rule allows the write.
+func checkEmitPath(path, input string, force bool) (*safefile.Target, error) {
 	name, ok := strings.CutSuffix(filepath.Base(path), ".txtar")
 	if !ok {
-		return usagef("--emit %s: a scenario file ends in .txtar", path)
+		return nil, usagef("--emit %s: a scenario file ends in .txtar", path)
 	}
 	if !validScenarioName(name) {
-		return usagef("--emit %s: name the scenario with lower-case letters, digits and '-' (its fixtures are NAME-COLSxROWS)", path)
+		return nil, usagef("--emit %s: name the scenario with lower-case letters, digits and '-' (its fixtures are NAME-COLSxROWS)", path)
 	}
-	if _, err := os.Stat(path); err == nil {
-		return usagef("--emit %s: file exists; remove it or choose another name", path)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
+	return checkTarget("--emit", path, input, force)
+}
+
+// minimizedPath is where --minimize writes: --out, or NAME.min.jsonl next
+// to the input.
+func minimizedPath(input, out string) string {
+	if out != "" {
+		return out
 	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return usagef("--emit %s: directory %s does not exist", path, filepath.Dir(path))
+	return strings.TrimSuffix(input, filepath.Ext(input)) + ".min.jsonl"
+}
+
+// checkTarget checks a file the command will write (safefile's rule: never
+// the input, no link or non-regular file, no existing file without
+// --force, a directory that takes it). The error names the flag and path.
+func checkTarget(flag, path, input string, force bool) (*safefile.Target, error) {
+	t, err := safefile.Check(path, safefile.Options{Force: force, Inputs: []string{input}})
+	if err != nil {
+		return nil, targetError(flag, path, err)
 	}
-	return nil
+	return t, nil
+}
+
+// targetError is a refused or failed write as one line: "FLAG PATH: reason",
+// bad input (exit 2) that needs no pointer to --help.
+func targetError(flag, path string, err error) error {
+	var se *safefile.Error
+	if errors.As(err, &se) {
+		err = se.Err
+	}
+	return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: %w", flag, path, err)}
+}
+
+// writeFileAtomic writes data to path by safefile's rule, replacing a file
+// that is there (record's fixtures and scenarios): temp file, fsync,
+// rename, fsync of the directory, mode 0644.
+func writeFileAtomic(path string, data []byte) error {
+	return safefile.WriteFile(path, data, safefile.Options{Force: true})
 }
 
 // encodeLog writes events as JSONL.
@@ -331,7 +404,7 @@ func encodeLog(events []sessionlog.Event) ([]byte, error) {
 
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.
-func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep *reproReport) (*minimized, []sessionlog.Event, error) {
+func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep *reproReport, target *safefile.Target) (*minimized, []sessionlog.Event, error) {
 	for _, r := range rep.Invariants {
 		if r.Name == f.minimize && r.OK {
 			if !f.asJSON {
@@ -340,16 +413,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep 
 			return nil, nil, nil
 		}
 	}
-	out := f.out
-	if out == "" {
-		ext := filepath.Ext(lf.Path)
-		out = strings.TrimSuffix(lf.Path, ext) + ".min.jsonl"
-	}
-	if abs1, err1 := filepath.Abs(out); err1 == nil {
-		if abs2, err2 := filepath.Abs(lf.Path); err2 == nil && abs1 == abs2 {
-			return nil, nil, usagef("--out %s: would overwrite the input", out)
-		}
-	}
+	out := target.Path()
 	fails := func(events []sessionlog.Event) bool {
 		ch := c.WithEvents(events)
 		ch.Quick = true
@@ -360,8 +424,8 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := atomicfile.Write(out, data); err != nil {
-		return nil, nil, err
+	if err := target.Write(data); err != nil {
+		return nil, nil, targetError("--out", out, err)
 	}
 	final := c.WithEvents(small).Check(f.minimize)
 	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
@@ -386,7 +450,8 @@ func validScenarioName(name string) bool {
 
 // emitScenario writes a scenario embedding events, snapshotted at every
 // size, with the repro verdicts in its header.
-func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes []invariant.Size, f *reproFlags, rep *reproReport) error {
+func (a *app) emitScenario(target *safefile.Target, input string, events []sessionlog.Event, sizes []invariant.Size, f *reproFlags, rep *reproReport) error {
+	path := target.Path()
 	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
 	var verdicts []string
 	for _, r := range rep.Invariants {
@@ -417,10 +482,10 @@ func (a *app) emitScenario(path, input string, events []sessionlog.Event, sizes 
 	if err != nil {
 		return err
 	}
-	if err := checkEmitPath(path); err != nil {
-		return err
+	if err := target.Write(data); err != nil {
+		return targetError("--emit", path, err)
 	}
-	return atomicfile.Write(path, data)
+	return nil
 }
 
 // hangingIndent writes prefix and then text wrapped at width columns, its

@@ -59,6 +59,9 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.verbsCommand(),
 	)
 	root.SetHelpCommand(a.helpCommand(root))
+	// Cobra's completion commands take their stream when they are made:
+	// give them ours, so a failed write is seen.
+	root.SetOut(a.stdout)
 	// Give cobra's own commands examples too.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()

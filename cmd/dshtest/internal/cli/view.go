@@ -1,15 +1,13 @@
 package cli
 
 import (
-	"bytes"
-	"strconv"
-	"strings"
-
+	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 func (a *app) viewCommand() *cobra.Command {
@@ -56,32 +54,33 @@ terminal; use render to print.`,
 			if !a.isTTY(a.stdout) {
 				return usagef("view needs a terminal on standard output; use dshtest render %s to print", args[0])
 			}
-			if surface {
-				var b bytes.Buffer
-				writeSurface(&b, lf.Session.DeriveMessages())
-				lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-				title := "dshtest · " + sessionIDOf(lf) + " · model view (surface): " +
-					strconv.Itoa(len(lf.Session.DeriveMessages())) + " messages"
-				return viewer.Run(viewer.NewPager(title, lines, 80, 24), a.stdin, a.stdout)
-			}
-			now := invariant.FrozenNow(lf.Events)
-			m := terminal.New(terminal.Config{
-				SessionID:          sessionIDOf(lf),
-				Log:                lf.Events,
-				Width:              80,
-				Height:             24,
-				Scheme:             s.Scheme,
-				HideReasoning:      s.HideReasoning,
-				Tools:              s.Tools,
-				Transcript:         opts,
-				MaxToolOutputLines: s.MaxToolOutputLines,
-				Projection:         proj,
-				Clock:              func() int64 { return now },
-			})
-			return viewer.Run(m, a.stdin, a.stdout)
+			return viewer.Run(viewModel(lf, surface, s, opts, proj), a.stdin, underlying(a.stdout))
 		}),
 	}
 	df.register(cmd.Flags(), false)
 	cmd.Flags().BoolVar(&surface, "surface", false, "page through the model's view (the surface messages) instead")
 	return cmd
+}
+
+// viewModel is the full-screen model view shows for lf: the pager over the
+// surface messages, or the terminal renderer mounted on the log. Every
+// log-derived string in them goes through the one escaper.
+func viewModel(lf *logFile, surface bool, s terminal.Settings, opts transcript.Options, proj terminal.Projection) tea.Model {
+	if surface {
+		return viewer.SurfacePager(sessionIDOf(lf), lf.Session.DeriveMessages(), 80, 24)
+	}
+	now := invariant.FrozenNow(lf.Events)
+	return terminal.New(terminal.Config{
+		SessionID:          sessionIDOf(lf),
+		Log:                lf.Events,
+		Width:              80,
+		Height:             24,
+		Scheme:             s.Scheme,
+		HideReasoning:      s.HideReasoning,
+		Tools:              s.Tools,
+		Transcript:         opts,
+		Projection:         proj,
+		MaxToolOutputLines: s.MaxToolOutputLines,
+		Clock:              func() int64 { return now },
+	})
 }

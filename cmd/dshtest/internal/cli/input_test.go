@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// TestHeldInputChanged: a log replaced (by rename or in place), grown or
+// touched between repro's two reads is refused as bad input, one line,
+// before the second read; an unchanged one is read again from the same
+// descriptor.
+func TestHeldInputChanged(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(t *testing.T, path string)
+	}{
+		{"unchanged", nil},
+		{"replaced by rename", func(t *testing.T, path string) {
+			tmp := path + ".new"
+			must(t, os.WriteFile(tmp, src, 0o644))
+			must(t, os.Rename(tmp, path))
+		}},
+		{"rewritten in place", func(t *testing.T, path string) {
+			must(t, os.WriteFile(path, src[:len(src)/2], 0o644))
+		}},
+		{"appended to", func(t *testing.T, path string) {
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			must(t, err)
+			_, err = f.Write([]byte("\n"))
+			must(t, err)
+			must(t, f.Close())
+		}},
+		{"touched", func(t *testing.T, path string) {
+			later := time.Now().Add(time.Hour)
+			must(t, os.Chtimes(path, later, later))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "log.jsonl")
+			must(t, os.WriteFile(path, src, 0o644))
+			h := holdInput(path)
+			if h == nil {
+				t.Fatal("holdInput: nil")
+			}
+			defer h.Close()
+			if tc.change != nil {
+				tc.change(t, path)
+			}
+			n := 0
+			err := h.each(1000, func(*sessionlog.Event) bool { n++; return true })
+			if tc.change == nil {
+				if err != nil || n != 41 {
+					t.Fatalf("each: %d events, %v; want 41, nil", n, err)
+				}
+				return
+			}
+			var ie *inputError
+			if !errors.As(err, &ie) || changedInput(err) == nil || n != 0 {
+				t.Fatalf("each after a change: %d events, %v; want the changed-input error and none", n, err)
+			}
+			if want := path + ": " + errChanged; err.Error() != want {
+				t.Errorf("error %q, want %q", err, want)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
