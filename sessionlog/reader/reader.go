@@ -515,7 +515,7 @@ func Read(path string, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	return collect(s)
+	return Collect(s)
 }
 
 // ReadSession reads the session id of a store.
@@ -524,10 +524,11 @@ func ReadSession(store, id string, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	return collect(s)
+	return Collect(s)
 }
 
-func collect(s *Stream) (*Log, error) {
+// Collect reads the rest of s into a Log and closes s.
+func Collect(s *Stream) (*Log, error) {
 	defer s.Close()
 	lg := &Log{}
 	for s.Next() {

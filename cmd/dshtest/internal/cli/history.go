@@ -16,6 +16,7 @@ import (
 )
 
 func (a *app) historyCommand() *cobra.Command {
+	var lfl logFlags
 	var (
 		maxMessages int
 		before      int64
@@ -32,7 +33,7 @@ never counted. The last line names the command for the next older page.`,
 		Example: `  dshtest history session.jsonl --max 3
   dshtest history session.jsonl --max 3 --before 25
   dshtest history session.jsonl --max 50 --json`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if maxMessages < 1 {
 				return usagef("--max %d: want a positive number of messages", maxMessages)
@@ -43,7 +44,7 @@ never counted. The last line names the command for the next older page.`,
 			if !cmd.Flags().Changed("before") {
 				before = -1
 			}
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				return err
 			}
@@ -59,6 +60,7 @@ never counted. The last line names the command for the next older page.`,
 	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages)")
 	cmd.Flags().Int64Var(&before, "before", -1, "page before this seq (beforeSeq); absent: the tail page")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
+	lfl.register(cmd.Flags())
 	return cmd
 }
 

@@ -80,6 +80,7 @@ func parseTools(s string) (terminal.ToolMode, error) {
 }
 
 func (a *app) renderCommand() *cobra.Command {
+	var lfl logFlags
 	var (
 		df         displayFlags
 		format     string
@@ -107,7 +108,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
   dshtest render session.jsonl --width 44 --tools expanded --reasoning off
   dshtest render session.jsonl --format fixture > /tmp/doc.screen
   dshtest render session.jsonl --projection surface`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			s, opts, err := df.settings(0)
 			if err != nil {
@@ -119,7 +120,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if projecting != "transcript" && projecting != "surface" {
 				return usagef("--projection %q: want transcript or surface", projecting)
 			}
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				return err
 			}
@@ -130,7 +131,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				s.Now = invariant.FrozenNow(lf.Events)
 				doc := terminal.Render(transcript.Project(lf.Events, opts), s)
 				if format == "svg" || format == "html" {
-					drawDocument(&out, doc.Lines, s, format, args[0])
+					drawDocument(&out, doc.Lines, s, format, lf.Path)
 				} else {
 					writeDocument(&out, doc.Lines, format)
 				}
@@ -143,6 +144,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(renderFormats, ", "))
 	completeValues(cmd, "format", renderFormats)
 	cmd.Flags().StringVar(&projecting, "projection", "transcript", "what to print: transcript (the human view) or surface (the model's)")
+	lfl.register(cmd.Flags())
 	return cmd
 }
 

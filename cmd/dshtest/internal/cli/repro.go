@@ -41,6 +41,7 @@ func parseSize(s string) (invariant.Size, error) {
 }
 
 type reproFlags struct {
+	log      logFlags
 	sizes    []string
 	eager    bool
 	emit     string
@@ -90,9 +91,9 @@ note fixed). The invariants must then fail on any log with a compaction.`,
   dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
   dshtest repro user.jsonl --minimize no-lost-message --out /tmp/small.jsonl
   DSHTEST_PROJECTOR=surface dshtest repro session.jsonl --minimize no-lost-message`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.repro(args[0], &f)
+			return a.repro(args, &f)
 		}),
 	}
 	fl := cmd.Flags()
@@ -103,6 +104,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariant.Names(), ", ")+")")
 	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
+	f.log.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return invariant.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -131,7 +133,8 @@ type minimized struct {
 	Detail    string   `json:"detail"`
 }
 
-func (a *app) repro(path string, f *reproFlags) error {
+func (a *app) repro(args []string, f *reproFlags) error {
+	path := logName(args, &f.log)
 	sizes := defaultSizes
 	if len(f.sizes) > 0 {
 		sizes = nil
@@ -164,10 +167,11 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		defer a.memoryBudget(fi.Size())()
 	}
-	lf, err := a.readLog(path, readOptions{allowTorn: true, deferLoad: true})
+	lf, err := a.readLog(args, &f.log, readOptions{deferLoad: true})
 	if err != nil {
 		return err
 	}
+	path = lf.Path
 	// Validate the log while the checks start: their results are thrown
 	// away if it is not valid.
 	var loadErr error
@@ -183,7 +187,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		n := len(lf.Events)
 		lf.Events = nil
 		c.Reread = func(yield func(*sessionlog.Event) bool) error {
-			return eachEvent(path, n, yield)
+			return lf.eachEvent(n, yield)
 		}
 	}
 	for _, sz := range sizes {

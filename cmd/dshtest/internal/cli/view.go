@@ -13,6 +13,7 @@ import (
 )
 
 func (a *app) viewCommand() *cobra.Command {
+	var lfl logFlags
 	var (
 		df      displayFlags
 		surface bool
@@ -38,7 +39,7 @@ terminal; use render to print.`,
 		Example: `  dshtest view session.jsonl
   dshtest view session.jsonl --tools expanded --reasoning off
   dshtest view session.jsonl --surface`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			df.width = 80
 			s, opts, err := df.settings(0)
@@ -49,12 +50,12 @@ terminal; use render to print.`,
 			if err != nil {
 				return err
 			}
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				return err
 			}
 			if !a.isTTY(a.stdout) {
-				return usagef("view needs a terminal on standard output; use dshtest render %s to print", args[0])
+				return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
 			}
 			if surface {
 				var b bytes.Buffer
@@ -82,5 +83,6 @@ terminal; use render to print.`,
 	}
 	df.register(cmd.Flags(), false)
 	cmd.Flags().BoolVar(&surface, "surface", false, "page through the model's view (the surface messages) instead")
+	lfl.register(cmd.Flags())
 	return cmd
 }
