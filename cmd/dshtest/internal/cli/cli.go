@@ -17,10 +17,11 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // Exit codes.
@@ -146,31 +147,14 @@ func envMap(env []string) map[string]string {
 	return m
 }
 
-// oneLine makes s safe to print as one line: line breaks and other control
-// characters are escaped, and a very long message is shortened in the middle.
+// oneLine makes s safe to print as one line: line breaks are written as
+// \n, tabs as spaces, and every other control character goes through the
+// terminal package's escaper (errors and warnings carry log-derived text);
+// a very long message is shortened in the middle.
 func oneLine(s string) string {
 	const max = 400
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-			i++
-			continue
-		}
-		i += size
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(" ")
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	out := b.String()
+	s = strings.NewReplacer("\n", `\n`, "\t", " ").Replace(s)
+	out := terminal.InlineText(s)
 	if len(out) > max {
 		out = out[:max/2] + " … " + out[len(out)-max/2:]
 		out = strings.ToValidUTF8(out, "")
