@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -154,6 +155,20 @@ func envMap(env []string) map[string]string {
 func oneLine(s string) string {
 	const max = 400
 	s = strings.NewReplacer("\n", `\n`, "\t", " ").Replace(s)
+	if !utf8.ValidString(s) {
+		// Name the invalid bytes rather than hide them behind U+FFFD.
+		var b strings.Builder
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+			} else {
+				b.WriteString(s[i : i+size])
+			}
+			i += size
+		}
+		s = b.String()
+	}
 	out := terminal.InlineText(s)
 	if len(out) > max {
 		out = out[:max/2] + " … " + out[len(out)-max/2:]

@@ -164,7 +164,9 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && isPlainText(path) {
+		// The budget is a multiple of the text's size: a compressed form's
+		// size on disk says nothing of it, so it runs without one.
 		defer a.memoryBudget(fi.Size())()
 	}
 	lf, err := a.readLog(args, &f.log, readOptions{deferLoad: true})
@@ -439,4 +441,17 @@ func hangingIndent(prefix, text string, width int) string {
 		col += n
 	}
 	return b.String()
+}
+
+// isPlainText reports whether the file at path starts like JSONL text
+// rather than a Zstandard, zip or SQLite container.
+func isPlainText(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	n, _ := f.Read(b[:])
+	return n == 0 || b[0] == '{' || b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t' || b[0] == 0xEF
 }
