@@ -12,10 +12,8 @@ import (
 // tests use.
 
 func splitLines(b []byte) [][]byte                           { return logforms.SplitLines(b) }
-func batches(events [][]byte, max int) [][][]byte            { return logforms.Batches(events, max) }
 func zstdFrame(t testing.TB, plain []byte) []byte            { return logforms.ZstdFrame(t, plain) }
 func encodeSeqs(vals []uint64) []byte                        { return logforms.EncodeSeqs(vals) }
-func dataColumn(t testing.TB, data []byte) any               { return logforms.DataColumn(t, data) }
 func insertSession(t testing.TB, db *sql.DB, lines [][]byte) { logforms.InsertSession(t, db, lines) }
 func writeDB(t testing.TB, path string, lines [][]byte)      { logforms.WriteDB(t, path, lines) }
 
