@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ func (a *app) checkCommand() *cobra.Command {
 	var lfl logFlags
 	var asJSON, strict bool
 	cmd := &cobra.Command{
-		Use:   "check [LOG] [--session ID [--store DIR]]",
+		Use:   "check [LOG | --session ID]",
 		Short: "Validate a session log and summarise it",
 		Long: `check decodes a session log (either vocabulary, with or without upstream's
 session header line and packed chunk rows), runs the load-time checks and
@@ -116,9 +117,9 @@ func summarize(lf *logFile) *logSummary {
 		}
 		s.Upgraded = r.Upgraded
 		for _, c := range r.Closers {
-			d := fmt.Sprintf("seq %d %s (%s)", c.Seq, c.Type, c.Kind)
+			d := fmt.Sprintf("seq %d %s", c.Seq, c.Kind) // Kind names the type
 			if c.CallID != "" {
-				d = fmt.Sprintf("seq %d %s (%s, call %s)", c.Seq, c.Type, c.Kind, c.CallID)
+				d += " for call " + strconv.Quote(c.CallID)
 			}
 			s.Synthetic = append(s.Synthetic, d)
 		}

@@ -23,7 +23,7 @@ func (a *app) historyCommand() *cobra.Command {
 		asJSON      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "history LOG.jsonl --max N [--before SEQ]",
+		Use:   "history [LOG | --session ID] --max N [--before SEQ]",
 		Short: "Print one page of session.history over a log",
 		Long: `history prints one page of session.history (log.md §12): the contiguous raw
 range of the log that holds the newest --max append-origin user and assistant

@@ -87,7 +87,7 @@ func (a *app) renderCommand() *cobra.Command {
 		projecting string
 	)
 	cmd := &cobra.Command{
-		Use:   "render LOG.jsonl",
+		Use:   "render [LOG | --session ID]",
 		Short: "Print a log's full transcript document (or the model's view of it)",
 		Long: `render prints the whole human transcript of a log as the terminal renders it,
 scrollback included, at --width.

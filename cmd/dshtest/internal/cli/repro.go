@@ -58,7 +58,7 @@ func (a *app) reproCommand() *cobra.Command {
 		names = append(names, hangingIndent(fmt.Sprintf("  %-16s ", inv.Name), inv.Doc, 78))
 	}
 	cmd := &cobra.Command{
-		Use:   "repro LOG.jsonl",
+		Use:   "repro [LOG | --session ID]",
 		Short: "Check a user's session log against the transcript invariants",
 		Long: `repro takes a session log as a user reported it, in either vocabulary, with or
 without upstream's {"type":"session",…} header line and packed chunk rows. It

@@ -19,7 +19,7 @@ func (a *app) viewCommand() *cobra.Command {
 		surface bool
 	)
 	cmd := &cobra.Command{
-		Use:   "view LOG.jsonl",
+		Use:   "view [LOG | --session ID]",
 		Short: "Open a log in the real transcript renderer (or page the model's view of it)",
 		Long: `view opens the log in the terminal renderer the scenarios pin, full screen on
 the alternate screen, mounted on the stored log (the replay path). Keys are
