@@ -27,6 +27,7 @@
 package reader
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -189,8 +190,41 @@ func Open(path string, opts Options) (*Stream, error) {
 		}
 		f.Close()
 	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A pipe or a device (/dev/stdin): peek at its start to tell a
+		// header-less log from upstream's containers, then stream it.
+		return s.openStream(path, copts)
+	}
 	lg, err := container.Open(path, copts)
 	if err != nil {
+		return nil, fromContainer(nil, err)
+	}
+	s.lg = lg
+	s.dec = jsonl.NewLineDecoder(lg.Name())
+	return s, nil
+}
+
+// openStream opens a file that is not regular.
+func (s *Stream) openStream(path string, copts container.Options) (*Stream, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
+		br.Discard(3)
+		s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
+	}
+	peek, _ := br.Peek(4096)
+	s.file = f
+	if !startsContainer(peek) {
+		s.bare = jsonl.NewDecoder(br, path)
+		s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
+		return s, nil
+	}
+	lg, err := container.OpenReader(br, path, copts)
+	if err != nil {
+		f.Close()
 		return nil, fromContainer(nil, err)
 	}
 	s.lg = lg
@@ -219,7 +253,12 @@ func OpenSession(store, id string, opts Options) (*Stream, error) {
 func hasHeader(f *os.File, skip int64) bool {
 	buf := make([]byte, 4096)
 	n, _ := f.ReadAt(buf, skip)
-	buf = buf[:n]
+	return startsContainer(buf[:n])
+}
+
+// startsContainer is hasHeader over the first bytes of a log (up to 4096).
+func startsContainer(buf []byte) bool {
+	n := len(buf)
 	if len(buf) >= 4 && (bytes.HasPrefix(buf, []byte("SQLite format 3")) || bytes.HasPrefix(buf, []byte("PK")) ||
 		(buf[1] == 0x2A && buf[2] == 0x4D && buf[3] == 0x18) || (buf[0] == 0x28 && buf[1] == 0xB5 && buf[2] == 0x2F && buf[3] == 0xFD)) {
 		return true
@@ -227,7 +266,7 @@ func hasHeader(f *os.File, skip int64) bool {
 	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
 		return header.IsHeader(buf[:i])
 	}
-	if n < len(buf) || n < 4096 {
+	if n < 4096 {
 		return header.IsHeader(buf) // one line, no newline
 	}
 	// A first line longer than the peek: a header is short, so look for
