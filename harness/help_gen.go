@@ -129,9 +129,10 @@ inject --kind KIND TEXT [--as NAME]
 `},
 		{name: "load", run: verbLoad, help: `load FILE
 
-    Loads a JSONL log carried in the archive (either vocabulary, with or
-    without upstream's container header) as the scenario's session, as it
-    is: surface.Load, no session/end-seed appended. It must come before
+    Loads a log carried in the archive as the scenario's session, through the
+    one reading path every dshtest command uses (sessionlog/reader: any form
+    upstream writes, its upgrades and crash recovery; a header-less JSONL log
+    as written), then surface.Load, no session/end-seed appended. It must come before
     any append and before mount. Decode and load errors are the codec's and
     the session's ("path:line: reason (seq N)", "seed event at index N …").
     FILE is a regular file of the archive: an absolute path, a ".." or a

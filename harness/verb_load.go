@@ -2,11 +2,12 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/surface"
 )
 
@@ -14,9 +15,10 @@ import (
 //
 //	load FILE
 //
-// Loads a JSONL log carried in the archive (either vocabulary, with or
-// without upstream's container header) as the scenario's session, as it
-// is: surface.Load, no session/end-seed appended. It must come before
+// Loads a log carried in the archive as the scenario's session, through the
+// one reading path every dshtest command uses (sessionlog/reader: any form
+// upstream writes, its upgrades and crash recovery; a header-less JSONL log
+// as written), then surface.Load, no session/end-seed appended. It must come before
 // any append and before mount. Decode and load errors are the codec's and
 // the session's ("path:line: reason (seq N)", "seed event at index N …").
 // FILE is a regular file of the archive: an absolute path, a ".." or a
@@ -38,16 +40,25 @@ func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
 		if s.sess.Len() > 0 || s.term != nil {
 			return fmt.Errorf("load: the scenario already has a log or a terminal; load comes first")
 		}
-		// Confined to the archive, and read as a stream line by line
-		// under the codec's line cap (jsonl.MaxLineBytes).
+		// Confined to the archive (no absolute path, no .. or link out,
+		// regular files only), then read by the one reader, which streams
+		// it line by line under the line cap.
 		f, err := openArchiveFile(ts, "load", args[0])
 		if err != nil {
 			return err
 		}
-		log, err := jsonl.ReadLog(f, args[0])
+		abs := ts.MkAbs(args[0])
 		f.Close()
+		log, err := reader.Read(abs, reader.Options{})
 		if err != nil {
+			var re *reader.Error
+			if errors.As(err, &re) && re.Path == abs {
+				re.Path = args[0] // name the file as the scenario does
+			}
 			return err
+		}
+		for _, w := range log.Warnings {
+			ts.Logf("load: warning: %s", w)
 		}
 		sess, err := surface.Load(log.Events, s.clock)
 		if err != nil {

@@ -130,24 +130,11 @@ func isNumberByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
 
-// isKnownType reports whether this package knows event type t: the core
-// types of log.md §2.1, both compaction vocabularies (§9), the legacy
-// header delta (refused separately), and the other types the spec names
-// (command/done, §12.3; agent/error, terminal.md §3). A log event of any
-// other type must carry ignorable: true.
+// isKnownType reports whether the vocabulary (sessionlog.LookupType, the
+// union of upstream's known sets and the retired types) knows event type t.
 func isKnownType(t string) bool {
-	switch t {
-	case sessionlog.TypeTurnStart, sessionlog.TypeTurnEnd, sessionlog.TypeStepStart, sessionlog.TypeStepEnd,
-		sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage, sessionlog.TypeAssistantChunk, sessionlog.TypeAssistantMessage,
-		sessionlog.TypeToolCall, sessionlog.TypeToolResult, sessionlog.TypeTodoWrite,
-		sessionlog.TypeRequestHeader, sessionlog.TypeRequestContext, sessionlog.TypeSessionTitle, sessionlog.TypeSessionEndSeed, sessionlog.TypeLLMRetry,
-		sessionlog.TypeCompactionStart, sessionlog.TypeCompactionSummary, sessionlog.TypeCompactionEnd, sessionlog.TypeCompactionPrune,
-		sessionlog.TypeCompactStart, sessionlog.TypeCompactSummary, sessionlog.TypeCompactEnd,
-		sessionlog.TypeLegacyHeaderDelta,
-		"command/done", "agent/error":
-		return true
-	}
-	return false
+	_, ok := sessionlog.LookupType(t)
+	return ok
 }
 
 // isMessageType reports whether events of type t carry a message that

@@ -43,6 +43,15 @@ func TestMain(m *testing.M) {
 //	                         newline (a torn final write)
 //	garbage FILE N SEED      write N pseudo-random bytes
 //	bigline FILE N           append one line of N bytes of non-JSON text
+//	zstdlog SRC DST N        write SRC's lines as upstream's .jsonl.zstd:
+//	                         a header frame, then checksummed frames of
+//	                         at most N lines (cut at each turn/end)
+//	zipexport SRC DST [SUB]  write a web export holding SRC (and as SUB)
+//	sqlitedb SRC DST [APPID VERSION]  write SRC into a schema-17 database
+//	storelog SRC STORE       put SRC in a store, as upstream's layout does
+//	cutbytes FILE N          drop FILE's last N bytes
+//	flipbyte FILE OFFSET     invert one byte (OFFSET < 0 counts from the end)
+//	bom FILE                 prefix FILE with a UTF-8 byte-order mark
 func TestScript(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -57,12 +66,19 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exit":     cmdExit,
-			"lines":    cmdLines,
-			"copyrepo": func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
-			"tear":     cmdTear,
-			"garbage":  cmdGarbage,
-			"bigline":  cmdBigLine,
+			"exit":      cmdExit,
+			"lines":     cmdLines,
+			"copyrepo":  func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
+			"tear":      cmdTear,
+			"garbage":   cmdGarbage,
+			"bigline":   cmdBigLine,
+			"zstdlog":   cmdZstdLog,
+			"zipexport": cmdZipExport,
+			"sqlitedb":  cmdSQLiteDB,
+			"storelog":  cmdStoreLog,
+			"cutbytes":  cmdCutBytes,
+			"flipbyte":  cmdFlipByte,
+			"bom":       cmdBOM,
 		},
 	})
 }

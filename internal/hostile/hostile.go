@@ -33,7 +33,7 @@ func Log(in []byte) ([]byte, error) {
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(map[string]any{"type": "session", "version": 0, "id": "session-" + Payload}); err != nil {
+	if err := enc.Encode(map[string]any{"type": "session", "version": 0, "id": "session-" + Payload, "createdAt": 0, "delegationDepth": 0}); err != nil {
 		return nil, err
 	}
 	var seq, last int64

@@ -30,6 +30,10 @@ func summarySeq(events []sessionlog.Event, cp *sessionlog.Event) (int64, bool) {
 }
 
 func (c *Checker) checkHistory(events []sessionlog.Event) (bool, string) {
+	if len(events) == 0 {
+		// A header-only log is an empty session: no page to read.
+		return true, "no events, so no pages (an empty session)"
+	}
 	h := history.New(events)
 	cps := checkpoints(events)
 	n := int64(len(events))

@@ -70,19 +70,19 @@ func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 		case err == nil:
 			if len(s.acc) == 0 {
 				if len(b)-1 > s.maxLine {
-					return nil, false, s.tooLong()
+					return nil, false, s.lineTooLong()
 				}
 				return b[:len(b)-1], true, nil
 			}
 			s.acc = append(s.acc, b...)
 			if len(s.acc)-1 > s.maxLine {
-				return nil, false, s.tooLong()
+				return nil, false, s.lineTooLong()
 			}
 			return s.acc[:len(s.acc)-1], true, nil
 		case errors.Is(err, bufio.ErrBufferFull):
 			s.acc = append(s.acc, b...)
 			if len(s.acc) > s.maxLine {
-				return nil, false, s.tooLong()
+				return s.overLong()
 			}
 		case errors.Is(err, io.EOF):
 			s.acc = append(s.acc, b...)
@@ -90,7 +90,7 @@ func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 				return nil, false, io.EOF
 			}
 			if len(s.acc) > s.maxLine {
-				return nil, false, s.tooLong()
+				return []byte{}, false, nil // a torn over-long final line
 			}
 			return s.acc, false, nil
 		default:
@@ -99,9 +99,47 @@ func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 	}
 }
 
+// tooLong handles a line over the limit. The rest of the line is skipped
+// without being held: a final line without a newline is a torn tail like
+// any other (a torn write of a huge tool result keeps the prefix before
+// it), so it comes back as an unterminated empty fragment; a complete line
+// is refused with ErrLineTooLong.
 func (s *scanner) tooLong() error {
+	s.acc = s.acc[:0]
+	for {
+		_, err := s.br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			return s.lineTooLong()
+		case errors.Is(err, bufio.ErrBufferFull):
+		case errors.Is(err, io.EOF):
+			return errTornLong
+		default:
+			return err
+		}
+	}
+}
+
+// lineTooLong is the refusal of a complete line over the limit.
+func (s *scanner) lineTooLong() error {
 	return &Error{Path: s.name, Line: s.lineNo + 1, Offset: -1,
-		Reason: fmt.Sprintf("line is longer than the %d-byte line limit", s.maxLine)}
+		Reason: fmt.Sprintf("line is longer than the %d-byte line limit", s.maxLine), Err: ErrLineTooLong}
+}
+
+// ErrLineTooLong is the cause of the refusal of a complete line longer than
+// Options.MaxLine, so that a caller can say how to raise the limit.
+var ErrLineTooLong = errors.New("line too long")
+
+// errTornLong is tooLong's report of a final over-long line without a
+// newline: readLine turns it into an unterminated fragment.
+var errTornLong = errors.New("torn over-long final line")
+
+// overLong is readLine's result for a line over the limit.
+func (s *scanner) overLong() ([]byte, bool, error) {
+	if err := s.tooLong(); err != errTornLong {
+		return nil, false, err
+	}
+	return []byte{}, false, nil
 }
 
 // readErr turns a read failure into the refusal to return.

@@ -1,280 +1,40 @@
 package container
 
 import (
-	"archive/zip"
-	"bytes"
 	"database/sql"
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/dshtest/dshtest/internal/logforms"
 )
 
-// Test-only writers: each turns JSONL lines into one of the forms the way
-// upstream writes it (containers.md §3, §4, §0, §9).
+// The writers of the forms live in internal/logforms, shared with the
+// reader's and the CLI's tests; these are the short names this package's
+// tests use.
 
-// splitLines splits raw JSONL text into its newline-terminated lines
-// (without the newline); a final fragment is dropped.
-func splitLines(b []byte) [][]byte {
-	var out [][]byte
-	for {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			return out
-		}
-		out = append(out, b[:i])
-		b = b[i+1:]
-	}
-}
+func splitLines(b []byte) [][]byte                           { return logforms.SplitLines(b) }
+func zstdFrame(t testing.TB, plain []byte) []byte            { return logforms.ZstdFrame(t, plain) }
+func encodeSeqs(vals []uint64) []byte                        { return logforms.EncodeSeqs(vals) }
+func insertSession(t testing.TB, db *sql.DB, lines [][]byte) { logforms.InsertSession(t, db, lines) }
+func writeDB(t testing.TB, path string, lines [][]byte)      { logforms.WriteDB(t, path, lines) }
 
-// batches groups event lines as the write-behind window would: a batch
-// ends at each turn commit (a turn/end line), and long runs are cut every
-// max lines so that frame boundaries also fall inside turns.
-func batches(events [][]byte, max int) [][][]byte {
-	var out [][][]byte
-	var cur [][]byte
-	for _, l := range events {
-		cur = append(cur, l)
-		rec, _ := peek(l)
-		if rec.typ == "turn/end" || len(cur) == max {
-			out = append(out, cur)
-			cur = nil
-		}
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
-}
-
-// zstdFrame compresses one checksummed frame, as zlib.zstdCompress with
-// ZSTD_c_checksumFlag does.
-func zstdFrame(t testing.TB, plain []byte) []byte {
-	return frameEncoder.EncodeAll(plain, nil) // EncodeAll is safe for concurrent use
-}
-
-var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
-
-// writeZstdLog writes the header frame, then one frame per batch.
 func writeZstdLog(t testing.TB, lines [][]byte, max int) []byte {
-	out := zstdFrame(t, append(append([]byte(nil), lines[0]...), '\n'))
-	for _, b := range batches(lines[1:], max) {
-		plain := bytes.Join(b, []byte("\n"))
-		out = append(out, zstdFrame(t, append(plain, '\n'))...)
-	}
-	return out
+	return logforms.WriteZstd(t, lines, max)
 }
 
-// writeZip writes a web export holding the log at its root and, when sub
-// is not empty, the same log as that subagent.
 func writeZip(t testing.TB, path string, log []byte, sub string) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	add := func(name string) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(log)
-	}
-	add("session.jsonl")
 	if sub != "" {
-		add("subagents/" + SanitizeExportID(sub) + "/session.jsonl")
+		sub = SanitizeExportID(sub)
 	}
-	if w, err := zw.Create("media/a1.png"); err == nil {
-		w.Write([]byte("\x89PNG"))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	logforms.WriteZip(t, path, log, sub)
 }
 
-// schema17 is the DDL of containers.md §9 (upstream's schema.sql).
-const schema17 = `
-CREATE TABLE persistence_state (
-  singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-  store_id  TEXT NOT NULL
-) STRICT;
-CREATE TABLE sessions (
-  id               TEXT PRIMARY KEY,
-  version          INTEGER NOT NULL,
-  created_at       INTEGER NOT NULL,
-  cwd              TEXT,
-  parent_session   TEXT,
-  seed_length      INTEGER,
-  origin           TEXT,
-  delegation_depth INTEGER,
-  agent_preset     TEXT,
-  incarnation      TEXT NOT NULL,
-  revision         INTEGER NOT NULL
-) STRICT;
-CREATE TABLE events (
-  session_id        TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-  seq               INTEGER NOT NULL,
-  type              TEXT NOT NULL,
-  time              INTEGER NOT NULL,
-  data              ANY NOT NULL,
-  source_event_seqs ANY,
-  surface_op        TEXT,
-  ignorable         INTEGER CHECK (ignorable IS NULL OR ignorable IN (0, 1)),
-  PRIMARY KEY (session_id, seq)
-) STRICT;`
-
-// newDB creates a schema-17 database in WAL mode, as upstream's backend does.
 func newDB(t testing.TB, path string, appID, userVersion int) *sql.DB {
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{
-		"PRAGMA journal_mode=wal", "PRAGMA synchronous=OFF", schema17,
-		"PRAGMA application_id=" + strconv.Itoa(appID), "PRAGMA user_version=" + strconv.Itoa(userVersion),
-		`INSERT INTO persistence_state VALUES (1, '6f1d2c3b-4a59-4e7d-8c6b-5a4f3e2d1c0b')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	return db
-}
-
-// encodeSeqs is upstream's encodeSourceEventSeqs.
-func encodeSeqs(vals []uint64) []byte {
-	var b []byte
-	put := func(v uint64) {
-		for v >= 0x80 {
-			b = append(b, byte(v&0x7f)|0x80)
-			v >>= 7
-		}
-		b = append(b, byte(v))
-	}
-	var prev uint64
-	for i, v := range vals {
-		switch {
-		case i == 0:
-			put(v)
-		case v >= prev:
-			put((v - prev) * 2)
-		default:
-			put((prev-v)*2 - 1)
-		}
-		prev = v
-	}
-	return b
-}
-
-// dataColumn is upstream's encodeData: TEXT below 4096 bytes, else zstd
-// (level 3) as a BLOB when that is smaller.
-func dataColumn(t testing.TB, data []byte) any {
-	if len(data) < 4096 {
-		return string(data)
-	}
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer enc.Close()
-	c := enc.EncodeAll(data, nil)
-	if len(c) < len(data) {
-		return c
-	}
-	return string(data)
-}
-
-// insertSession writes a JSONL log's header and records as rows (upstream's bindRecord).
-func insertSession(t testing.TB, sdb *sql.DB, lines [][]byte) {
-	db, err := sdb.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := db.Commit(); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	var h map[string]json.RawMessage
-	if err := json.Unmarshal(lines[0], &h); err != nil {
-		t.Fatal(err)
-	}
-	str := func(k string) any {
-		if v, ok := h[k]; ok {
-			var s string
-			json.Unmarshal(v, &s)
-			return s
-		}
-		return nil
-	}
-	num := func(k string) any {
-		if v, ok := h[k]; ok {
-			n, _ := strconv.ParseInt(string(v), 10, 64)
-			return n
-		}
-		return nil
-	}
-	id := str("id")
-	if _, err := db.Exec(`INSERT INTO sessions (id, version, created_at, cwd, parent_session, seed_length, origin,
-		delegation_depth, agent_preset, incarnation, revision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)`,
-		id, num("version"), num("createdAt"), str("cwd"), str("parentSession"), num("seedLength"), str("origin"),
-		num("delegationDepth"), str("agentPreset"), "0b8f6c1e-2d3a-4b5c-8d7e-9f0a1b2c3d4e"); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range lines[1:] {
-		var r map[string]json.RawMessage
-		if err := json.Unmarshal(l, &r); err != nil {
-			t.Fatalf("%s: %v", l, err)
-		}
-		var typ string
-		json.Unmarshal(r["type"], &typ)
-		n := func(k string) int64 { v, _ := strconv.ParseInt(string(r[k]), 10, 64); return v }
-		var err error
-		if rowTags[typ] {
-			_, err = db.Exec(`INSERT INTO events VALUES (?, ?, ?, ?, ?, NULL, NULL, 0)`,
-				id, n("seq0"), typ, n("time0"), dataColumn(t, r["data"]))
-		} else {
-			var seqs, op, ign any
-			if v, ok := r["sourceEventSeqs"]; ok {
-				var vals []uint64
-				json.Unmarshal(v, &vals)
-				seqs = encodeSeqs(vals)
-			}
-			if v, ok := r["surfaceOp"]; ok {
-				op = string(v)
-			}
-			if v, ok := r["ignorable"]; ok && string(v) == "true" {
-				ign = 1
-			}
-			_, err = db.Exec(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-				id, n("seq"), typ, n("time"), dataColumn(t, r["data"]), seqs, op, ign)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", l, err)
-		}
-	}
-}
-
-// writeDB builds a one-session schema-17 database from a JSONL log.
-func writeDB(t testing.TB, path string, lines [][]byte) {
-	db := newDB(t, path, sqliteApplicationID, sqliteUserVersion)
-	insertSession(t, db, lines)
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
+	return logforms.NewDB(t, path, appID, userVersion)
 }
 
 func writeFile(t testing.TB, dir, name string, b []byte) string {
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return logforms.WriteFile(t, dir, name, b)
 }
+
+// The package's constants are the ones the writers use.
+var _ = [1]int{}[sqliteApplicationID-logforms.ApplicationID+sqliteUserVersion-logforms.UserVersion]

@@ -48,6 +48,8 @@ type DecodeError struct {
 	// Truncated marks a torn final write: the last line has no trailing
 	// newline and is not valid JSON. Every event before it is intact.
 	Truncated bool
+	// TooLong marks a line over the Decoder's limit (SetMaxLineBytes).
+	TooLong bool
 }
 
 func (e *DecodeError) Error() string {
@@ -146,6 +148,7 @@ type Decoder struct {
 	err     error
 	buf     []byte
 	fields  []fastjson.Field // splitObject's buffer, reused line after line
+	maxLine int              // 0: MaxLineBytes
 }
 
 // NewDecoder returns a Decoder reading r. name is the path used in errors.
@@ -217,9 +220,11 @@ func (d *Decoder) readLine() (line []byte, newline bool, err error) {
 		if rerr == nil {
 			n-- // the newline
 		}
-		if n > MaxLineBytes {
+		if n > d.maxLineBytes() {
 			d.line++
-			return nil, false, d.errorf(-1, "line exceeds %d bytes", MaxLineBytes)
+			e := d.errorf(-1, "line exceeds %d bytes", d.maxLineBytes())
+			e.TooLong = true
+			return nil, false, e
 		}
 		switch rerr {
 		case nil:

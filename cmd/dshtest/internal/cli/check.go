@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,35 +15,53 @@ import (
 )
 
 func (a *app) checkCommand() *cobra.Command {
-	var asJSON bool
+	var lfl logFlags
+	var asJSON, strict bool
 	cmd := &cobra.Command{
-		Use:   "check LOG.jsonl",
+		Use:   "check [LOG | --session ID]",
 		Short: "Validate a session log and summarise it",
 		Long: `check decodes a session log (either vocabulary, with or without upstream's
 session header line and packed chunk rows), runs the load-time checks and
 the surface fold, and prints a summary: events, types, turns, compactions
 and the model surface. A log that fails prints one line naming file:line
-and exits 2.`,
+and exits 2.
+
+LOG is any form the reader accepts, detected by content: raw JSONL,
+.jsonl.zstd, a session directory, a web export zip (--subagent ID selects a
+subagent's log; the summary lists them), a SQLite database (--session ID),
+or, with --session ID and no LOG, the session in the store. The summary says
+how many events the load-time upgrades changed and which events are the
+synthetic closers of a log that ends inside a turn (--no-recover: none).
+A torn tail, a byte-order mark or a retired header field is a warning on
+stderr; --strict makes any warning exit 1.`,
 		Example: `  dshtest check session.jsonl
   dshtest check session.jsonl --json | jq .surface`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				if asJSON {
-					writeJSONError(a.stdout, args[0], err)
+					writeJSONError(a.stdout, logName(args, &lfl), err)
 				}
 				return err
 			}
 			sum := summarize(lf)
 			if asJSON {
-				return writeJSON(a.stdout, sum)
+				if err := writeJSON(a.stdout, sum); err != nil {
+					return err
+				}
+			} else {
+				sum.print(a.stdout)
 			}
-			sum.print(a.stdout)
+			if strict && len(sum.Warnings) > 0 {
+				return errFailed
+			}
 			return nil
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when the log reads only with a warning (for CI)")
+	lfl.register(cmd.Flags())
 	return cmd
 }
 
@@ -52,6 +71,11 @@ type logSummary struct {
 	OK         bool           `json:"ok"`
 	Events     int            `json:"events"`
 	Header     *headerSummary `json:"header,omitempty"`
+	Form       string         `json:"form"`
+	Upgraded   int            `json:"upgraded"`
+	Synthetic  []string       `json:"synthetic"`
+	Subagents  []string       `json:"subagents,omitempty"`
+	Warnings   []string       `json:"warnings"`
 	Vocabulary string         `json:"vocabulary"`
 	Types      map[string]int `json:"types"`
 	Turns      int            `json:"turns"`
@@ -85,7 +109,25 @@ type headerSummary struct {
 }
 
 func summarize(lf *logFile) *logSummary {
-	s := &logSummary{File: lf.Path, OK: true, Events: len(lf.Events), Types: map[string]int{}}
+	s := &logSummary{File: lf.Path, OK: true, Events: len(lf.Events), Types: map[string]int{}, Synthetic: []string{}, Warnings: []string{}}
+	if r := lf.Read; r != nil {
+		s.Form = string(r.Form)
+		if s.Form == "" {
+			s.Form = "jsonl (no session header)"
+		}
+		s.Upgraded = r.Upgraded
+		for _, c := range r.Closers {
+			d := fmt.Sprintf("seq %d %s", c.Seq, c.Kind) // Kind names the type
+			if c.CallID != "" {
+				d += " for call " + strconv.Quote(c.CallID)
+			}
+			s.Synthetic = append(s.Synthetic, d)
+		}
+		s.Subagents = r.Subagents
+		for _, w := range r.Warnings {
+			s.Warnings = append(s.Warnings, w.String())
+		}
+	}
 	if lf.Header != nil {
 		var h headerSummary
 		_ = json.Unmarshal(lf.Header, &h)
@@ -184,9 +226,27 @@ func (s *logSummary) print(w io.Writer) {
 	row := func(k, format string, args ...any) {
 		fmt.Fprintf(w, "  %-13s %s\n", k, fmt.Sprintf(format, args...))
 	}
-	row("events", "%d (seqs 0–%d)", s.Events, s.Events-1)
+	if s.Events == 0 {
+		row("events", "0 (an empty session)")
+	} else {
+		row("events", "%d (seqs 0–%d)", s.Events, s.Events-1)
+	}
 	if s.Header != nil {
 		row("header", "session %s, version %d", quoteNoHTML(s.Header.ID), s.Header.Version)
+	}
+	if s.Form != "" {
+		row("form", "%s", s.Form)
+	}
+	row("upgraded", "%d events from older shapes", s.Upgraded)
+	if len(s.Synthetic) > 0 {
+		row("synthetic", "%d closers appended (the log ends inside a turn; --no-recover: none): %s",
+			len(s.Synthetic), strings.Join(s.Synthetic, ", "))
+	}
+	if len(s.Subagents) > 0 {
+		row("subagents", "%s (read one with --subagent ID)", strings.Join(s.Subagents, ", "))
+	}
+	if len(s.Warnings) > 0 {
+		row("warnings", "%d (on stderr)", len(s.Warnings))
 	}
 	row("vocabulary", "%s", s.Vocabulary)
 	row("turns", "%d", s.Turns)

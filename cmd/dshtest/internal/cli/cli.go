@@ -21,6 +21,8 @@ import (
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // Exit codes.
@@ -151,22 +153,28 @@ func envMap(env []string) map[string]string {
 	return m
 }
 
-// oneLine makes s safe to print as one line: line breaks and other control
-// characters are escaped, and a very long message is shortened in the middle.
+// oneLine makes s safe to print as one line: line breaks are written as
+// \n, tabs as spaces, and every other control character goes through the
+// terminal package's escaper (errors and warnings carry log-derived text);
+// a very long message is shortened in the middle.
 func oneLine(s string) string {
 	const max = 400
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-			i++
-			continue
+	s = strings.NewReplacer("\n", `\n`, "\t", " ").Replace(s)
+	if !utf8.ValidString(s) {
+		// Name the invalid bytes rather than hide them behind U+FFFD.
+		var b strings.Builder
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+			} else {
+				b.WriteString(s[i : i+size])
+			}
+			i += size
 		}
-		i += size
-		oneLineRune(&b, r)
+		s = b.String()
 	}
-	out := b.String()
+	out := terminal.DisplayInlineText(s)
 	if len(out) > max {
 		out = out[:max/2] + " … " + out[len(out)-max/2:]
 		out = strings.ToValidUTF8(out, "")

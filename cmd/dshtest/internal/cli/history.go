@@ -18,13 +18,14 @@ import (
 )
 
 func (a *app) historyCommand() *cobra.Command {
+	var lfl logFlags
 	var (
 		maxMessages int
 		before      int64
 		asJSON      bool
 	)
 	cmd := &cobra.Command{
-		Use:   "history LOG.jsonl --max N [--before SEQ]",
+		Use:   "history [LOG | --session ID] --max N [--before SEQ]",
 		Short: "Print one page of session.history over a log",
 		Long: `history prints one page of session.history (log.md §12): the contiguous raw
 range of the log that holds the newest --max append-origin user and assistant
@@ -34,7 +35,7 @@ never counted. The last line names the command for the next older page.`,
 		Example: `  dshtest history session.jsonl --max 3
   dshtest history session.jsonl --max 3 --before 25
   dshtest history session.jsonl --max 50 --json`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if maxMessages < 1 {
 				return usagef("--max %d: want a positive number of messages", maxMessages)
@@ -45,7 +46,7 @@ never counted. The last line names the command for the next older page.`,
 			if !cmd.Flags().Changed("before") {
 				before = -1
 			}
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				return err
 			}
@@ -62,6 +63,7 @@ never counted. The last line names the command for the next older page.`,
 	// given must be a seq ≥ 0.
 	cmd.Flags().Int64Var(&before, "before", 0, "page before this seq ≥ 0 (beforeSeq); absent: the tail page")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
+	lfl.register(cmd.Flags())
 	return cmd
 }
 

@@ -2,11 +2,7 @@ package cli
 
 import (
 	"errors"
-	"io"
 	"os"
-
-	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
 
 // heldInput is a log repro reads more than once: the file is held open from
@@ -68,29 +64,13 @@ func (h *heldInput) unchanged() error {
 	return nil
 }
 
-// each reads the first n events of the held file again, after checking it
-// is unchanged, and yields them in order until yield returns false.
-func (h *heldInput) each(n int, yield func(*sessionlog.Event) bool) error {
+// each runs reread (the reader's second pass over the log) once the held
+// file is checked unchanged: the second pass reads what the first read.
+func (h *heldInput) each(reread func() error) error {
 	if err := h.unchanged(); err != nil {
 		return err
 	}
-	if _, err := h.f.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	dec := jsonl.NewDecoder(h.f, h.path)
-	for range n {
-		ev, err := dec.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !yield(&ev) {
-			return nil
-		}
-	}
-	return nil
+	return reread()
 }
 
 // changedInput returns err when it is the changed-input refusal.

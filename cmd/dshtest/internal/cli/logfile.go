@@ -4,29 +4,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/sessionlog/container"
+	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/surface"
 )
 
-// logFile is a session log read from disk, decoded and validated.
+// logFile is a session log read through the one reading path
+// (sessionlog/reader), decoded and validated.
 type logFile struct {
-	// Path is the path as the user gave it; errors name it.
+	// Path is the log as the user named it (or the store's file for
+	// --session); messages name it.
 	Path string
-	// Header is upstream's container header line, if the file has one.
+	// Header is upstream's container header line, if the log has one.
 	Header json.RawMessage
 	Events []sessionlog.Event
-	// Lines[i] is the file line Events[i] was read from (a packed chunk
-	// row's events share its line).
+	// Lines[i] is the line Events[i] was read from (a packed chunk row's
+	// events share its line; 0 for a synthetic closer).
 	Lines []int
-	// Torn is the torn last line that was skipped, when tolerated.
-	Torn *jsonl.DecodeError
+	// Read is what the reader reported besides the events: the form, the
+	// upgrades, the closers, the warnings, a zip's subagents.
+	Read *reader.Log
 	// Session is the loaded session (validation and surface fold done).
 	Session *surface.Session
+
+	open func() (*reader.Stream, error) // reads the log again
 }
 
 // inputError is bad input: a log that cannot be read, decoded or loaded.
@@ -54,100 +61,93 @@ func (e *inputError) Error() string {
 	return s
 }
 
-// readOptions say what a command tolerates in a log.
+// logFlags are the reading flags every command that reads a log takes.
+type logFlags struct {
+	allowUnknown bool
+	noRecover    bool
+	session      string
+	store        string
+	subagent     string
+	maxLine      int
+}
+
+func (f *logFlags) register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.allowUnknown, "allow-unknown", false, "read an unknown event type that is not marked ignorable as log-only")
+	fs.BoolVar(&f.noRecover, "no-recover", false, "show a log that ends inside a turn as stored, without upstream's synthetic closers")
+	fs.StringVar(&f.session, "session", "", "the session ID to read: from a SQLite database given as LOG, else from the store")
+	fs.StringVar(&f.store, "store", "", "the session store for --session (default $DSH_HOME/sessions, else ~/.dsh/sessions)")
+	fs.StringVar(&f.subagent, "subagent", "", "read the subagent ID's log of a web export zip")
+	fs.IntVar(&f.maxLine, "max-line-bytes", container.DefaultMaxLine, "the longest line a log may hold, in bytes")
+}
+
+// readOptions say what a command leaves to itself.
 type readOptions struct {
-	// allowTorn keeps the valid prefix of a log whose last line is a torn
-	// write, with a warning, instead of refusing the log.
-	allowTorn bool
 	// deferLoad leaves validation and the surface fold to the caller
 	// (logFile.load), which can run it alongside other work.
 	deferLoad bool
 }
 
-// readLog reads, decodes and loads the log at path. Every failure is an
-// *inputError naming the file and, where there is one, the line.
-func (a *app) readLog(path string, opts readOptions) (*logFile, error) {
-	lf, err := a.readLogQuietly(path, opts)
-	if err != nil {
-		return nil, err
+// logArgs is the positional argument rule of a command that reads a log:
+// LOG, or none with --session.
+var logArgs = argsUsage(func(cmd *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return fmt.Errorf("accepts 1 arg(s), received %d", len(args))
 	}
-	if lf.Torn != nil {
-		a.warnf("%s", tornWarning(path, lf.Torn.Line, len(lf.Events)))
+	if len(args) == 0 {
+		if s, _ := cmd.Flags().GetString("session"); s == "" {
+			return errors.New("accepts 1 arg(s), received 0 (or --session ID to read from the store)")
+		}
 	}
-	return lf, nil
+	return nil
+})
+
+// logName is what messages call the log before it is read.
+func logName(args []string, f *logFlags) string {
+	if len(args) > 0 {
+		return args[0]
+	}
+	return f.session
 }
 
-// tornWarning is the warning for a log read without its torn last line.
-func tornWarning(path string, line, events int) string {
-	return fmt.Sprintf("%s:%d: truncated last line (a torn write): using the %d events before it",
-		path, line, events)
-}
-
-// readLogQuietly is readLog without the torn-write warning.
-func (a *app) readLogQuietly(path string, opts readOptions) (*logFile, error) {
-	f, err := os.Open(path)
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = f.Stat(); err == nil && fi.IsDir() {
-			err = &fs.PathError{Op: "read", Path: path, Err: errors.New("is a directory")}
-		}
+// readLog reads the log the arguments name through the reader, prints its
+// warnings, and validates it. Every failure is an *inputError naming the
+// file and, where there is one, the line.
+func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, error) {
+	if f.maxLine < 1 {
+		return nil, usagef("--max-line-bytes %d: want a positive number of bytes", f.maxLine)
 	}
-	if err != nil {
-		if f != nil {
-			f.Close()
-		}
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, &inputError{Path: path, Seq: -1, Reason: pe.Err.Error()}
-		}
-		return nil, &inputError{Path: path, Seq: -1, Reason: err.Error()}
-	}
-	defer f.Close()
-	// The log is decoded as it is read, line by line: a long log is not
-	// held in memory twice, as bytes and as events.
-	return parseLog(f, path, opts)
-}
-
-// parseLog is readLog over the file's contents.
-func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
-	lf := &logFile{Path: path}
-	dec := jsonl.NewDecoder(r, path)
-	for {
-		ev, err := dec.Next()
-		lf.Header = dec.Header()
-		if err == io.EOF {
-			break
-		}
+	ro := reader.Options{Subagent: f.subagent, MaxLineBytes: f.maxLine, AllowUnknown: f.allowUnknown, NoRecover: f.noRecover}
+	lf := &logFile{}
+	switch {
+	case len(args) > 0:
+		lf.Path = args[0]
+		ro.Session = f.session
+		lf.open = func() (*reader.Stream, error) { return reader.Open(args[0], ro) }
+	default:
+		home, _ := os.UserHomeDir()
+		store, err := container.StoreDir(f.store, a.getenv, home)
 		if err != nil {
-			var de *jsonl.DecodeError
-			if !errors.As(err, &de) {
-				return nil, &inputError{Path: path, Line: dec.Line(), Seq: -1, Reason: err.Error()}
-			}
-			if de.Truncated && opts.allowTorn && len(lf.Events) > 0 {
-				lf.Torn = de
-				break
-			}
-			seq := de.Seq
-			if seq < 0 && de.Reason != "invalid session header" {
-				// A line that could not be decoded would have held the
-				// next seq; say which, so the reader can find it.
-				seq = int64(len(lf.Events))
-			}
-			ie := &inputError{Path: path, Line: de.Line, Seq: seq, Reason: de.Reason}
-			if de.Truncated && !opts.allowTorn {
-				ie.Hint = "dshtest repro reads the valid prefix of a torn log"
-			}
-			return nil, ie
+			return nil, &inputError{Path: f.store, Seq: -1, Reason: err.Error()}
 		}
-		lf.Events = append(lf.Events, ev)
-		lf.Lines = append(lf.Lines, dec.Line())
+		p, err := container.FindSession(store, f.session)
+		if err != nil {
+			return nil, a.inputErr(err, f)
+		}
+		lf.Path = p
+		lf.open = func() (*reader.Stream, error) { return reader.Open(p, ro) }
 	}
-	if len(lf.Events) == 0 {
-		line := 1 // a log of blank lines
-		if lf.Header != nil {
-			line = max(dec.Line(), 1)
-		}
-		return nil, &inputError{Path: path, Line: line, Seq: -1, Reason: "empty log: no events"}
+	s, err := lf.open()
+	if err != nil {
+		return nil, a.inputErr(err, f)
+	}
+	rl, err := reader.Collect(s)
+	if err != nil {
+		return nil, a.inputErr(err, f)
+	}
+	lf.Read, lf.Header, lf.Events, lf.Lines = rl, rl.Header, rl.Events, rl.Lines
+	rl.Events, rl.Lines = nil, nil // held once, by lf
+	for _, w := range rl.Warnings {
+		a.warnf("%s", w)
 	}
 	if opts.deferLoad {
 		return lf, nil
@@ -156,6 +156,23 @@ func parseLog(r io.Reader, path string, opts readOptions) (*logFile, error) {
 		return nil, err
 	}
 	return lf, nil
+}
+
+// inputErr turns a reader or container refusal into an inputError.
+func (a *app) inputErr(err error, f *logFlags) error {
+	var re *reader.Error
+	if errors.As(err, &re) {
+		ie := &inputError{Path: re.Path, Line: re.Line, Seq: re.Seq, Reason: re.Reason}
+		if re.TooLong {
+			ie.Hint = fmt.Sprintf("--max-line-bytes %d is the limit; raise it to read the line", f.maxLine)
+		}
+		return ie
+	}
+	var ce *container.Error
+	if errors.As(err, &ce) {
+		return &inputError{Path: ce.Path, Line: ce.Line, Seq: -1, Reason: ce.Reason}
+	}
+	return &inputError{Path: logName(nil, f), Seq: -1, Reason: err.Error()}
 }
 
 // load validates the events and folds the surface (surface.Load),
@@ -186,10 +203,27 @@ func (lf *logFile) eventError(err error) error {
 	return &inputError{Path: lf.Path, Line: lf.line(ee.Seq), Seq: ee.Seq, Reason: ee.Reason}
 }
 
-// line returns the file line of the event with seq, or 0.
+// line returns the line of the event with seq, or 0.
 func (lf *logFile) line(seq int64) int {
 	if seq >= 0 && seq < int64(len(lf.Lines)) {
 		return lf.Lines[seq]
 	}
 	return 0
+}
+
+// eachEvent reads the first n events of the log again, as readLog read
+// them (validation aside: readLog did it), and yields them in order until
+// yield returns false.
+func (lf *logFile) eachEvent(n int, yield func(*sessionlog.Event) bool) error {
+	s, err := lf.open()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for i := 0; i < n && s.Next(); i++ {
+		if !yield(s.Event()) {
+			return nil
+		}
+	}
+	return s.Err()
 }

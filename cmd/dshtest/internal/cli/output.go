@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/dshtest/dshtest/terminal"
 )
@@ -83,19 +82,4 @@ func writeJSONOneLine(w io.Writer, v any) error {
 	}
 	_, err = w.Write(b)
 	return err
-}
-
-// oneLineRune writes r of an error or warning line: LF as \n, a tab as a
-// space, any other character the escaper rewrites as it does.
-func oneLineRune(b *strings.Builder, r rune) {
-	switch {
-	case r == '\n':
-		b.WriteString(`\n`)
-	case r == '\t':
-		b.WriteString(" ")
-	case terminal.Unsafe(r):
-		b.WriteString(terminal.DisplayInlineText(string(r)))
-	default:
-		b.WriteRune(r)
-	}
 }

@@ -98,13 +98,14 @@ func parseTools(s string) (terminal.ToolMode, error) {
 }
 
 func (a *app) renderCommand() *cobra.Command {
+	var lfl logFlags
 	var (
 		df         displayFlags
 		format     string
 		projecting string
 	)
 	cmd := &cobra.Command{
-		Use:   "render LOG.jsonl",
+		Use:   "render [LOG | --session ID]",
 		Short: "Print a log's full transcript document (or the model's view of it)",
 		Long: `render prints the whole human transcript of a log as the terminal renders it,
 scrollback included, at --width.
@@ -125,7 +126,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
   dshtest render session.jsonl --width 44 --tools expanded --reasoning off
   dshtest render session.jsonl --format fixture > /tmp/doc.screen
   dshtest render session.jsonl --projection surface`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			s, opts, err := df.settings(0)
 			if err != nil {
@@ -137,7 +138,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if projecting != "transcript" && projecting != "surface" {
 				return usagef("--projection %q: want transcript or surface", projecting)
 			}
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				return err
 			}
@@ -148,7 +149,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				s.Now = invariant.FrozenNow(lf.Events)
 				doc := terminal.Render(transcript.Project(lf.Events, opts), s)
 				if format == "svg" || format == "html" {
-					drawDocument(&out, doc.Lines, s, format, args[0])
+					drawDocument(&out, doc.Lines, s, format, lf.Path)
 				} else {
 					writeDocument(&out, doc.Lines, format)
 				}
@@ -161,6 +162,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: "+strings.Join(renderFormats, ", "))
 	completeValues(cmd, "format", renderFormats)
 	cmd.Flags().StringVar(&projecting, "projection", "transcript", "what to print: transcript (the human view) or surface (the model's)")
+	lfl.register(cmd.Flags())
 	return cmd
 }
 

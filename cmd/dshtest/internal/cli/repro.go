@@ -41,6 +41,7 @@ func parseSize(s string) (invariant.Size, error) {
 }
 
 type reproFlags struct {
+	log      logFlags
 	sizes    []string
 	eager    bool
 	emit     string
@@ -59,7 +60,7 @@ func (a *app) reproCommand() *cobra.Command {
 		names = append(names, hangingIndent(fmt.Sprintf("  %-16s ", inv.Name), inv.Doc, 78))
 	}
 	cmd := &cobra.Command{
-		Use:   "repro LOG.jsonl",
+		Use:   "repro [LOG | --session ID]",
 		Short: "Check a user's session log against the transcript invariants",
 		Long: `repro takes a session log as a user reported it, in either vocabulary, with or
 without upstream's {"type":"session",…} header line and packed chunk rows. It
@@ -92,9 +93,9 @@ note fixed). The invariants must then fail on any log with a compaction.`,
   dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
   dshtest repro user.jsonl --minimize no-lost-message --out /tmp/small.jsonl
   DSHTEST_PROJECTOR=surface dshtest repro session.jsonl --minimize no-lost-message`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			return a.repro(args[0], &f)
+			return a.repro(args, &f)
 		}),
 	}
 	fl := cmd.Flags()
@@ -107,6 +108,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.BoolVar(&f.force, "force", false, "with --out or --emit: replace an existing file (never the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
 	registerMaxToolLines(fl, &f.maxLines)
+	f.log.register(fl)
 	_ = cmd.RegisterFlagCompletionFunc("minimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return invariant.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -137,7 +139,8 @@ type minimized struct {
 	Detail    string   `json:"detail"`
 }
 
-func (a *app) repro(path string, f *reproFlags) error {
+func (a *app) repro(args []string, f *reproFlags) error {
+	path := logName(args, &f.log)
 	if err := checkMaxToolLines(f.maxLines); err != nil {
 		return err
 	}
@@ -184,12 +187,14 @@ func (a *app) repro(path string, f *reproFlags) error {
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && isPlainText(path) {
+		// The budget is a multiple of the text's size: a compressed form's
+		// size on disk says nothing of it, so it runs without one.
 		defer a.memoryBudget(fi.Size())()
 	}
 	held := holdInput(path) // the log is read more than once: it must not change
 	defer held.Close()
-	lf, err := a.readLog(path, readOptions{allowTorn: true, deferLoad: true})
+	lf, err := a.readLog(args, &f.log, readOptions{deferLoad: true})
 	if err == nil {
 		err = held.unchanged()
 	}
@@ -199,6 +204,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		}
 		return err
 	}
+	path = lf.Path
 	// Validate the log while the checks start: their results are thrown
 	// away if it is not valid.
 	var loadErr, changed error
@@ -215,7 +221,7 @@ func (a *app) repro(path string, f *reproFlags) error {
 		n := len(lf.Events)
 		lf.Events = nil
 		c.Reread = func(yield func(*sessionlog.Event) bool) error {
-			err := held.each(n, yield)
+			err := held.each(func() error { return lf.eachEvent(n, yield) })
 			if changedInput(err) != nil {
 				changed = err
 			}
@@ -242,8 +248,8 @@ func (a *app) repro(path string, f *reproFlags) error {
 		}
 		return loadErr
 	}
-	if lf.Torn != nil {
-		rep.Warnings = append(rep.Warnings, tornWarning(path, lf.Torn.Line, rep.Events))
+	for _, w := range lf.Read.Warnings {
+		rep.Warnings = append(rep.Warnings, w.String())
 	}
 	for _, r := range results {
 		rep.Invariants = append(rep.Invariants, r)
@@ -510,4 +516,17 @@ func hangingIndent(prefix, text string, width int) string {
 		col += n
 	}
 	return b.String()
+}
+
+// isPlainText reports whether the file at path starts like JSONL text
+// rather than a Zstandard, zip or SQLite container.
+func isPlainText(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	n, _ := f.Read(b[:])
+	return n == 0 || b[0] == '{' || b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t' || b[0] == 0xEF
 }

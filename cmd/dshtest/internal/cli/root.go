@@ -57,6 +57,7 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 		a.showCommand(),
 		a.reportCommand(),
 		a.verbsCommand(),
+		a.sessionsCommand(),
 	)
 	root.SetHelpCommand(a.helpCommand(root))
 	// Cobra's completion commands take their stream when they are made:

@@ -11,12 +11,13 @@ import (
 )
 
 func (a *app) viewCommand() *cobra.Command {
+	var lfl logFlags
 	var (
 		df      displayFlags
 		surface bool
 	)
 	cmd := &cobra.Command{
-		Use:   "view LOG.jsonl",
+		Use:   "view [LOG | --session ID]",
 		Short: "Open a log in the real transcript renderer (or page the model's view of it)",
 		Long: `view opens the log in the terminal renderer the scenarios pin, full screen on
 the alternate screen, mounted on the stored log (the replay path). Keys are
@@ -36,7 +37,7 @@ terminal; use render to print.`,
 		Example: `  dshtest view session.jsonl
   dshtest view session.jsonl --tools expanded --reasoning off
   dshtest view session.jsonl --surface`,
-		Args: argsUsage(cobra.ExactArgs(1)),
+		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			df.width = 80
 			s, opts, err := df.settings(0)
@@ -47,18 +48,19 @@ terminal; use render to print.`,
 			if err != nil {
 				return err
 			}
-			lf, err := a.readLog(args[0], readOptions{})
+			lf, err := a.readLog(args, &lfl, readOptions{})
 			if err != nil {
 				return err
 			}
 			if !a.isTTY(a.stdout) {
-				return usagef("view needs a terminal on standard output; use dshtest render %s to print", args[0])
+				return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
 			}
 			return viewer.Run(viewModel(lf, surface, s, opts, proj), a.stdin, underlying(a.stdout))
 		}),
 	}
 	df.register(cmd.Flags(), false)
 	cmd.Flags().BoolVar(&surface, "surface", false, "page through the model's view (the surface messages) instead")
+	lfl.register(cmd.Flags())
 	return cmd
 }
 

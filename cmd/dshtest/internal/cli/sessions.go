@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/sessionlog/container"
+)
+
+func (a *app) sessionsCommand() *cobra.Command {
+	var (
+		store  string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sessions [--store DIR | FILE.db]",
+		Short: "List the sessions of a session store or a SQLite database",
+		Long: `sessions lists the sessions of upstream's session store (the directory
+--store names, else $DSH_HOME/sessions, else ~/.dsh/sessions), in both of
+its layouts, or of a schema-17 SQLite database given as FILE.db: id, cwd,
+created time (UTC), size in bytes and form, newest first. Only each log's
+header is read. Read one with --session ID (dshtest repro --session ID).`,
+		Example: `  dshtest sessions
+  dshtest sessions --store ~/.dsh/sessions --json
+  dshtest sessions sessions.db
+  dshtest repro --session 5f0c… --store ~/.dsh/sessions`,
+		Args: argsUsage(cobra.MaximumNArgs(1)),
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			path := ""
+			if len(args) == 1 {
+				if store != "" {
+					return usagef("give --store DIR or FILE.db, not both")
+				}
+				path = args[0]
+			} else {
+				home, _ := os.UserHomeDir()
+				dir, err := container.StoreDir(store, a.getenv, home)
+				if err != nil {
+					return &inputError{Path: store, Seq: -1, Reason: err.Error()}
+				}
+				path = dir
+			}
+			list, err := container.List(path)
+			if err != nil {
+				return a.inputErr(err, &logFlags{})
+			}
+			if asJSON {
+				if list == nil {
+					list = []container.Session{}
+				}
+				return writeJSON(a.stdout, list)
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tCWD\tCREATED\tSIZE\tFORM")
+			for _, s := range list {
+				cwd := s.Cwd
+				if cwd == "" {
+					cwd = "-"
+				}
+				form := string(s.Form)
+				if s.Subagent {
+					form += " (subagent)"
+				}
+				if s.Problem != "" {
+					form += " (" + s.Problem + ")"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", esc(s.ID), esc(cwd), s.Created, s.Size, esc(form))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "%s in %s\n", invariant.Plural(len(list), "session"), esc(path))
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&store, "store", "", "the session store (default $DSH_HOME/sessions, else ~/.dsh/sessions)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as a JSON array")
+	return cmd
+}

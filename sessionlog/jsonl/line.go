@@ -1,0 +1,55 @@
+package jsonl
+
+import (
+	"encoding/json"
+
+	"github.com/dshtest/dshtest/sessionlog"
+)
+
+// LineDecoder decodes a log whose lines another layer has already split
+// (package sessionlog/container, which applies upstream's torn-tail rules):
+// each line is given with its line number, and decodes exactly as the
+// Decoder would decode it at that place, header and packed rows included.
+type LineDecoder struct {
+	d Decoder
+}
+
+// NewLineDecoder returns a LineDecoder; name is the path used in errors.
+func NewLineDecoder(name string) *LineDecoder {
+	return &LineDecoder{d: Decoder{name: name}}
+}
+
+// Decode decodes one line (without its newline), the lineNo-th of the log.
+// The first line decoded may be the session header, which yields no event
+// (see Header). The events returned are valid until the next call; their
+// raw members do not share line's memory. An error is a *DecodeError.
+func (l *LineDecoder) Decode(line []byte, lineNo int) ([]sessionlog.Event, error) {
+	d := &l.d
+	d.line = lineNo
+	d.pending = d.pending[:0]
+	if !json.Valid(line) {
+		return nil, d.malformed(line, true)
+	}
+	first := !d.started
+	d.started = true
+	if err := d.decodeLine(line, first); err != nil {
+		return nil, err
+	}
+	return d.pending, nil
+}
+
+// Header returns the header line, compacted, once decoded; nil otherwise.
+func (l *LineDecoder) Header() json.RawMessage { return l.d.header }
+
+// SetMaxLineBytes sets the longest line the Decoder accepts (newline
+// excluded); n <= 0 restores MaxLineBytes. Call it before the first Next.
+func (d *Decoder) SetMaxLineBytes(n int) {
+	d.maxLine = max(n, 0)
+}
+
+func (d *Decoder) maxLineBytes() int {
+	if d.maxLine > 0 {
+		return d.maxLine
+	}
+	return MaxLineBytes
+}

@@ -1,0 +1,629 @@
+// Package reader is the one reading path of a session log: every command
+// and the scenario verb load read logs through it. It composes, in order:
+//
+//  1. the container (package container): raw JSONL, .jsonl.zstd, a web
+//     export zip, a session directory, a store entry or a SQLite database,
+//     detected by content, with upstream's torn-tail and corruption rules;
+//  2. the header rules (package header) on line 1;
+//  3. upstream's load-time upgrades of older shapes (package upgrade);
+//  4. the JSONL decoder (package jsonl: envelope, packed rows);
+//  5. the vocabulary rule (sessionlog.CheckType, with AllowUnknown);
+//  6. crash recovery (package recovery): the synthetic closers upstream's
+//     loader appends to a log that ends inside a turn, unless NoRecover.
+//
+// Validation and the surface fold (surface.Load) stay with the caller.
+//
+// A log without upstream's session header is dshtest's own form (log.md
+// §1.3: scenario archives, emitted scenarios, test data). It is read as the
+// JSONL decoder has always read it, a torn last line tolerated with a
+// warning, with the vocabulary rule but without upgrades or recovery,
+// which are upstream's loader's and apply to upstream's containers.
+//
+// Reading streams: a Stream yields one event at a time, and no form is held
+// whole. A container's refusal can come only at the end of the stream (a
+// defect is corruption only if a later turn/end follows it), so the events
+// of a Stream whose Err is not nil must not be used; Read collects them and
+// checks.
+package reader
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
+	"github.com/dshtest/dshtest/sessionlog/header"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/sessionlog/recovery"
+	"github.com/dshtest/dshtest/sessionlog/upgrade"
+)
+
+// Options say what to read and what to tolerate.
+type Options struct {
+	// Session selects a session of a SQLite database by id.
+	Session string
+	// Subagent selects a subagent log of a web export.
+	Subagent string
+	// MaxLineBytes caps one line; 0 means 64 MiB.
+	MaxLineBytes int
+	// AllowUnknown reads an unknown type without ignorable: true as
+	// log-only (it is marked ignorable); one carrying a surfaceOp is
+	// refused even so.
+	AllowUnknown bool
+	// NoRecover leaves a log that ends inside a turn as it is, without the
+	// synthetic closers.
+	NoRecover bool
+}
+
+// Error is a refusal. It prints as one line, "path:line: reason (seq N)",
+// without ":line" when Line is 0 and without the seq when Seq is -1. Path
+// and Reason may hold log-derived text: escape it before a terminal.
+type Error struct {
+	Path   string
+	Line   int
+	Seq    int64
+	Reason string
+	// TooLong marks a line over Options.MaxLineBytes.
+	TooLong bool
+	// Truncated marks a header-less log's torn last line that could not be
+	// tolerated (it was the only line).
+	Truncated bool
+	Err       error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path)
+	if e.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	if e.Seq >= 0 {
+		fmt.Fprintf(&b, " (seq %d)", e.Seq)
+	}
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Warning is an accepted defect (a torn tail, a byte-order mark, a retired
+// header field). It prints as "path:line: text".
+type Warning struct {
+	Path string
+	Line int
+	Text string
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Text)
+	}
+	return w.Path + ": " + w.Text
+}
+
+// TextBOM is the warning for a file that starts with a UTF-8 byte-order
+// mark (which is skipped).
+const TextBOM = "file starts with a UTF-8 byte-order mark; it is skipped"
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Stream reads a log one event at a time.
+//
+//	s, err := reader.Open(path, reader.Options{})
+//	if err != nil { … }
+//	defer s.Close()
+//	for s.Next() { use(s.Event(), s.Line()) }
+//	if err := s.Err(); err != nil { … refuse: the events read must not be used … }
+type Stream struct {
+	name string
+	opts Options
+	lg   *container.Log // nil for a header-less log
+	bare *jsonl.Decoder // a header-less log
+	file *os.File
+
+	dec      *jsonl.LineDecoder
+	up       *upgrade.Upgrader
+	rec      recovery.Recoverer
+	head     header.Header
+	hasHead  bool
+	pending  []sessionlog.Event
+	line     int
+	ev       sessionlog.Event
+	closers  []recovery.Closer
+	inClose  int // closers yielded + 1 once the stream is past the log
+	events   int
+	warnings []Warning
+	err      error
+	done     bool
+}
+
+// Open opens the log at path (a file of any form, or a session directory).
+func Open(path string, opts Options) (*Stream, error) {
+	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes}
+	s := &Stream{name: path, opts: opts}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+	}
+	if fi.Mode().IsRegular() {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+		}
+		var magic [3]byte
+		n, _ := f.ReadAt(magic[:], 0)
+		skip := int64(0)
+		if n == 3 && bytes.Equal(magic[:], bom) {
+			skip = 3
+			s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
+		}
+		if !hasHeader(f, skip) {
+			if _, err := f.Seek(skip, io.SeekStart); err != nil {
+				f.Close()
+				return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+			}
+			s.file = f
+			s.bare = jsonl.NewDecoder(f, path)
+			s.bare.SetMaxLineBytes(opts.MaxLineBytes)
+			return s, nil
+		}
+		if skip > 0 {
+			lg, err := container.OpenReader(io.NewSectionReader(f, skip, fi.Size()-skip), path, copts)
+			if err != nil {
+				f.Close()
+				return nil, fromContainer(nil, err)
+			}
+			s.file = f
+			s.lg = lg
+			s.dec = jsonl.NewLineDecoder(lg.Name())
+			return s, nil
+		}
+		f.Close()
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A pipe or a device (/dev/stdin): peek at its start to tell a
+		// header-less log from upstream's containers, then stream it.
+		return s.openStream(path, copts)
+	}
+	lg, err := container.Open(path, copts)
+	if err != nil {
+		return nil, fromContainer(nil, err)
+	}
+	s.lg = lg
+	s.dec = jsonl.NewLineDecoder(lg.Name())
+	return s, nil
+}
+
+// openStream opens a file that is not regular.
+func (s *Stream) openStream(path string, copts container.Options) (*Stream, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
+		br.Discard(3)
+		s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
+	}
+	peek, _ := br.Peek(4096)
+	s.file = f
+	if !startsContainer(peek) {
+		s.bare = jsonl.NewDecoder(br, path)
+		s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
+		return s, nil
+	}
+	lg, err := container.OpenReader(br, path, copts)
+	if err != nil {
+		f.Close()
+		return nil, fromContainer(nil, err)
+	}
+	s.lg = lg
+	s.dec = jsonl.NewLineDecoder(lg.Name())
+	return s, nil
+}
+
+// OpenSession finds a session by id under a store root and opens it.
+func OpenSession(store, id string, opts Options) (*Stream, error) {
+	p, err := container.FindSession(store, id)
+	if err != nil {
+		return nil, fromContainer(nil, err)
+	}
+	s, err := Open(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.name = p
+	return s, nil
+}
+
+// hasHeader reports whether a regular file is one of upstream's containers
+// rather than a header-less dshtest log: anything that is not text (a
+// compressed, zip or SQLite file), or text whose first line is a session
+// header. Only the first line's start is read.
+func hasHeader(f *os.File, skip int64) bool {
+	buf := make([]byte, 4096)
+	n, _ := f.ReadAt(buf, skip)
+	return startsContainer(buf[:n])
+}
+
+// startsContainer is hasHeader over the first bytes of a log (up to 4096).
+func startsContainer(buf []byte) bool {
+	n := len(buf)
+	if len(buf) >= 4 && (bytes.HasPrefix(buf, []byte("SQLite format 3")) || bytes.HasPrefix(buf, []byte("PK")) ||
+		(buf[1] == 0x2A && buf[2] == 0x4D && buf[3] == 0x18) || (buf[0] == 0x28 && buf[1] == 0xB5 && buf[2] == 0x2F && buf[3] == 0xFD)) {
+		return true
+	}
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		return header.IsHeader(buf[:i])
+	}
+	if n < 4096 {
+		return header.IsHeader(buf) // one line, no newline
+	}
+	// A first line longer than the peek: a header is short, so look for
+	// its type member in what was read.
+	return bytes.Contains(buf, []byte(`"type":"session"`)) && !bytes.Contains(buf, []byte(`"seq"`))
+}
+
+// Next advances to the next event; false at the end or on a refusal.
+func (s *Stream) Next() bool {
+	if s.done {
+		return false
+	}
+	if s.bare != nil {
+		return s.nextBare()
+	}
+	for {
+		if len(s.pending) > 0 {
+			s.ev = s.pending[0]
+			s.pending = s.pending[1:]
+			s.events++
+			return true
+		}
+		if s.inClose > 0 {
+			return s.nextCloser()
+		}
+		if !s.lg.Next() {
+			return s.end()
+		}
+		ln := s.lg.Line()
+		if err := s.readLine(ln.Data, ln.Pos.Line); err != nil {
+			s.err, s.done = err, true
+			return false
+		}
+	}
+}
+
+// readLine takes one container line through the header rules, the
+// upgrades, the decoder, the vocabulary and recovery.
+func (s *Stream) readLine(data []byte, line int) error {
+	s.line = line
+	if !s.hasHead {
+		h, err := header.Parse(data)
+		if err != nil {
+			return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: headerText(err), Err: err}
+		}
+		s.hasHead, s.head = true, h
+		for _, w := range h.Warnings {
+			s.warnings = append(s.warnings, Warning{Path: s.lg.Name(), Line: line, Text: w})
+		}
+		if _, err := s.dec.Decode(data, line); err != nil {
+			return decodeErr(err)
+		}
+		s.up = upgrade.New(h.ID)
+		return nil
+	}
+	out, _, err := s.up.Upgrade(data)
+	if err != nil {
+		var ue *upgrade.Error
+		if errors.As(err, &ue) {
+			seq, perr := strconv.ParseInt(ue.Seq, 10, 64)
+			if perr != nil {
+				seq = -1
+			}
+			return &Error{Path: s.lg.Name(), Line: line, Seq: seq, Reason: ue.Text, Err: err}
+		}
+		return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: err.Error(), Err: err}
+	}
+	evs, err := s.dec.Decode(out, line)
+	if err != nil {
+		return decodeErr(err)
+	}
+	for i := range evs {
+		if err := s.checkType(&evs[i]); err != nil {
+			return err
+		}
+	}
+	s.pending = append(s.pending[:0], evs...)
+	if len(evs) == 1 && evs[0].Type != sessionlog.TypeAssistantChunk {
+		s.rec.Feed(out)
+	} else if n := len(evs); n > 0 {
+		// A packed row: recovery reads only the last event's seq and time.
+		last := &evs[n-1]
+		s.rec.Feed(fmt.Appendf(nil, `{"type":%q,"seq":%d,"time":%d}`, last.Type, last.Seq, last.Time))
+	}
+	return nil
+}
+
+// checkType applies the vocabulary rule to one event.
+func (s *Stream) checkType(e *sessionlog.Event) error {
+	info, err := sessionlog.CheckType(sessionlog.TypeCheck{Type: e.Type, Seq: e.Seq, Ignorable: e.Ignorable,
+		HasSurfaceOp: e.SurfaceOp != nil, AllowUnknown: s.opts.AllowUnknown})
+	if err != nil {
+		return &Error{Path: s.name, Line: s.line, Seq: -1, Reason: err.Error(), Err: err}
+	}
+	if !info.Known() {
+		e.Ignorable = true // read as log-only
+	}
+	return nil
+}
+
+// end is the end of the container's stream: its verdict, then the closers.
+func (s *Stream) end() bool {
+	if err := s.lg.Err(); err != nil {
+		s.err, s.done = fromContainer(nil, err), true
+		return false
+	}
+	for _, w := range s.lg.Warnings() {
+		s.warnings = append(s.warnings, tornWarning(w))
+	}
+	if !s.hasHead {
+		s.err, s.done = &Error{Path: s.lg.Name(), Seq: -1, Reason: "empty log: no session header"}, true
+		return false
+	}
+	if !s.opts.NoRecover {
+		cl, err := s.rec.Closers()
+		if err != nil {
+			s.err, s.done = &Error{Path: s.lg.Name(), Seq: -1, Reason: err.Error(), Err: err}, true
+			return false
+		}
+		s.closers = cl
+	}
+	s.inClose = 1
+	return s.nextCloser()
+}
+
+func (s *Stream) nextCloser() bool {
+	i := s.inClose - 1
+	if i >= len(s.closers) {
+		s.done = true
+		return false
+	}
+	s.inClose++
+	evs, err := s.dec.Decode(s.closers[i].Line, 0)
+	if err != nil || len(evs) != 1 {
+		s.err, s.done = &Error{Path: s.lg.Name(), Seq: s.closers[i].Seq, Reason: fmt.Sprintf("synthetic %s does not decode: %v", s.closers[i].Type, err)}, true
+		return false
+	}
+	s.ev = evs[0]
+	s.line = 0
+	s.events++
+	return true
+}
+
+// nextBare reads a header-less log as the JSONL decoder always has.
+func (s *Stream) nextBare() bool {
+	ev, err := s.bare.Next()
+	if err == io.EOF {
+		s.done = true
+		if s.events == 0 {
+			line := 1 // a log of blank lines
+			if s.bare.Header() != nil {
+				line = max(s.bare.Line(), 1)
+			}
+			s.err = &Error{Path: s.name, Line: line, Seq: -1, Reason: "empty log: no events"}
+		}
+		return false
+	}
+	if err != nil {
+		s.done = true
+		var de *jsonl.DecodeError
+		if !errors.As(err, &de) {
+			s.err = &Error{Path: s.name, Line: s.bare.Line(), Seq: -1, Reason: err.Error(), Err: err}
+			return false
+		}
+		if de.Truncated && s.events > 0 {
+			s.warnings = append(s.warnings, Warning{Path: s.name, Line: de.Line,
+				Text: fmt.Sprintf("truncated last line (a torn write): using the %d events before it", s.events)})
+			return false
+		}
+		seq := de.Seq
+		if seq < 0 && de.Reason != "invalid session header" {
+			// A line that could not be decoded would have held the next
+			// seq; say which, so the reader can find it.
+			seq = int64(s.events)
+		}
+		s.err = &Error{Path: s.name, Line: de.Line, Seq: seq, Reason: de.Reason, TooLong: de.TooLong, Truncated: de.Truncated, Err: err}
+		return false
+	}
+	s.line = s.bare.Line()
+	if err := s.checkType(&ev); err != nil {
+		s.done = true
+		s.err = err
+		return false
+	}
+	s.ev = ev
+	s.events++
+	return true
+}
+
+// Event is the current event. It stays valid after Next.
+func (s *Stream) Event() *sessionlog.Event { e := s.ev; return &e }
+
+// Line is the current event's line in the log's plaintext (a packed row's
+// events share it); 0 for a synthetic closer.
+func (s *Stream) Line() int { return s.line }
+
+// Err is the refusal that ended the stream, an *Error, or nil.
+func (s *Stream) Err() error { return s.err }
+
+// Warnings are the accepted defects met so far (all of them once Next has
+// returned false).
+func (s *Stream) Warnings() []Warning { return s.warnings }
+
+// Name is what is read, as errors name it.
+func (s *Stream) Name() string {
+	if s.lg != nil {
+		return s.lg.Name()
+	}
+	return s.name
+}
+
+// Form is the container; "" for a header-less log.
+func (s *Stream) Form() container.Form {
+	if s.lg != nil {
+		return s.lg.Form()
+	}
+	return ""
+}
+
+// Header is the session header line, compacted, or nil.
+func (s *Stream) Header() json.RawMessage {
+	if s.dec != nil {
+		return s.dec.Header()
+	}
+	return s.bare.Header()
+}
+
+// Upgraded counts the events the load-time upgrades changed so far.
+func (s *Stream) Upgraded() int {
+	if s.up == nil {
+		return 0
+	}
+	return s.up.Upgraded()
+}
+
+// Closers are the synthetic events appended after the log, once Next has
+// returned false (and as they are yielded).
+func (s *Stream) Closers() []recovery.Closer { return s.closers }
+
+// Subagents lists a web export's subagent logs.
+func (s *Stream) Subagents() []string {
+	if s.lg != nil {
+		return s.lg.Subagents()
+	}
+	return nil
+}
+
+// Close releases the files.
+func (s *Stream) Close() error {
+	var err error
+	if s.lg != nil {
+		err = s.lg.Close()
+	}
+	if s.file != nil {
+		if e := s.file.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// Log is a whole log, read.
+type Log struct {
+	// Name is what was read, as errors name it.
+	Name string
+	// Form is the container; "" for a header-less log.
+	Form container.Form
+	// Header is the session header line, compacted, or nil.
+	Header json.RawMessage
+	// Events are the events, the synthetic closers last.
+	Events []sessionlog.Event
+	// Lines[i] is the plaintext line of Events[i]; 0 for a closer.
+	Lines []int
+	// Upgraded counts the events the load-time upgrades changed.
+	Upgraded int
+	// Closers are the synthetic events, the last len(Closers) of Events.
+	Closers   []recovery.Closer
+	Warnings  []Warning
+	Subagents []string
+}
+
+// Read reads the whole log at path.
+func Read(path string, opts Options) (*Log, error) {
+	s, err := Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Collect(s)
+}
+
+// ReadSession reads the session id of a store.
+func ReadSession(store, id string, opts Options) (*Log, error) {
+	s, err := OpenSession(store, id, opts)
+	if err != nil {
+		return nil, err
+	}
+	return Collect(s)
+}
+
+// Collect reads the rest of s into a Log and closes s.
+func Collect(s *Stream) (*Log, error) {
+	defer s.Close()
+	lg := &Log{}
+	for s.Next() {
+		lg.Events = append(lg.Events, s.ev)
+		lg.Lines = append(lg.Lines, s.line)
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	lg.Name, lg.Form, lg.Header = s.Name(), s.Form(), s.Header()
+	lg.Upgraded, lg.Closers, lg.Warnings, lg.Subagents = s.Upgraded(), s.Closers(), s.Warnings(), s.Subagents()
+	return lg, nil
+}
+
+// fromContainer turns a container refusal into an *Error.
+func fromContainer(_ *container.Log, err error) error {
+	var ce *container.Error
+	if errors.As(err, &ce) {
+		return &Error{Path: ce.Path, Line: ce.Line, Seq: -1, Reason: ce.Reason,
+			TooLong: errors.Is(err, container.ErrLineTooLong), Err: err}
+	}
+	return &Error{Seq: -1, Reason: err.Error(), Err: err}
+}
+
+func decodeErr(err error) error {
+	var de *jsonl.DecodeError
+	if errors.As(err, &de) {
+		return &Error{Path: de.Path, Line: de.Line, Seq: de.Seq, Reason: de.Reason, TooLong: de.TooLong, Err: err}
+	}
+	return &Error{Seq: -1, Reason: err.Error(), Err: err}
+}
+
+func headerText(err error) string {
+	var he *header.Error
+	if errors.As(err, &he) {
+		return he.Text
+	}
+	return err.Error()
+}
+
+func tornWarning(w container.Warning) Warning {
+	unit := w.Unit
+	if unit == "" {
+		unit = "line"
+	}
+	if w.Dropped != 1 {
+		unit += "s"
+	}
+	return Warning{Path: w.Path, Line: w.Line, Text: fmt.Sprintf("torn tail (%s): dropped %d %s, using the %d events before it",
+		w.Reason, w.Dropped, unit, w.Kept)}
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

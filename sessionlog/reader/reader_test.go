@@ -1,0 +1,162 @@
+package reader_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshtest/dshtest/internal/logforms"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/sessionlog/reader"
+	"github.com/dshtest/dshtest/surface"
+)
+
+const head = `{"type":"session","version":0,"id":"s1","createdAt":1784630400000,"cwd":"/p","delegationDepth":0}` + "\n"
+
+const turn = `{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}
+{"type":"step/start","seq":1,"time":1,"data":{"turn":1,"step":1}}
+{"type":"text-chunks","seq0":2,"time0":2,"data":{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b","c"]}}
+`
+
+// TestRead pins what the reader makes of each shape of input: events,
+// closers, upgrades, warnings, or the one-line refusal.
+func TestRead(t *testing.T) {
+	for _, tt := range []struct {
+		name, log string
+		opts      reader.Options
+		events    int
+		closers   int
+		upgraded  int
+		warning   string
+		err       string
+	}{
+		{name: "header only", log: head},
+		{name: "header-less, read as written", log: turn, events: 5},
+		{name: "packed row, then recovery", log: head + turn, events: 7, closers: 2},
+		{name: "no recovery", log: head + turn, opts: reader.Options{NoRecover: true}, events: 5},
+		{name: "byte-order mark", log: "\xEF\xBB\xBF" + head + turn, events: 7, closers: 2, warning: "f.jsonl:1: file starts with a UTF-8 byte-order mark"},
+		{name: "torn tail", log: head + turn + `{"type":"step/end","seq":5,"ti`, events: 7, closers: 2, warning: "f.jsonl:5: torn tail (the final line has no newline): dropped 1 line"},
+		{name: "unknown", log: head + `{"type":"x/y","seq":0,"time":1,"data":{}}` + "\n",
+			err: `f.jsonl:2: event type "x/y" is unknown to this harness and not marked ignorable (seq 0); --allow-unknown reads it as log-only`},
+		{name: "unknown allowed", log: head + `{"type":"x/y","seq":0,"time":1,"data":{}}` + "\n", opts: reader.Options{AllowUnknown: true}, events: 1},
+		{name: "unknown with surfaceOp", log: head + `{"type":"x/y","seq":0,"time":1,"data":{},"surfaceOp":"append"}` + "\n", opts: reader.Options{AllowUnknown: true},
+			err: `f.jsonl:2: event type "x/y" is unknown to this harness and carries a surfaceOp (seq 0)`},
+		{name: "older user message upgraded", log: head + `{"type":"user/message","seq":0,"time":1,"data":{"content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}},"surfaceOp":"append"}` + "\n",
+			events: 1, upgraded: 1},
+		{name: "version refused", log: strings.Replace(head, `"version":0`, `"version":3`, 1), err: "f.jsonl:1: "},
+		{name: "second header", log: head + turn + head, err: "f.jsonl:5: a second session header at line 5"},
+		{name: "line too long", log: head + turn, opts: reader.Options{MaxLineBytes: 60}, err: "f.jsonl:1: line is longer than the 60-byte line limit"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "f.jsonl")
+			if err := os.WriteFile(p, []byte(tt.log), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lg, err := reader.Read(p, tt.opts)
+			if tt.err != "" {
+				var re *reader.Error
+				if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("err %v, want one line containing %q", err, tt.err)
+				}
+				if !strings.HasPrefix(err.Error(), p) {
+					t.Errorf("err %q does not name the file", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lg.Events) != tt.events || len(lg.Closers) != tt.closers || lg.Upgraded != tt.upgraded {
+				t.Errorf("events %d closers %d upgraded %d; want %d %d %d", len(lg.Events), len(lg.Closers), lg.Upgraded, tt.events, tt.closers, tt.upgraded)
+			}
+			var warns []string
+			for _, w := range lg.Warnings {
+				warns = append(warns, strings.TrimPrefix(w.String(), dir+"/"))
+			}
+			if got := strings.Join(warns, "\n"); (tt.warning == "") != (got == "") || !strings.Contains(got, tt.warning) {
+				t.Errorf("warnings %q, want %q", got, tt.warning)
+			}
+			for i, e := range lg.Events {
+				if e.Seq != int64(i) {
+					t.Fatalf("event %d has seq %d", i, e.Seq)
+				}
+			}
+			if _, err := surface.Load(lg.Events, nil); err != nil {
+				t.Errorf("surface.Load: %v", err)
+			}
+		})
+	}
+}
+
+// TestFormsAlike reads one log as raw text, Zstandard frames, a zip and a
+// SQLite database and requires the same events.
+func TestFormsAlike(t *testing.T) {
+	dir := t.TempDir()
+	raw := []byte(head + turn + `{"type":"step/end","seq":5,"time":3,"data":{"turn":1,"step":1}}` + "\n" +
+		`{"type":"turn/end","seq":6,"time":3,"data":{"turn":1,"reason":{"kind":"completed"}}}` + "\n")
+	lines := logforms.SplitLines(raw)
+	paths := map[string]string{
+		"raw":  logforms.WriteFile(t, dir, "raw.jsonl", raw),
+		"zstd": logforms.WriteFile(t, dir, "log.zst", logforms.WriteZstd(t, lines, 2)),
+	}
+	paths["zip"] = filepath.Join(dir, "e.zip")
+	logforms.WriteZip(t, paths["zip"], raw, "")
+	paths["sqlite"] = filepath.Join(dir, "s.db")
+	logforms.WriteDB(t, paths["sqlite"], lines)
+	var want []byte
+	for _, form := range []string{"raw", "zstd", "zip", "sqlite"} {
+		lg, err := reader.Read(paths[form], reader.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		var b bytes.Buffer
+		if err := jsonl.WriteLog(&b, lg.Events); err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = b.Bytes()
+		} else if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%s: events differ:\n%s\nwant\n%s", form, b.Bytes(), want)
+		}
+	}
+}
+
+// FuzzRead feeds arbitrary bytes, raw or as Zstandard frames, through the
+// reader: it must return events or one refusal line, never panic, and
+// the events it returns must be contiguous from seq 0.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte(head+turn), false)
+	f.Add([]byte(head+turn), true)
+	f.Add([]byte(turn), false)
+	f.Add([]byte("\xEF\xBB\xBF"+head), false)
+	f.Fuzz(func(t *testing.T, data []byte, zstdForm bool) {
+		dir := t.TempDir()
+		if zstdForm {
+			lines := logforms.SplitLines(data)
+			if len(lines) == 0 {
+				return
+			}
+			data = logforms.WriteZstd(t, lines, 2)
+		}
+		p := filepath.Join(dir, "f")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lg, err := reader.Read(p, reader.Options{MaxLineBytes: 1 << 16})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") && !strings.Contains(string(data), "\n") {
+				t.Fatalf("refusal spans lines: %q", err)
+			}
+			return
+		}
+		for i, e := range lg.Events {
+			if e.Seq != int64(i) {
+				t.Fatalf("event %d has seq %d", i, e.Seq)
+			}
+		}
+	})
+}
