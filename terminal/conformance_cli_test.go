@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/screen"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/transcript"
 )
 
 // cliSnapshots is upstream's CLI snapshot suite, real sessions with the
-// screens upstream's terminal drew for them (reference/upstream-cli-snapshots).
-const cliSnapshots = "../../../shared/reference/upstream-cli-snapshots"
+// screens upstream's terminal drew for them (reference/upstream-cli-snapshots),
+// in the shared tree beside the repository root.
+const cliSnapshots = "../../shared/reference/upstream-cli-snapshots"
 
 // cliPair is one pair of the suite: which expected rows cannot derive from
 // the stored log (presenters.md §4.2), and which of our rows stand for
@@ -60,26 +62,30 @@ var cliPairs = []cliPair{
 // oracle's clock was frozen (presenters.md §0 item 3).
 var footerShape = regexp.MustCompile(`^Model wait \d+(m\d\d)?\.\ds( · (Thinking|Response|Tools) \d+(m\d\d)?\.\ds)*( · Completed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d)? *$`)
 
-// TestConformanceCLISnapshots renders the hand-upgraded copies of the
-// suite's logs (testdata/upstream-cli, see its README) through the replay
-// path with upstream's eager step rule, at the oracle's width and fold
-// limit 8, and compares every transcript row that derives from the log
-// with upstream's screen, in text and style runs. Timing footers are
-// compared by shape; {{cwd}} reads as /workspace/project.
+// TestConformanceCLISnapshots reads the suite's raw logs, in upstream's
+// older message shapes, through the one reading path (package reader:
+// header rules, load-time upgrades, vocabulary, recovery), exactly as a
+// user's log is read; renders them through the replay path with upstream's
+// eager step rule, at the oracle's width and fold limit 8; and compares
+// every transcript row that derives from the log with upstream's screen, in
+// text and style runs. Timing footers are compared by shape; {{cwd}} reads
+// as /workspace/project, as upstream's screen text does.
 func TestConformanceCLISnapshots(t *testing.T) {
 	if _, err := os.Stat(cliSnapshots); err != nil {
 		t.Skipf("the shared reference is absent (%v): the upstream CLI snapshots are not checked", err)
 	}
 	for _, pair := range cliPairs {
 		t.Run(pair.name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", "upstream-cli", pair.name, "session.jsonl"))
+			lg, err := reader.Read(filepath.Join(cliSnapshots, pair.name, "session.jsonl"), reader.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			data = bytes.ReplaceAll(data, []byte("{{cwd}}"), []byte("/workspace/project"))
-			lg, err := jsonl.ReadLog(bytes.NewReader(data), pair.name)
-			if err != nil {
-				t.Fatal(err)
+			for _, w := range lg.Warnings {
+				t.Logf("reader: %s", w)
+			}
+			t.Logf("reader: %s form, %d events, %d upgraded, %d synthetic closers", lg.Form, len(lg.Events), lg.Upgraded, len(lg.Closers))
+			for i := range lg.Events {
+				lg.Events[i].Data = readCwd(lg.Events[i].Data)
 			}
 			exp, err := os.ReadFile(filepath.Join(cliSnapshots, pair.name, "terminal.expected.txt"))
 			if err != nil {
@@ -96,6 +102,13 @@ func TestConformanceCLISnapshots(t *testing.T) {
 			compareCLI(t, pair, screen.Decode(doc.Lines), transcriptRows(snap))
 		})
 	}
+}
+
+// readCwd reads the recorder's {{cwd}} placeholder in an event's payload as
+// the working directory upstream's screen text shows. The replacement is
+// plain JSON string text, so the payload stays valid.
+func readCwd(data json.RawMessage) json.RawMessage {
+	return bytes.ReplaceAll(data, []byte("{{cwd}}"), []byte("/workspace/project"))
 }
 
 // numberedRow is an expected row with its row number on upstream's screen.
@@ -143,6 +156,7 @@ func compareCLI(t *testing.T, pair cliPair, got []screen.Row, want []numberedRow
 		}
 		w = append(w, r)
 	}
+	t.Logf("%d rows compared, %d upstream rows skipped, %d of our rows left out", len(w), len(want)-len(w), len(got)-len(g))
 	var diff strings.Builder
 	for i := range max(len(g), len(w)) {
 		var gr screen.Row
