@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // Run runs m as a full-screen program reading keys from in and drawing to
@@ -34,22 +35,24 @@ type Pager struct {
 	top           int
 }
 
-// NewPager returns a pager over lines (plain or styled) with a title.
+// NewPager returns a pager over lines (plain, escaped text) with a title.
 func NewPager(title string, lines []string, width, height int) *Pager {
 	p := &Pager{title: title, source: lines, width: width, height: height}
 	p.wrap()
 	return p
 }
 
-// wrap re-wraps the source lines to the width.
+// wrap re-wraps the source lines to the width. The lines are plain,
+// escaped text; they are measured and wrapped as the renderer measures its
+// rows (terminal.WrapText), so a row fits the width as terminals draw it.
 func (p *Pager) wrap() {
 	p.lines = p.lines[:0]
 	for _, l := range p.source {
-		if p.width < 1 || ansi.StringWidth(l) <= p.width {
+		if p.width < 1 || terminal.TextWidth(l) <= p.width {
 			p.lines = append(p.lines, l)
 			continue
 		}
-		p.lines = append(p.lines, strings.Split(ansi.Hardwrap(ansi.Wordwrap(l, p.width, ""), p.width, true), "\n")...)
+		p.lines = append(p.lines, terminal.WrapText(l, p.width)...)
 	}
 }
 
