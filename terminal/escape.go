@@ -9,7 +9,7 @@ const hexDigits = "0123456789abcdef"
 
 // DisplayText is the one escaper for every log-derived string a command
 // prints or writes as text (terminal.md §6 and its amendment,
-// docs/spec-amendments/terminal-escaping.md): every character in
+// docs/spec/terminal.md §14): every character in
 // U+0000–U+0009, U+000B–U+001F and U+007F–U+009F becomes the literal text
 // \xNN with two lower-case hex digits. LF is kept: it is structure. A
 // character that reorders or hides text (see Reorders) becomes \uNNNN (four

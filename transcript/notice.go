@@ -22,7 +22,7 @@ type turnEndReason struct {
 }
 
 // trTurnEndNotice is turn/end's notice, nil for a completed turn
-// (docs/spec-amendments/terminal-turn-end.md):
+// (docs/spec/terminal.md §12):
 //
 //   - error: red, reason.error.message (current shape), else
 //     reason.failure.message, else reason.message (older shapes);

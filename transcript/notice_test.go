@@ -3,7 +3,7 @@ package transcript
 import "testing"
 
 // TestTurnEndNotice pins turn/end's notice for every reason shape, current
-// and older (docs/spec-amendments/terminal-turn-end.md).
+// and older (docs/spec/terminal.md §12).
 func TestTurnEndNotice(t *testing.T) {
 	for _, tc := range []struct {
 		data  string
