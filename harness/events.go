@@ -10,59 +10,8 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
-// This file builds the events the verbs append. Payload structs keep the
-// upstream key order, so a written log reads like upstream's.
-
-type textBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-type toolCallBlock struct {
-	Type      string `json:"type"`
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-type toolResultBlock struct {
-	Type       string `json:"type"`
-	ToolCallID string `json:"toolCallId"`
-	Content    []any  `json:"content"`
-	IsError    bool   `json:"isError"`
-}
-
-type message struct {
-	ID      string `json:"id"`
-	Role    string `json:"role"`
-	Content []any  `json:"content"`
-	Source  any    `json:"source"`
-}
-
-type kindSource struct {
-	Kind string `json:"kind"`
-}
-
-type pluginSource struct {
-	Kind   string `json:"kind"`
-	Plugin string `json:"plugin"`
-}
-
-type modelSource struct {
-	Kind     string `json:"kind"`
-	Provider string `json:"provider"`
-	Model    string `json:"model"`
-}
-
-type toolSource struct {
-	Kind   string `json:"kind"`
-	CallID string `json:"callId"`
-}
-
-type turnStep struct {
-	Turn int64 `json:"turn"`
-	Step int64 `json:"step"`
-}
+// This file wraps the payloads the verbs build with internal/logbuild
+// into events, and resolves the verbs' text arguments.
 
 // logOnly is a log-only event.
 func logOnly(typ string, data any) sessionlog.Event {
@@ -82,15 +31,6 @@ func surfaceAppend(typ string, data any, sources []int64) sessionlog.Event {
 func surfaceReplace(typ string, data any, start, end int64, sources []int64) sessionlog.Event {
 	return sessionlog.Event{Type: typ, Data: mustJSON(data),
 		SurfaceOp: sessionlog.ReplaceOp(start, end), SourceEventSeqs: mustJSON(sources)}
-}
-
-// msgID is a deterministic message id for the event appended at seq.
-func msgID(prefix string, seq int64) string {
-	return prefix + "-" + strconv.FormatInt(seq, 10)
-}
-
-func modelSrc() modelSource {
-	return modelSource{Kind: "model", Provider: defaultProvider, Model: defaultModel}
 }
 
 // textArg resolves a text argument: "@NAME" is the content of the archive

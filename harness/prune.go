@@ -67,7 +67,8 @@ func prunedData(c PruneConfig, data json.RawMessage) (out json.RawMessage, textL
 			continue
 		}
 		if !placed {
-			blocks = append(blocks, map[string]any{"type": "text", "text": pruned})
+			// The rest of d is a map, written in key order; so is this block.
+			blocks = append(blocks, logbuild.SortedObject(logbuild.TextBlock(pruned)))
 			placed = true
 		}
 	}

@@ -20,12 +20,6 @@ const DefaultClock int64 = 1784644800000
 // SessionID is the session id every scenario's terminal shows.
 const SessionID = "main-session"
 
-// The model every assistant message claims.
-const (
-	defaultProvider = "deepseek-official"
-	defaultModel    = "deepseek-v4-flash"
-)
-
 type scriptKey struct{}
 
 // script is one scenario's state: the session log, the frozen clock, the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -34,39 +36,34 @@ func verbAssistant(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("assistant: want at most one TEXT argument (quote it), got %d", len(p.pos))
 		}
 		seq := s.nextSeq()
-		var content []any
+		var content []logbuild.Object
 		if r, ok := p.get("reasoning"); ok {
 			r, err := textArg(ts, "assistant", r)
 			if err != nil {
 				return err
 			}
-			content = append(content, textBlock{"reasoning", r})
+			content = append(content, logbuild.ReasoningBlock(r))
 		}
 		if len(p.pos) == 1 {
 			t, err := textArg(ts, "assistant", p.pos[0])
 			if err != nil {
 				return err
 			}
-			content = append(content, textBlock{"text", t})
+			content = append(content, logbuild.TextBlock(t))
 		}
 		calls, err := toolFlags(p, seq)
 		if err != nil {
 			return err
 		}
 		content = append(content, calls...)
-		if content == nil {
-			content = []any{}
-		}
-		data := map[string]any{"turn": s.turn, "step": s.step,
-			"message": message{ID: msgID("assistant", seq), Role: "assistant", Content: content, Source: modelSrc()}}
-		if p.has("interrupted") {
-			data["interrupted"] = true
-		}
+		data := logbuild.Assistant{Turn: s.turn, Step: s.step,
+			Message:     logbuild.ModelMessage(logbuild.SeqID("assistant", seq), content, logbuild.DefaultModel),
+			Interrupted: p.has("interrupted")}
 		var sources []int64
 		if st := s.stream; st != nil && st.turn == s.turn && st.step == s.step {
 			sources = st.seqs
 		}
-		if _, err := s.appendLabelled(ts, p, 0, surfaceAppend("assistant/message", orderedAssistant(data), sources)); err != nil {
+		if _, err := s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeAssistantMessage, data.Data(), sources)); err != nil {
 			return err
 		}
 		s.stream = nil
@@ -76,12 +73,13 @@ func verbAssistant(ts *testscript.TestScript, neg bool, args []string) {
 
 // toolFlags turns the --tool NAME:ARGS [--id ID] pairs into tool-call
 // blocks.
-func toolFlags(p parsed, seq int64) ([]any, error) {
-	var out []any
-	var cur *toolCallBlock
+func toolFlags(p parsed, seq int64) ([]logbuild.Object, error) {
+	type call struct{ id, name, args string }
+	var out []logbuild.Object
+	var cur *call
 	flush := func() {
 		if cur != nil {
-			out = append(out, *cur)
+			out = append(out, logbuild.ToolCallBlock(cur.id, cur.name, cur.args))
 			cur = nil
 		}
 	}
@@ -93,31 +91,14 @@ func toolFlags(p parsed, seq int64) ([]any, error) {
 			if !ok || name == "" {
 				return nil, fmt.Errorf("assistant: --tool %q: want NAME:ARGSJSON", f.value)
 			}
-			cur = &toolCallBlock{Type: "tool-call", ID: fmt.Sprintf("call-%d-%d", seq, len(out)+1), Name: name, Arguments: args}
+			cur = &call{logbuild.SeqCallID(seq, len(out)+1), name, args}
 		case "id":
 			if cur == nil {
 				return nil, fmt.Errorf("assistant: --id %q must follow a --tool", f.value)
 			}
-			cur.ID = f.value
+			cur.id = f.value
 		}
 	}
 	flush()
 	return out, nil
-}
-
-// orderedAssistant keeps upstream's key order: turn, step, message,
-// interrupted.
-func orderedAssistant(m map[string]any) any {
-	type base struct {
-		Turn    any `json:"turn"`
-		Step    any `json:"step"`
-		Message any `json:"message"`
-	}
-	if _, ok := m["interrupted"]; ok {
-		return struct {
-			base
-			Interrupted bool `json:"interrupted"`
-		}{base{m["turn"], m["step"], m["message"]}, true}
-	}
-	return base{m["turn"], m["step"], m["message"]}
 }

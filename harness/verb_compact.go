@@ -70,7 +70,7 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 		if !resuming {
 			tx = &openCompaction{old: p.has("old")}
 			if !tx.old {
-				tx.id = fmt.Sprintf("cmp-%d", s.compactions+1)
+				tx.id = logbuild.SeqCompactionID(s.compactions + 1)
 			}
 			if !p.has("manual") {
 				if s.turn == 0 {
@@ -111,7 +111,7 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 			summarySeq := seq + int64(len(evs))
 			evs = append(evs,
 				logOnly(names.Summary, tx.compaction().Data(logbuild.Summary{Summary: blocks, Shadowed: shadowed,
-					Start: from, End: to, Tokens: s.tokenCount(shadowed), Provider: defaultProvider, Model: defaultModel})),
+					Start: from, End: to, Tokens: s.tokenCount(shadowed), Provider: logbuild.DefaultProvider, Model: logbuild.DefaultModel})),
 				checkpointEvent(tx, blocks, from, to, logbuild.CheckpointSources(tx.startSeq, summarySeq, shadowed), summarySeq+1),
 				logOnly(names.End, tx.compaction().End(tx.turn, nil)))
 			label = len(evs) - 2
@@ -137,10 +137,9 @@ func (tx *openCompaction) compaction() logbuild.Tx {
 
 // checkpointEvent is the checkpoint user/message of log.md §9.4.
 func checkpointEvent(tx *openCompaction, summary []logbuild.Object, from, to int64, sources []int64, seq int64) sessionlog.Event {
-	msg := message{ID: msgID("checkpoint", seq), Role: "user",
-		Content: logbuild.CheckpointContent(summary),
-		Source:  json.RawMessage(sessionlog.CompactCheckpointSource(tx.id, tx.command))}
-	return surfaceReplace("user/message", msg, from, to, sources)
+	msg := logbuild.UserMessage(logbuild.SeqID("checkpoint", seq), logbuild.CheckpointContent(summary),
+		json.RawMessage(sessionlog.CompactCheckpointSource(tx.id, tx.command)))
+	return surfaceReplace(sessionlog.TypeUserMessage, msg, from, to, sources)
 }
 
 // shadowed returns the surface nodes from..to in surface order. When the

@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -27,10 +29,10 @@ func verbInject(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		var source any
+		var source logbuild.Object
 		pos := p.pos
 		if kind, ok := p.get("kind"); ok {
-			source = kindSource{kind}
+			source = logbuild.KindSource(kind)
 		} else {
 			if len(pos) != 2 {
 				return fmt.Errorf("usage: inject PLUGIN TEXT [--as NAME] or inject --kind KIND TEXT")
@@ -39,16 +41,16 @@ func verbInject(ts *testscript.TestScript, neg bool, args []string) {
 			if err != nil {
 				return err
 			}
-			source = pluginSource{"plugin", plugin}
+			source = logbuild.PluginSource(plugin)
 			pos = pos[1:]
 		}
 		text, err := oneText(ts, "inject", pos)
 		if err != nil {
 			return err
 		}
-		msg := message{ID: msgID("context", s.nextSeq()), Role: "user",
-			Content: []any{textBlock{"text", text}}, Source: source}
-		_, err = s.appendLabelled(ts, p, 0, surfaceAppend("user/message", msg, nil))
+		msg := logbuild.UserMessage(logbuild.SeqID("context", s.nextSeq()),
+			[]logbuild.Object{logbuild.TextBlock(text)}, source)
+		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeUserMessage, msg, nil))
 		return err
 	})
 }

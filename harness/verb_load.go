@@ -70,6 +70,12 @@ func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
 	})
 }
 
+// turnStep is the {turn, step} of an event, as the cursor reads it.
+type turnStep struct {
+	Turn int64 `json:"turn"`
+	Step int64 `json:"step"`
+}
+
 // syncCursor sets the conversation cursor (turn, step, call ids) from the
 // log, so that verbs can continue a loaded or resumed log.
 func (s *script) syncCursor() {

@@ -111,9 +111,9 @@ func verbPrune(ts *testscript.TestScript, neg bool, args []string) {
 				continue
 			}
 			if !old {
-				out = append(out, logOnly("compaction/prune", logbuild.PruneRecord(seq, int64((n+3)/4))))
+				out = append(out, logOnly(sessionlog.TypeCompactionPrune, logbuild.PruneRecord(seq, int64((n+3)/4))))
 			}
-			out = append(out, sessionlog.Event{Type: "tool/result", Data: data,
+			out = append(out, sessionlog.Event{Type: sessionlog.TypeToolResult, Data: data,
 				SurfaceOp: sessionlog.ReplaceOp(seq, seq), SourceEventSeqs: mustJSON([]int64{seq})})
 		}
 		if len(out) == 0 {

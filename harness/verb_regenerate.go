@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -37,16 +39,13 @@ func verbRegenerate(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		ts2 := turnStep{s.turn, s.step}
-		if e, err := s.event("regenerate", seq); err == nil && e.Type == "assistant/message" {
-			_ = json.Unmarshal(e.Data, &ts2)
+		at := turnStep{s.turn, s.step}
+		if e, err := s.event("regenerate", seq); err == nil && e.Type == sessionlog.TypeAssistantMessage {
+			_ = json.Unmarshal(e.Data, &at)
 		}
-		data := struct {
-			turnStep
-			Message message `json:"message"`
-		}{ts2, message{ID: msgID("regenerated", s.nextSeq()), Role: "assistant",
-			Content: []any{textBlock{"text", text}}, Source: modelSrc()}}
-		_, err = s.appendLabelled(ts, p, 0, surfaceReplace("assistant/message", data, seq, seq, []int64{seq}))
+		data := logbuild.Assistant{Turn: at.Turn, Step: at.Step, Message: logbuild.ModelMessage(
+			logbuild.SeqID("regenerated", s.nextSeq()), []logbuild.Object{logbuild.TextBlock(text)}, logbuild.DefaultModel)}
+		_, err = s.appendLabelled(ts, p, 0, surfaceReplace(sessionlog.TypeAssistantMessage, data.Data(), seq, seq, []int64{seq}))
 		return err
 	})
 }

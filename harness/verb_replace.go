@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -43,9 +45,9 @@ func verbReplace(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		msg := message{ID: msgID("replacement", s.nextSeq()), Role: "user",
-			Content: []any{textBlock{"text", text}}, Source: pluginSource{"plugin", plugin}}
-		_, err = s.appendLabelled(ts, p, 0, surfaceReplace("user/message", msg, from, to, s.shadowed(from, to)))
+		msg := logbuild.UserMessage(logbuild.SeqID("replacement", s.nextSeq()),
+			[]logbuild.Object{logbuild.TextBlock(text)}, logbuild.PluginSource(plugin))
+		_, err = s.appendLabelled(ts, p, 0, surfaceReplace(sessionlog.TypeUserMessage, msg, from, to, s.shadowed(from, to)))
 		return err
 	})
 }

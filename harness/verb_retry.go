@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -47,37 +49,15 @@ func verbRetry(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		type failure struct {
-			Message string `json:"message"`
-		}
-		type base struct {
-			Turn      int64  `json:"turn"`
-			Step      int64  `json:"step"`
-			Provider  string `json:"provider"`
-			Mode      string `json:"mode"`
-			PolicyKey string `json:"policyKey"`
-			Retry     int64  `json:"retry"`
-		}
-		var data any
-		if maxs == "always" {
-			data = struct {
-				base
-				DelayMs int64   `json:"delayMs"`
-				Failure failure `json:"failure"`
-			}{base{s.turn, s.step, defaultProvider, "always", "default", n}, delay, failure{msg}}
-		} else {
-			m, err := intArg("retry", "maxRetries", maxs)
-			if err != nil {
+		r := logbuild.Retry{Turn: s.turn, Step: s.step, Mode: logbuild.RetryAlways, PolicyKey: "default",
+			N: n, DelayMs: delay, Failure: msg}
+		if maxs != logbuild.RetryAlways {
+			if r.Max, err = intArg("retry", "maxRetries", maxs); err != nil {
 				return err
 			}
-			data = struct {
-				base
-				MaxRetries int64   `json:"maxRetries"`
-				DelayMs    int64   `json:"delayMs"`
-				Failure    failure `json:"failure"`
-			}{base{s.turn, s.step, defaultProvider, "normal", "default", n}, m, delay, failure{msg}}
+			r.Mode = logbuild.RetryNormal
 		}
-		_, err = s.appendLabelled(ts, p, 0, logOnly("llm/retry", data))
+		_, err = s.appendLabelled(ts, p, 0, logOnly(sessionlog.TypeLLMRetry, r.Data()))
 		s.stream = nil
 		return err
 	})

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -31,26 +33,30 @@ func verbSessionRef(ts *testscript.TestScript, neg bool, args []string) {
 		if len(p.pos) == 0 {
 			return fmt.Errorf("usage: session-ref SESSIONID=LABEL... [--malformed] [--as NAME]")
 		}
-		var refs []map[string]any
+		var refs []logbuild.SessionRef
 		var text []string
 		for i, a := range p.pos {
 			id, label, ok := strings.Cut(a, "=")
 			if !ok || id == "" {
 				return fmt.Errorf("session-ref: %q: want SESSIONID=LABEL", a)
 			}
-			ref := map[string]any{"sessionId": id, "label": label, "capturedThroughSeq": 12,
-				"compacted": false, "originalMessages": 4, "retainedMessages": 4,
-				"omittedMessages": 0, "omittedBytes": 0, "inputIndex": i}
-			refs = append(refs, ref)
+			refs = append(refs, logbuild.SessionRef{SessionID: id, Label: label, CapturedThroughSeq: 12,
+				OriginalMessages: 4, RetainedMessages: 4, InputIndex: i})
 			text = append(text, fmt.Sprintf("<session-reference id=%q label=%q>\nReferenced session transcript.\n</session-reference>", id, label))
 		}
 		if p.has("malformed") {
-			delete(refs[len(refs)-1], "label")
+			refs[len(refs)-1].Label = nil
 		}
-		source := map[string]any{"kind": "session-reference", "version": 1, "references": refs}
-		msg := message{ID: msgID("reference", s.nextSeq()), Role: "user",
-			Content: []any{textBlock{"text", strings.Join(text, "\n")}}, Source: source}
-		_, err = s.appendLabelled(ts, p, 0, surfaceAppend("user/message", msg, nil))
+		objs := make([]logbuild.Object, len(refs))
+		for i, r := range refs {
+			objs[i] = r.Object()
+		}
+		// The harness has always written the source with sorted keys (it
+		// was a map); its fixtures pin that order.
+		source := logbuild.SortedObject(logbuild.SessionRefSource(objs))
+		msg := logbuild.UserMessage(logbuild.SeqID("reference", s.nextSeq()),
+			[]logbuild.Object{logbuild.TextBlock(strings.Join(text, "\n"))}, source)
+		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeUserMessage, msg, nil))
 		return err
 	})
 }

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -25,12 +27,9 @@ func verbSteer(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		data := struct {
-			Turn    int64   `json:"turn"`
-			Message message `json:"message"`
-		}{s.turn, message{ID: msgID("steer", s.nextSeq()), Role: "user",
-			Content: []any{textBlock{"text", text}}, Source: kindSource{"user"}}}
-		_, err = s.appendLabelled(ts, p, 0, surfaceAppend("steering/message", data, nil))
+		data := logbuild.Steering(s.turn, logbuild.UserMessage(logbuild.SeqID("steer", s.nextSeq()),
+			[]logbuild.Object{logbuild.TextBlock(text)}, logbuild.UserSource()))
+		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeSteeringMessage, data, nil))
 		return err
 	})
 }

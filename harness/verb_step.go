@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -30,7 +32,7 @@ func verbStep(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		if _, err := s.appendLabelled(ts, p, 0, logOnly("step/start", turnStep{s.turn, n})); err != nil {
+		if _, err := s.appendLabelled(ts, p, 0, logOnly(sessionlog.TypeStepStart, logbuild.Step(s.turn, n))); err != nil {
 			return err
 		}
 		s.step, s.stream = n, nil

@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -27,7 +29,7 @@ func verbStepEnd(ts *testscript.TestScript, neg bool, args []string) {
 		if len(p.pos) != 0 {
 			return fmt.Errorf("usage: step-end [--as NAME]")
 		}
-		_, err = s.appendLabelled(ts, p, 0, logOnly("step/end", turnStep{s.turn, s.step}))
+		_, err = s.appendLabelled(ts, p, 0, logOnly(sessionlog.TypeStepEnd, logbuild.Step(s.turn, s.step)))
 		s.stream = nil
 		return err
 	})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -47,9 +48,9 @@ func verbStream(ts *testscript.TestScript, neg bool, args []string) {
 		if st == nil || st.turn != s.turn || st.step != s.step {
 			st = &stream{turn: s.turn, step: s.step}
 		}
-		blockType, delta := "text", "text-delta"
+		blockType := "text"
 		if p.has("reasoning") {
-			blockType, delta = "reasoning", "reasoning-delta"
+			blockType = "reasoning"
 		}
 		var evs []sessionlog.Event
 		index := len(st.blocks) - 1
@@ -57,14 +58,14 @@ func verbStream(ts *testscript.TestScript, neg bool, args []string) {
 		if index < 0 || blocks[index] != blockType {
 			index = len(blocks)
 			blocks = append(blocks[:len(blocks):len(blocks)], blockType)
-			evs = append(evs, chunkEvent(s, chunk{Type: "block-start", Index: index, BlockType: blockType}))
+			evs = append(evs, chunkEvent(s, logbuild.BlockStart(index, blockType)))
 		}
 		for _, a := range p.pos {
 			t, err := textArg(ts, "stream", a)
 			if err != nil {
 				return err
 			}
-			evs = append(evs, chunkEvent(s, chunk{Type: delta, Index: index, Text: &t}))
+			evs = append(evs, chunkEvent(s, logbuild.Delta(blockType, index, t)))
 		}
 		out, err := s.appendLabelled(ts, p, -1, evs...)
 		if err != nil {
@@ -79,19 +80,7 @@ func verbStream(ts *testscript.TestScript, neg bool, args []string) {
 	})
 }
 
-// chunk is a StreamChunk of the kinds stream writes, in upstream key
-// order.
-type chunk struct {
-	Type      string  `json:"type"`
-	Index     int     `json:"index"`
-	BlockType string  `json:"blockType,omitempty"`
-	Text      *string `json:"text,omitempty"`
-}
-
 // chunkEvent is assistant/chunk {turn, step, chunk} in the current step.
-func chunkEvent(s *script, c chunk) sessionlog.Event {
-	return logOnly("assistant/chunk", struct {
-		turnStep
-		Chunk chunk `json:"chunk"`
-	}{turnStep{s.turn, s.step}, c})
+func chunkEvent(s *script, c logbuild.Object) sessionlog.Event {
+	return logOnly(sessionlog.TypeAssistantChunk, logbuild.Chunk(s.turn, s.step, c))
 }

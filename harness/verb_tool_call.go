@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -31,13 +33,8 @@ func verbToolCall(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		data := struct {
-			turnStep
-			CallID    string `json:"callId"`
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		}{turnStep{s.turn, s.step}, p.pos[0], p.pos[1], argsJSON}
-		out, err := s.appendLabelled(ts, p, 0, logOnly("tool/call", data))
+		data := logbuild.ToolCall(s.turn, s.step, p.pos[0], p.pos[1], argsJSON)
+		out, err := s.appendLabelled(ts, p, 0, logOnly(sessionlog.TypeToolCall, data))
 		if err != nil {
 			return err
 		}

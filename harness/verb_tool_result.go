@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -69,26 +71,14 @@ func verbToolResult(ts *testscript.TestScript, neg bool, args []string) {
 			text += "\n[killed by signal: " + sig + "]"
 		}
 		seq := s.nextSeq()
-		msg := message{ID: msgID("result", seq), Role: "user",
-			Content: []any{toolResultBlock{Type: "tool-result", ToolCallID: id,
-				Content: []any{textBlock{"text", text}}, IsError: p.has("error")}},
-			Source: toolSource{"tool", id}}
-		var data any = struct {
-			turnStep
-			Message message `json:"message"`
-		}{turnStep{s.turn, s.step}, msg}
-		if len(meta) > 0 {
-			data = struct {
-				turnStep
-				Message message        `json:"message"`
-				Meta    map[string]any `json:"meta"`
-			}{turnStep{s.turn, s.step}, msg, meta}
-		}
+		data := logbuild.ToolResult{Turn: s.turn, Step: s.step, ID: logbuild.SeqID("result", seq), CallID: id,
+			Content: []logbuild.Object{logbuild.TextBlock(text)}, IsError: p.has("error"), AlwaysIsError: true,
+			Meta: logbuild.FromMap(meta)}
 		var sources []int64
 		if c, ok := s.calls[id]; ok {
 			sources = []int64{c}
 		}
-		_, err = s.appendLabelled(ts, p, 0, surfaceAppend("tool/result", data, sources))
+		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeToolResult, data.Data(), sources))
 		return err
 	})
 }

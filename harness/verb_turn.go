@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -31,16 +33,11 @@ func verbTurn(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		var data any = struct {
-			Turn int64 `json:"turn"`
-		}{n}
+		var trigger logbuild.Object
 		if p.has("old") {
-			data = struct {
-				Turn    int64 `json:"turn"`
-				Trigger any   `json:"trigger"`
-			}{n, map[string]any{"kind": "message", "source": kindSource{"user"}}}
+			trigger = logbuild.Trigger("message", logbuild.UserSource())
 		}
-		if _, err := s.appendLabelled(ts, p, 0, logOnly("turn/start", data)); err != nil {
+		if _, err := s.appendLabelled(ts, p, 0, logOnly(sessionlog.TypeTurnStart, logbuild.TurnStart(n, trigger))); err != nil {
 			return err
 		}
 		s.turn, s.step, s.stream = n, 0, nil

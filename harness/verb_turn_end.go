@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -39,7 +41,7 @@ func verbTurnEnd(ts *testscript.TestScript, neg bool, args []string) {
 		if len(p.pos) == 1 {
 			kind = p.pos[0]
 		}
-		reason := map[string]any{"kind": kind}
+		reason := logbuild.EndReason{Kind: kind}
 		msg, hasMsg := p.get("message")
 		if msg, err = textArg(ts, "turn-end", msg); err != nil {
 			return err
@@ -49,36 +51,29 @@ func verbTurnEnd(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("turn-end: --plain and --current exclude each other")
 		}
 		if kind == "error" && !p.has("current") {
-			reason["step"] = s.step
+			reason.Step = new(s.step)
 		}
 		if cause, ok := p.get("cause"); ok {
-			reason["reason"] = map[string]any{"kind": cause}
+			reason.Cause = new(cause)
 		}
 		if hasMsg || hasCode {
-			if p.has("current") {
-				f := map[string]any{"message": msg}
-				if hasCode {
-					f["code"] = code
-				}
-				reason["error"] = f
-			} else if p.has("plain") {
-				reason["message"] = msg
-				if hasCode {
-					reason["code"] = code
-				}
-			} else {
-				f := map[string]any{"message": msg}
-				if hasCode {
-					f["code"] = code
-				}
-				reason["failure"] = f
+			f := &logbuild.Failure{Message: msg}
+			if hasCode {
+				f.Code = new(code)
+			}
+			switch {
+			case p.has("current"):
+				reason.Error = f
+			case p.has("plain"):
+				reason.Plain = f
+			default:
+				reason.Failure = f
 			}
 		}
-		data := struct {
-			Turn   int64          `json:"turn"`
-			Reason map[string]any `json:"reason"`
-		}{s.turn, reason}
-		_, err = s.appendLabelled(ts, p, 0, logOnly("turn/end", data))
+		// The harness has always written the reason with sorted keys (it
+		// was a map); its fixtures pin that order.
+		data := logbuild.TurnEnd(s.turn, logbuild.SortedObject(reason.Object()))
+		_, err = s.appendLabelled(ts, p, 0, logOnly(sessionlog.TypeTurnEnd, data))
 		s.stream = nil
 		return err
 	})

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -28,9 +30,9 @@ func verbUser(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		msg := message{ID: msgID("user", s.nextSeq()), Role: "user",
-			Content: []any{textBlock{"text", text}}, Source: kindSource{"user"}}
-		_, err = s.appendLabelled(ts, p, 0, surfaceAppend("user/message", msg, nil))
+		msg := logbuild.UserMessage(logbuild.SeqID("user", s.nextSeq()),
+			[]logbuild.Object{logbuild.TextBlock(text)}, logbuild.UserSource())
+		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeUserMessage, msg, nil))
 		return err
 	})
 }

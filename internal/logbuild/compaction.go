@@ -84,11 +84,9 @@ func (tx Tx) Data(s Summary) Object {
 
 // CheckpointContent is the content of a compaction checkpoint (log.md
 // §9.4): the preamble, the summary's blocks, and the closing tag.
-func CheckpointContent(summary []Object) []any {
-	out := []any{TextBlock(sessionlog.CheckpointPreamble + "\n\n<compacted-summary>")}
-	for _, b := range summary {
-		out = append(out, b)
-	}
+func CheckpointContent(summary []Object) []Object {
+	out := []Object{TextBlock(sessionlog.CheckpointPreamble + "\n\n<compacted-summary>")}
+	out = append(out, summary...)
 	return append(out, TextBlock("</compacted-summary>"))
 }
 

@@ -51,3 +51,17 @@ func TextBlock(text string) Object { return Object{{"type", "text"}, {"text", te
 
 // Range is an inclusive {"start":…,"end":…} seq range.
 func Range(start, end int64) Object { return Object{{"start", start}, {"end", end}} }
+
+// With returns a copy of o with key set to v: in place when o has the key,
+// appended otherwise.
+func (o Object) With(key string, v any) Object {
+	out := make(Object, len(o), len(o)+1)
+	copy(out, o)
+	for i := range out {
+		if out[i].Key == key {
+			out[i].Value = v
+			return out
+		}
+	}
+	return append(out, Field{key, v})
+}

@@ -2,7 +2,6 @@ package sessiongen
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/logbuild"
@@ -87,7 +86,7 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 	cmd := ""
 	if turn == nil && !g.older && g.chance(0.5) {
 		g.cmdN++
-		cmd = fmt.Sprintf("cmd-%d", g.cmdN)
+		cmd = logbuild.GenCommandID(g.cmdN)
 	}
 	g.tick(0, 50)
 	id, startSeq := g.compactionStart(turn, cmd)
@@ -112,7 +111,7 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 		summary = append(summary, logbuild.TextBlock(g.txt.sentence()))
 	}
 	sd := logbuild.Summary{Summary: summary, Shadowed: shadowed, Start: shadowed[0], End: shadowed[len(shadowed)-1],
-		Tokens: tokens, Provider: "deepseek-official", Model: g.model}
+		Tokens: tokens, Provider: logbuild.DefaultProvider, Model: g.model}
 	if !g.older && g.chance(0.5) {
 		sd.RawOutput, sd.LLMStreamCall = summary, true
 	}
@@ -126,7 +125,7 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 	src := logbuild.CheckpointSources(startSeq, sumSeq, shadowed)
 	g.tick(0, 2)
 	g.replace(sessionlog.TypeUserMessage,
-		userMsg(g.msgID(), content, json.RawMessage(sessionlog.CompactCheckpointSource(id, cmd))),
+		logbuild.UserMessage(g.msgID(), content, json.RawMessage(sessionlog.CompactCheckpointSource(id, cmd))),
 		shadowed[0], shadowed[len(shadowed)-1], src, &nodeMeta{tokens: tokensOf(g.summaryText()) + 60})
 	g.compactionEnd(id, cmd, turn, "")
 }
@@ -238,9 +237,9 @@ func (g *gen) foreignReplacement() {
 	}
 	g.tick(10, 500)
 	plugin := pick(g, []string{"other", "memory-compressor"})
-	g.replace(sessionlog.TypeUserMessage, userMsg(g.msgID(),
-		[]obj{textBlock("Replaced by " + plugin + " " + ModelOnlyCanary + " " + strings.TrimSpace(g.txt.sentence()))},
-		obj{{"kind", "plugin"}, {"plugin", plugin}}),
+	g.replace(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(),
+		[]logbuild.Object{logbuild.TextBlock("Replaced by " + plugin + " " + ModelOnlyCanary + " " + strings.TrimSpace(g.txt.sentence()))},
+		logbuild.PluginSource(plugin)),
 		shadowed[0], shadowed[len(shadowed)-1], src, &nodeMeta{tokens: 20})
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 )
@@ -145,7 +146,7 @@ type nodeMeta struct {
 	callID string   // tool/result
 	text   string   // tool/result: the output text, generator form
 	// data rebuilds a tool/result payload around another output text.
-	data   func(text string) obj
+	data   func(text string) logbuild.Object
 	tokens int64
 }
 
@@ -225,32 +226,17 @@ func (g *gen) nodes() []int64 { return g.sess.Surface().Nodes() }
 
 func (g *gen) msgID() string {
 	g.msgN++
-	return fmt.Sprintf("msg-%d-%04x", g.msgN, g.rng.Uint32()&0xffff)
+	return logbuild.GenMessageID(g.msgN, g.rng.Uint32())
 }
 
 func (g *gen) callID() string {
 	g.callN++
-	return fmt.Sprintf("call_%d_%06x", g.callN, g.rng.Uint32()&0xffffff)
+	return logbuild.GenCallID(g.callN, g.rng.Uint32())
 }
 
 func (g *gen) uuid() string {
 	a, b := g.rng.Uint64(), g.rng.Uint64()
-	return fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", a>>32, (a>>16)&0xffff, a&0xfff,
-		0x8000|(b>>48)&0x3fff, b&0xffffffffffff)
-}
-
-// Payload helpers.
-
-func textBlock(s string) obj { return obj{{"type", "text"}, {"text", s}} }
-
-func userMsg(id string, content any, source any) obj {
-	return obj{{"id", id}, {"role", "user"}, {"content", content}, {"source", source}}
-}
-
-var userSource = obj{{"kind", "user"}}
-
-func (g *gen) modelSource() obj {
-	return obj{{"kind", "model"}, {"provider", "deepseek-official"}, {"model", g.model}}
+	return logbuild.UUID(a, b)
 }
 
 func (g *gen) usage() obj {
@@ -268,7 +254,7 @@ func tokensOf(s string) int64 { return int64(utf8.RuneCountInString(s)/4 + 1) }
 
 // run writes the whole session.
 func (g *gen) run() {
-	g.model = pick(g, []string{"deepseek-v4-flash", "deepseek-v4-pro"})
+	g.model = pick(g, []string{logbuild.DefaultModel, logbuild.ProModel})
 	headerInTurn := g.chance(0.4)
 	if !headerInTurn {
 		g.requestHeader("initial")
@@ -310,7 +296,7 @@ func (g *gen) run() {
 }
 
 func (g *gen) requestHeader(reason string) {
-	cfg := obj{{"provider", "deepseek-official"}, {"model", g.model}}
+	cfg := obj{{"provider", logbuild.DefaultProvider}, {"model", g.model}}
 	if g.chance(0.5) {
 		cfg = append(cfg, kv{"reasoningEffort", pick(g, []string{"low", "medium", "high"})})
 	}
@@ -328,7 +314,7 @@ func (g *gen) requestHeader(reason string) {
 
 func (g *gen) requestContext() {
 	g.tick(0, 10)
-	g.logOnly(sessionlog.TypeRequestContext, obj{{"provider", "deepseek-official"}, {"model", g.model},
+	g.logOnly(sessionlog.TypeRequestContext, obj{{"provider", logbuild.DefaultProvider}, {"model", g.model},
 		{"contextWindow", pick(g, []int{64000, 128000, 1000000})}})
 }
 

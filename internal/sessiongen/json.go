@@ -18,18 +18,14 @@ type kv struct {
 	v any
 }
 
-// set returns a copy of o with key k set to v (replaced in place when
-// present, appended otherwise).
-func (o obj) set(k string, v any) obj {
-	out := make(obj, len(o), len(o)+1)
-	copy(out, o)
-	for i := range out {
-		if out[i].k == k {
-			out[i].v = v
-			return out
-		}
+// object returns o as a logbuild.Object, for the payloads logbuild builds
+// around the generator's own members (a tool result's meta).
+func (o obj) object() logbuild.Object {
+	out := make(logbuild.Object, len(o))
+	for i, f := range o {
+		out[i] = logbuild.Field{Key: f.k, Value: f.v}
 	}
-	return append(out, kv{k, v})
+	return out
 }
 
 // Sentinels stand for JSON escapes that no Go string can hold. The generator

@@ -3,6 +3,7 @@ package sessiongen
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -10,18 +11,18 @@ import (
 
 func (g *gen) prompt() {
 	g.tick(0, 20)
-	content := []obj{textBlock(g.txt.prompt())}
+	content := []logbuild.Object{logbuild.TextBlock(g.txt.prompt())}
 	if g.chance(0.05) {
-		content = append(content, obj{{"type", "image"}, {"mediaType", "image/png"}, {"data", "iVBORw0KGgo="}})
+		content = append(content, logbuild.ImageBlock("image/png", "iVBORw0KGgo="))
 	}
 	if g.chance(0.05) {
-		content = append(content, textBlock(g.txt.sentence()))
+		content = append(content, logbuild.TextBlock(g.txt.sentence()))
 	}
-	src := userSource
+	src := logbuild.UserSource()
 	if g.chance(0.2) {
-		src = obj{{"kind", "user"}, {"rpcId", fmt.Sprintf("rpc-%d", g.intn(1000))}, {"clientTimeZone", "Europe/Berlin"}}
+		src = src.With("rpcId", fmt.Sprintf("rpc-%d", g.intn(1000))).With("clientTimeZone", "Europe/Berlin")
 	}
-	g.appendSurface(sessionlog.TypeUserMessage, userMsg(g.msgID(), content, src), nil, &nodeMeta{})
+	g.appendSurface(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(), content, src), nil, &nodeMeta{})
 }
 
 // context appends injected context. primary is the message of an
@@ -36,55 +37,57 @@ func (g *gen) context(primary bool) {
 	if g.chance(0.05) {
 		body = pick(g, []string{"", "  \n", "<system-reminder>\n\n</system-reminder>"})
 	}
-	var src obj
+	var src logbuild.Object
 	switch g.intn(9) {
 	case 0, 1:
-		src = obj{{"kind", "plugin"}, {"plugin", "memory"}, {"form", "instructions"}}
+		src = logbuild.PluginSource("memory").With("form", "instructions")
 	case 2:
-		src = obj{{"kind", "plugin"}, {"plugin", "skills"}, {"form", "catalog"}}
+		src = logbuild.PluginSource("skills").With("form", "catalog")
 	case 3:
 		if g.older {
-			src = obj{{"kind", "workspace-instructions"}, {"changes", []any{"AGENTS.md"}}}
+			src = logbuild.KindSource("workspace-instructions").With("changes", []any{"AGENTS.md"})
 		} else {
-			src = obj{{"kind", "agent-instructions"}, {"form", "instructions"}, {"changes", []any{obj{{"path", "AGENTS.md"}}}}}
+			src = logbuild.KindSource("agent-instructions").With("form", "instructions").
+				With("changes", []any{obj{{"path", "AGENTS.md"}}})
 		}
 	case 4:
-		src = obj{{"kind", "goal"}, {"goalId", g.uuid()}, {"revision", 1}, {"round", g.between(1, 5)}}
+		src = logbuild.KindSource("goal").With("goalId", g.uuid()).With("revision", 1).With("round", g.between(1, 5))
 	case 5:
 		// A lookalike: the compact plugin's source, appended. Not a
 		// checkpoint; it renders as a context card.
-		src = obj{{"kind", "plugin"}, {"plugin", "compact"}}
+		src = logbuild.PluginSource("compact")
 	case 6:
-		src = obj{{"kind", "plugin"}, {"plugin", g.txt.hostileBit() + "plug"}}
+		src = logbuild.PluginSource(g.txt.hostileBit() + "plug")
 	case 7:
-		src = obj{{"kind", "plugin"}, {"plugin", 7}}
+		src = logbuild.PluginSource(7)
 	default:
-		src = obj{{"kind", "x-custom-source"}}
+		src = logbuild.KindSource("x-custom-source")
 	}
-	if primary && src[0].v == "plugin" {
-		src = src.set("plugin", "goal")
+	if primary && src[0].Value == "plugin" {
+		src = src.With("plugin", "goal")
 	}
-	g.appendSurface(sessionlog.TypeUserMessage, userMsg(g.msgID(), []obj{textBlock(body)}, src), nil, &nodeMeta{})
+	g.appendSurface(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(),
+		[]logbuild.Object{logbuild.TextBlock(body)}, src), nil, &nodeMeta{})
 }
 
 func (g *gen) sessionReference() {
 	g.tick(0, 20)
-	var refs []any
+	var refs []logbuild.Object
 	for i := range g.between(1, 3) {
 		id := g.uuid()
 		label := id
 		if g.chance(0.6) {
 			label = pick(g, []string{"bugfix session", "yesterday", g.txt.hostileBit()})
 		}
-		ref := obj{{"sessionId", id}, {"label", label}, {"capturedThroughSeq", g.intn(500)},
-			{"compacted", g.chance(0.3)}, {"originalMessages", 10}, {"retainedMessages", 8},
-			{"omittedMessages", 2}, {"omittedBytes", 1234}, {"inputIndex", i}}
+		ref := logbuild.SessionRef{SessionID: id, Label: label, CapturedThroughSeq: g.intn(500),
+			Compacted: g.chance(0.3), OriginalMessages: 10, RetainedMessages: 8,
+			OmittedMessages: 2, OmittedBytes: 1234, InputIndex: i}
 		if g.chance(0.1) {
-			ref = ref.set("label", 42) // malformed: the message becomes a context card
+			ref.Label = 42 // malformed: the message becomes a context card
 		}
-		refs = append(refs, ref)
+		refs = append(refs, ref.Object())
 	}
-	src := obj{{"kind", "session-reference"}, {"version", 1}, {"references", refs}}
-	g.appendSurface(sessionlog.TypeUserMessage, userMsg(g.msgID(),
-		[]obj{textBlock("<session-reference>\n" + g.txt.plain() + "\n</session-reference>")}, src), nil, &nodeMeta{})
+	src := logbuild.SessionRefSource(refs)
+	g.appendSurface(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(),
+		[]logbuild.Object{logbuild.TextBlock("<session-reference>\n" + g.txt.plain() + "\n</session-reference>")}, src), nil, &nodeMeta{})
 }

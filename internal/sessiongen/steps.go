@@ -1,6 +1,9 @@
 package sessiongen
 
-import "github.com/dshtest/dshtest/sessionlog"
+import (
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
+)
 
 // This file writes steps: streamed chunks, settled messages and tool calls.
 
@@ -10,14 +13,15 @@ type block struct {
 	id, name, args string
 }
 
-func (b block) obj() obj {
-	if b.typ == "tool-call" {
-		return obj{{"type", "tool-call"}, {"id", b.id}, {"name", b.name}, {"arguments", b.args}}
+func (b block) object() logbuild.Object {
+	switch b.typ {
+	case "tool-call":
+		return logbuild.ToolCallBlock(b.id, b.name, b.args)
+	case "reasoning":
+		return logbuild.ReasoningBlock(b.text)
 	}
-	return obj{{"type", b.typ}, {"text", b.text}}
+	return logbuild.TextBlock(b.text)
 }
-
-func chunk(t, s int64, c obj) obj { return obj{{"turn", t}, {"step", s}, {"chunk", c}} }
 
 // toolCall draws a call: a tool name and its raw JSON arguments string.
 func (g *gen) toolCall() block {
@@ -48,44 +52,43 @@ func (g *gen) toolCall() block {
 // stops after limit chunks when limit > 0.
 func (g *gen) stream(t, s int64, blocks []block, finish string, limit int) []int64 {
 	var seqs []int64
-	emit := func(c obj) bool {
+	emit := func(c logbuild.Object) bool {
 		if limit > 0 && len(seqs) >= limit {
 			return false
 		}
 		g.tick(1, 150)
-		seqs = append(seqs, g.logOnly(sessionlog.TypeAssistantChunk, chunk(t, s, c)))
+		seqs = append(seqs, g.logOnly(sessionlog.TypeAssistantChunk, logbuild.Chunk(t, s, c)))
 		return true
 	}
 	for i, b := range blocks {
-		if g.chance(0.9) && !emit(obj{{"type", "block-start"}, {"index", i}, {"blockType", b.typ}}) {
+		if g.chance(0.9) && !emit(logbuild.BlockStart(i, b.typ)) {
 			return seqs
 		}
 		if b.typ == "tool-call" {
 			for j, piece := range g.split(b.args) {
-				c := obj{{"type", "tool-call-delta"}, {"index", i}, {"id", b.id}}
+				name := ""
 				if j == 0 {
-					c = append(c, kv{"name", b.name})
+					name = b.name
 				}
-				c = append(c, kv{"argumentsDelta", piece})
-				if !emit(c) {
+				if !emit(logbuild.ToolCallDelta(i, b.id, name, piece)) {
 					return seqs
 				}
 			}
 		} else {
 			for _, piece := range g.split(b.text) {
-				if !emit(obj{{"type", b.typ + "-delta"}, {"index", i}, {"text", piece}}) {
+				if !emit(logbuild.Delta(b.typ, i, piece)) {
 					return seqs
 				}
 			}
 		}
-		if g.chance(0.9) && !emit(obj{{"type", "block-end"}, {"index", i}, {"block", b.obj()}}) {
+		if g.chance(0.9) && !emit(logbuild.BlockEnd(i, b.object())) {
 			return seqs
 		}
 	}
-	if g.chance(0.5) && !emit(obj{{"type", "usage"}, {"usage", g.usage()}}) {
+	if g.chance(0.5) && !emit(logbuild.UsageChunk(g.usage())) {
 		return seqs
 	}
-	emit(obj{{"type", "finish"}, {"reason", obj{{"kind", finish}}}})
+	emit(logbuild.Finish(finish))
 	return seqs
 }
 
@@ -137,15 +140,14 @@ func (g *gen) partialStream(t, s int64) {
 
 func (g *gen) retry(t, s int64, n int) {
 	g.tick(10, 3000)
-	data := obj{{"turn", t}, {"step", s}, {"provider", "deepseek-official"}}
+	r := logbuild.Retry{Turn: t, Step: s, N: int64(n)}
 	if g.chance(0.7) {
-		data = append(data, kv{"mode", "normal"}, kv{"policyKey", "default"}, kv{"retry", n},
-			kv{"maxRetries", 3}, kv{"delayMs", 500 * n})
+		r.Mode, r.PolicyKey, r.Max, r.DelayMs = logbuild.RetryNormal, "default", 3, int64(500*n)
 	} else {
-		data = append(data, kv{"mode", "always"}, kv{"policyKey", "overloaded"}, kv{"retry", n}, kv{"delayMs", 1000})
+		r.Mode, r.PolicyKey, r.DelayMs = logbuild.RetryAlways, "overloaded", 1000
 	}
-	data = append(data, kv{"failure", obj{{"message", g.failureText()}}})
-	g.logOnly(sessionlog.TypeLLMRetry, data)
+	r.Failure = g.failureText()
+	g.logOnly(sessionlog.TypeLLMRetry, r.Data())
 }
 
 // step writes one settled step with calls tool calls. maxTokens ends it at
@@ -192,20 +194,19 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 		}
 	}
 	g.tick(0, 20)
-	content := make([]obj, 0, len(blocks))
+	content := make([]logbuild.Object, 0, len(blocks))
 	for _, b := range blocks {
-		content = append(content, b.obj())
+		content = append(content, b.object())
 	}
-	data := obj{{"turn", t}, {"step", s}, {"message", obj{{"id", g.msgID()}, {"role", "assistant"},
-		{"content", content}, {"source", g.modelSource()}}}}
+	data := logbuild.Assistant{Turn: t, Step: s, Message: logbuild.ModelMessage(g.msgID(), content, g.model)}
 	if g.chance(0.7) {
-		data = append(data, kv{"usage", g.usage()})
+		data.Usage = g.usage()
 	}
 	m := &nodeMeta{}
 	for _, b := range callBlocks {
 		m.calls = append(m.calls, b.id)
 	}
-	aSeq := g.appendSurface(sessionlog.TypeAssistantMessage, data, src, m)
+	aSeq := g.appendSurface(sessionlog.TypeAssistantMessage, data.Data(), src, m)
 
 	if len(callBlocks) == 0 && len(blocks) > 0 && g.chance(0.1) {
 		g.regenerate(t, s, aSeq)
@@ -215,17 +216,16 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 		g.todo()
 	}
 	g.tick(0, 20)
-	g.logOnly(sessionlog.TypeStepEnd, obj{{"turn", t}, {"step", s}})
+	g.logOnly(sessionlog.TypeStepEnd, logbuild.Step(t, s))
 }
 
 // regenerate writes a regenerated copy of an assistant message (log.md
 // §8.2): a model-only replacement the transcript never shows.
 func (g *gen) regenerate(t, s, seq int64) {
 	g.tick(500, 5000)
-	data := obj{{"turn", t}, {"step", s}, {"message", obj{{"id", g.msgID()}, {"role", "assistant"},
-		{"content", []obj{textBlock("Regenerated " + ModelOnlyCanary + " " + g.txt.sentence())}},
-		{"source", g.modelSource()}}}}
-	g.replace(sessionlog.TypeAssistantMessage, data, seq, seq, []int64{seq}, &nodeMeta{})
+	data := logbuild.Assistant{Turn: t, Step: s, Message: logbuild.ModelMessage(g.msgID(),
+		[]logbuild.Object{logbuild.TextBlock("Regenerated " + ModelOnlyCanary + " " + g.txt.sentence())}, g.model)}
+	g.replace(sessionlog.TypeAssistantMessage, data.Data(), seq, seq, []int64{seq}, &nodeMeta{})
 }
 
 func (g *gen) todo() {
@@ -258,8 +258,7 @@ func (g *gen) tools(t, s int64, calls []block) {
 			continue
 		}
 		g.tick(0, 10)
-		seq := g.logOnly(sessionlog.TypeToolCall, obj{{"turn", t}, {"step", s}, {"callId", b.id},
-			{"name", b.name}, {"arguments", b.args}})
+		seq := g.logOnly(sessionlog.TypeToolCall, logbuild.ToolCall(t, s, b.id, b.name, b.args))
 		pending = append(pending, started{b, seq})
 		if interleave {
 			g.result(t, s, pending[0].b, pending[0].seq)
@@ -270,8 +269,7 @@ func (g *gen) tools(t, s int64, calls []block) {
 		// An orphan: a call no append-origin assistant message advertised.
 		// Replay skips it; live must agree.
 		g.tick(0, 10)
-		g.logOnly(sessionlog.TypeToolCall, obj{{"turn", t}, {"step", s}, {"callId", g.callID()},
-			{"name", "bash"}, {"arguments", `{"command":"orphan"}`}})
+		g.logOnly(sessionlog.TypeToolCall, logbuild.ToolCall(t, s, g.callID(), "bash", `{"command":"orphan"}`))
 	}
 	for _, p := range pending {
 		g.result(t, s, p.b, p.seq)
@@ -287,50 +285,40 @@ func (g *gen) result(t, s int64, b block, callSeq int64) {
 	}
 	var text string
 	isError := false
-	var errObj, meta any
+	var errObj, meta logbuild.Object
 	huge := false
 	switch {
 	case callSeq < 0:
 		text, isError = "Tool call was not started.", true
-		errObj = obj{{"name", "ToolError"}, {"code", "TOOL_NOT_STARTED"}}
+		errObj = logbuild.ToolError("TOOL_NOT_STARTED")
 	case g.chance(0.12):
 		text, isError = g.txt.toolOutput(false), true
-		errObj = obj{{"name", "ToolError"}, {"code", "EXIT_NONZERO"}}
+		errObj = logbuild.ToolError("EXIT_NONZERO")
 		if b.name == "bash" {
-			meta = obj{{"exitCode", g.between(1, 255)}}
+			meta = obj{{"exitCode", g.between(1, 255)}}.object()
 		}
 	default:
 		huge = g.chance(g.cfg.Huge)
 		text = g.txt.toolOutput(huge)
 		if b.name == "bash" {
-			meta = obj{{"exitCode", 0}}
+			meta = obj{{"exitCode", 0}}.object()
 			if g.chance(0.2) {
-				meta = obj{{"exitCode", 0}, {"durationMs", g.intn(5000)}, {"truncated", false}}
+				meta = obj{{"exitCode", 0}, {"durationMs", g.intn(5000)}, {"truncated", false}}.object()
 			}
 		}
 	}
-	extra := []obj(nil)
+	var extra []logbuild.Object
 	if !huge && g.chance(0.05) {
-		extra = append(extra, obj{{"type", "image"}, {"mediaType", "image/png"}, {"data", "AAAA"}})
+		extra = append(extra, logbuild.ImageBlock("image/png", "AAAA"))
 	}
 	if !huge && g.chance(0.05) {
-		extra = append(extra, textBlock("\n"+g.txt.sentence()))
+		extra = append(extra, logbuild.TextBlock("\n"+g.txt.sentence()))
 	}
 	id := g.msgID()
-	build := func(text string) obj {
-		inner := append([]obj{textBlock(text)}, extra...)
-		res := obj{{"type", "tool-result"}, {"toolCallId", b.id}, {"content", inner}}
-		if isError || g.older {
-			res = append(res, kv{"isError", isError})
-		}
-		d := obj{{"turn", t}, {"step", s}, {"message", userMsg(id, []obj{res}, obj{{"kind", "tool"}, {"callId", b.id}})}}
-		if errObj != nil {
-			d = append(d, kv{"error", errObj})
-		}
-		if meta != nil {
-			d = append(d, kv{"meta", meta})
-		}
-		return d
+	build := func(text string) logbuild.Object {
+		return logbuild.ToolResult{Turn: t, Step: s, ID: id, CallID: b.id,
+			Content: append([]logbuild.Object{logbuild.TextBlock(text)}, extra...),
+			IsError: isError, AlwaysIsError: g.older, Error: errObj, Meta: meta}.Data()
 	}
 	var src []int64
 	if callSeq >= 0 {

@@ -1,6 +1,9 @@
 package sessiongen
 
-import "github.com/dshtest/dshtest/sessionlog"
+import (
+	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/sessionlog"
+)
 
 // This file writes turns: their start, steps, retries and ends.
 
@@ -52,18 +55,18 @@ func (g *gen) turn(t int64, header, cut bool) {
 	case r < 0.1:
 		trigger = "retry"
 	}
-	ts := obj{{"turn", t}}
+	var tr logbuild.Object
 	if g.older {
 		switch trigger {
 		case "message":
-			ts = append(ts, kv{"trigger", obj{{"kind", "message"}, {"source", userSource}}})
+			tr = logbuild.Trigger("message", logbuild.UserSource())
 		case "injection":
-			ts = append(ts, kv{"trigger", obj{{"kind", "injection"}, {"source", obj{{"kind", "plugin"}, {"plugin", "goal"}}}}})
+			tr = logbuild.Trigger("injection", logbuild.PluginSource("goal"))
 		default:
-			ts = append(ts, kv{"trigger", obj{{"kind", "retry"}}})
+			tr = logbuild.Trigger("retry", nil)
 		}
 	}
-	g.logOnly(sessionlog.TypeTurnStart, ts)
+	g.logOnly(sessionlog.TypeTurnStart, logbuild.TurnStart(t, tr))
 
 	if t > 1 && g.chance(0.35) {
 		g.autoCompaction(t)
@@ -88,10 +91,10 @@ func (g *gen) turn(t int64, header, cut bool) {
 	if g.older {
 		messages()
 		g.tick(0, 5)
-		g.logOnly(sessionlog.TypeStepStart, obj{{"turn", t}, {"step", 1}})
+		g.logOnly(sessionlog.TypeStepStart, logbuild.Step(t, 1))
 	} else {
 		g.tick(0, 5)
-		g.logOnly(sessionlog.TypeStepStart, obj{{"turn", t}, {"step", 1}})
+		g.logOnly(sessionlog.TypeStepStart, logbuild.Step(t, 1))
 		messages()
 	}
 	if header {
@@ -108,11 +111,11 @@ func (g *gen) turn(t int64, header, cut bool) {
 		if s > 1 {
 			if g.older && g.chance(0.1) {
 				g.tick(100, 5000)
-				g.appendSurface(sessionlog.TypeSteeringMessage, obj{{"turn", t},
-					{"message", userMsg(g.msgID(), []obj{textBlock(g.txt.prompt())}, userSource)}}, nil, &nodeMeta{})
+				g.appendSurface(sessionlog.TypeSteeringMessage, logbuild.Steering(t, logbuild.UserMessage(g.msgID(),
+					[]logbuild.Object{logbuild.TextBlock(g.txt.prompt())}, logbuild.UserSource())), nil, &nodeMeta{})
 			}
 			g.tick(0, 10)
-			g.logOnly(sessionlog.TypeStepStart, obj{{"turn", t}, {"step", s}})
+			g.logOnly(sessionlog.TypeStepStart, logbuild.Step(t, s))
 		}
 		if final && cut {
 			g.partialStream(t, s)
@@ -152,23 +155,23 @@ func (g *gen) turn(t int64, header, cut bool) {
 
 func (g *gen) turnEnd(t, step int64, end endKind) {
 	g.tick(0, 50)
-	reason := obj{{"kind", string(end)}}
+	reason := logbuild.EndReason{Kind: string(end)}
 	if end == endError {
-		reason = append(reason, kv{"step", step})
+		reason.Step = new(step)
 		if g.chance(0.6) {
-			f := obj{{"message", g.failureText()}, {"code", pick(g, []string{"PROVIDER_ERROR", "RATE_LIMITED", "NETWORK"})}}
+			f := &logbuild.Failure{Message: g.failureText(), Code: new(pick(g, []string{"PROVIDER_ERROR", "RATE_LIMITED", "NETWORK"}))}
 			if g.chance(0.5) {
-				f = append(f, kv{"status", pick(g, []int{429, 500, 503})})
+				f.Status = pick(g, []int{429, 500, 503})
 			}
-			reason = append(reason, kv{"failure", f})
+			reason.Failure = f
 		} else {
-			reason = append(reason, kv{"message", g.failureText()})
+			reason.Plain = &logbuild.Failure{Message: g.failureText()}
 			if g.chance(0.5) {
-				reason = append(reason, kv{"code", "UNKNOWN"})
+				reason.Plain.Code = new("UNKNOWN")
 			}
 		}
 	}
-	g.logOnly(sessionlog.TypeTurnEnd, obj{{"turn", t}, {"reason", reason}})
+	g.logOnly(sessionlog.TypeTurnEnd, logbuild.TurnEnd(t, reason.Object()))
 }
 
 func (g *gen) failureText() string {
