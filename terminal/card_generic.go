@@ -32,7 +32,12 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 		}
 		return r.text(r.fold(lines))
 	}
-	rows := markdown(strings.Join(src, "\n"), plain, mdText, r.width)
+	n := r.maxLines
+	head, tail := (n+1)/2, n/2
+	if r.s.Tools == ToolsExpanded {
+		head = -1
+	}
+	rows, total := markdownFold(strings.Join(src, "\n"), plain, mdText, r.width, head, tail)
 	out := make([]string, 0, min(len(rows), r.maxLines+1))
 	emit := func(row mdRow) {
 		if strings.TrimSpace(row.l.plainText()) == "" {
@@ -42,19 +47,17 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 		l, pad := cardDim(row)
 		out = append(out, r.pal.padded(l, r.width, pad))
 	}
-	if r.s.Tools == ToolsExpanded || len(rows) <= r.maxLines {
+	if head < 0 || total <= n {
 		for _, row := range rows {
 			emit(row)
 		}
 		return out
 	}
-	n := r.maxLines
-	head, tail := (n+1)/2, n/2
 	for _, row := range rows[:head] {
 		emit(row)
 	}
-	out = append(out, r.text([]line{foldMarker(len(rows) - n)})...)
-	for _, row := range rows[len(rows)-tail:] {
+	out = append(out, r.text([]line{foldMarker(total - n)})...)
+	for _, row := range rows[head:] {
 		emit(row)
 	}
 	return out

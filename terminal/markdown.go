@@ -65,21 +65,38 @@ var mdParser = goldmark.New(
 
 // markdown renders display-safe text as Markdown rows at width.
 func markdown(text string, base sty, mode mdMode, width int) []mdRow {
+	if plainMarkdown(text) {
+		rows, _ := plainRows(text, base, width, -1, 0)
+		return rows
+	}
+	return parsedMarkdown(text, base, mode, width)
+}
+
+// markdownFold is markdown for a body that folds to its first head and
+// last tail rows when it has more than head+tail: it returns those rows
+// only (all of them when there are no more) and the number of rows of the
+// whole body. Plain text wraps only the rows it keeps. A negative head
+// keeps every row.
+func markdownFold(text string, base sty, mode mdMode, width, head, tail int) ([]mdRow, int) {
+	if plainMarkdown(text) {
+		return plainRows(text, base, width, head, tail)
+	}
+	if head < 0 || tail < 0 {
+		rows := parsedMarkdown(text, base, mode, width)
+		return rows, len(rows)
+	}
+	return parsedFold(text, base, mode, width, head, tail)
+}
+
+// parsedMarkdown is markdown through goldmark's tree.
+func parsedMarkdown(text string, base sty, mode mdMode, width int) []mdRow {
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
-	rows := m.blocks(doc, width)
 	// A prefix (a bullet, a quote bar, a nested list's indent) or a table
 	// can outgrow a very narrow width: such a row is wrapped again.
-	for i := 0; i < len(rows); i++ {
-		if rows[i].l.width() > width {
-			again := wrapPad(rows[i].l, width)
-			rows = append(rows[:i], append(again, rows[i+1:]...)...)
-			i += len(again) - 1
-		}
-	}
-	return rows
+	return rewrap(m.blocks(doc, width), width)
 }
 
 // mdr renders one document.
@@ -508,6 +525,9 @@ func wrapPad(l line, width int) []mdRow {
 		rows[0].l = wrapped[0]
 		return rows
 	}
+	if printableASCII(l) {
+		return padASCII(l, wrapped, rows)
+	}
 	cells := toCells(l)
 	pos := 0
 	for i, w := range wrapped {
@@ -526,6 +546,44 @@ func wrapPad(l line, width int) []mdRow {
 		st.at &^= atUnderline
 		rows[i].pad = st
 		for pos < len(cells) && cells[pos].g == " " {
+			pos++
+		}
+	}
+	return rows
+}
+
+// padASCII is wrapPad's padding for a printable-ASCII line, one cell a
+// byte: the same steps on byte offsets, without splitting into cells.
+func padASCII(l line, wrapped []line, rows []mdRow) []mdRow {
+	flat := flatText(l)
+	at := func(i int) sty { // the style of byte i
+		for _, sp := range l {
+			if i < len(sp.text) {
+				return sp.st
+			}
+			i -= len(sp.text)
+		}
+		return sty{}
+	}
+	pos := 0
+	for i, w := range wrapped {
+		rows[i].l = w
+		for _, sp := range w {
+			pos += len(sp.text)
+		}
+		if i == len(wrapped)-1 {
+			break
+		}
+		var st sty
+		switch {
+		case pos < len(flat) && flat[pos] == ' ':
+			st = at(pos)
+		case pos > 0 && pos <= len(flat):
+			st = at(pos - 1)
+		}
+		st.at &^= atUnderline
+		rows[i].pad = st
+		for pos < len(flat) && flat[pos] == ' ' {
 			pos++
 		}
 	}
