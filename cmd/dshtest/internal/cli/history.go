@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -161,16 +160,6 @@ func eventText(e *sessionlog.Event) string {
 		return ""
 	}
 	return sessionlog.ContentText(m.Content)
-}
-
-// preview quotes the start of s, at most n runes, on one line.
-func preview(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > n {
-		r := []rune(s)
-		s = string(r[:n]) + "…"
-	}
-	return quoteNoHTML(s)
 }
 
 func quoteNoHTML(s string) string {
