@@ -44,32 +44,15 @@ import (
 //	                   invalid UTF-8; -sgr first removes SGR sequences (the
 //	                   renderer's own styling)
 func TestHardening(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("testdata", "hardening"),
-		Setup: func(env *testscript.Env) error {
-			env.Setenv("REPO", root)
-			env.Setenv("TESTDATA", filepath.Join(root, "sessionlog", "testdata"))
-			env.Setenv("WORKNAME", filepath.Base(env.WorkDir))
-			return nil
-		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exit":     cmdExit,
-			"lines":    cmdLines,
-			"copyrepo": func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
-			"tear":     cmdTear,
-			"hostile":  cmdHostile,
-			"clean":    cmdClean,
-			"devfull":  cmdDevFull,
-			"mode":     cmdMode,
-			"unnest":   cmdUnnest,
-			"fits":     cmdFits,
-			"notemp":   cmdNoTemp,
-		},
-	})
+	testscript.Run(t, scriptParams(t, "hardening", map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"hostile": cmdHostile,
+		"clean":   cmdClean,
+		"devfull": cmdDevFull,
+		"mode":    cmdMode,
+		"unnest":  cmdUnnest,
+		"fits":    cmdFits,
+		"notemp":  cmdNoTemp,
+	}))
 }
 
 func cmdHostile(ts *testscript.TestScript, neg bool, args []string) {

@@ -30,7 +30,8 @@ func TestMain(m *testing.M) {
 // TestScript runs testdata/script/*.txtar against the built command.
 //
 // Scripts see $REPO (the repository root) and $TESTDATA (sessionlog's
-// testdata with the worked example and upstream's compaction log), and
+// testdata with the worked example and upstream's compaction log),
+// $WORKNAME (the base name of the script's work directory), and
 // these commands besides testscript's own:
 //
 //	exit N PROG ARGS...      run PROG and require exit status N (stdout
@@ -53,34 +54,45 @@ func TestMain(m *testing.M) {
 //	flipbyte FILE OFFSET     invert one byte (OFFSET < 0 counts from the end)
 //	bom FILE                 prefix FILE with a UTF-8 byte-order mark
 func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams(t, "script", nil))
+}
+
+// scriptParams are the testscript parameters of the scripts in
+// testdata/DIR: $REPO, $TESTDATA and TestScript's commands, plus extra.
+func scriptParams(t *testing.T, dir string, extra map[string]func(ts *testscript.TestScript, neg bool, args []string)) testscript.Params {
+	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	testscript.Run(t, testscript.Params{
-		Dir:                 filepath.Join("testdata", "script"),
-		RequireExplicitExec: false,
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"exit":      cmdExit,
+		"lines":     cmdLines,
+		"copyrepo":  func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
+		"tear":      cmdTear,
+		"garbage":   cmdGarbage,
+		"bigline":   cmdBigLine,
+		"zstdlog":   cmdZstdLog,
+		"zipexport": cmdZipExport,
+		"sqlitedb":  cmdSQLiteDB,
+		"storelog":  cmdStoreLog,
+		"cutbytes":  cmdCutBytes,
+		"flipbyte":  cmdFlipByte,
+		"bom":       cmdBOM,
+	}
+	for name, cmd := range extra {
+		cmds[name] = cmd
+	}
+	return testscript.Params{
+		Dir: filepath.Join("testdata", dir),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", root)
 			env.Setenv("TESTDATA", filepath.Join(root, "sessionlog", "testdata"))
+			env.Setenv("WORKNAME", filepath.Base(env.WorkDir))
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exit":      cmdExit,
-			"lines":     cmdLines,
-			"copyrepo":  func(ts *testscript.TestScript, neg bool, args []string) { cmdCopyRepo(ts, root, args) },
-			"tear":      cmdTear,
-			"garbage":   cmdGarbage,
-			"bigline":   cmdBigLine,
-			"zstdlog":   cmdZstdLog,
-			"zipexport": cmdZipExport,
-			"sqlitedb":  cmdSQLiteDB,
-			"storelog":  cmdStoreLog,
-			"cutbytes":  cmdCutBytes,
-			"flipbyte":  cmdFlipByte,
-			"bom":       cmdBOM,
-		},
-	})
+		Cmds: cmds,
+	}
 }
 
 func cmdExit(ts *testscript.TestScript, neg bool, args []string) {
