@@ -162,10 +162,7 @@ func eventText(e *sessionlog.Event) string {
 	return sessionlog.ContentText(m.Content)
 }
 
-func quoteNoHTML(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(string(terminal.EscapeJSON([]byte(b.String()))), "\n")
-}
+// quoteNoHTML is s as a JSON string (screen.Quote: "<", ">" and "&" stay
+// readable) with the characters Go's encoder leaves raw escaped too
+// (terminal.EscapeJSON: C1, BiDi and tag characters).
+func quoteNoHTML(s string) string { return string(terminal.EscapeJSON([]byte(screen.Quote(s)))) }
