@@ -1,8 +1,9 @@
 // Package logforms writes a JSONL session log in each of the forms
 // upstream writes (spec containers.md §3 Zstandard frames, §0 the web
 // export zip, §9 the schema-17 SQLite store), for the tests of the readers
-// (sessionlog/container, sessionlog/reader, the CLI) to read back. It is
-// test support: nothing outside tests imports it.
+// (sessionlog/container, sessionlog/reader, the CLI) to read back, and
+// for the benchmark generator (internal/sessiongen/cmd/gen). It is test
+// support: no command a user runs imports it.
 package logforms
 
 import (
@@ -70,18 +71,25 @@ func Batches(events [][]byte, max int) [][][]byte {
 
 // ZstdFrame compresses one checksummed frame, as zlib.zstdCompress with
 // ZSTD_c_checksumFlag does.
-func ZstdFrame(t testing.TB, plain []byte) []byte {
+func ZstdFrame(t testing.TB, plain []byte) []byte { return zstdFrame(plain) }
+
+func zstdFrame(plain []byte) []byte {
 	return frameEncoder.EncodeAll(plain, nil) // EncodeAll is safe for concurrent use
 }
 
 var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
 
 // WriteZstd writes the header frame, then one frame per batch.
-func WriteZstd(t testing.TB, lines [][]byte, max int) []byte {
-	out := ZstdFrame(t, append(append([]byte(nil), lines[0]...), '\n'))
+func WriteZstd(t testing.TB, lines [][]byte, max int) []byte { return Zstd(lines, max) }
+
+// Zstd returns upstream's Zstandard form of a headered log's lines (the
+// header first): the header's frame, then one frame per batch (Batches).
+// The benchmark generator writes its .jsonl.zstd logs with it.
+func Zstd(lines [][]byte, max int) []byte {
+	out := zstdFrame(append(append([]byte(nil), lines[0]...), '\n'))
 	for _, b := range Batches(lines[1:], max) {
 		plain := bytes.Join(b, []byte("\n"))
-		out = append(out, ZstdFrame(t, append(plain, '\n'))...)
+		out = append(out, zstdFrame(append(plain, '\n'))...)
 	}
 	return out
 }

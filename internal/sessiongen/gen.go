@@ -52,6 +52,14 @@ type Config struct {
 	// Start is the clock's first reading, epoch ms (default 1784630400000,
 	// 2026-07-21 10:40:00 UTC).
 	Start int64
+	// Terse shortens the displayed texts: 0 (the default) writes prose of
+	// a few paragraphs, 1 a sentence or two and tool outputs of a few short
+	// lines, 2 a few words and one-line outputs. The benchmark shapes use
+	// it to write logs of real sessions' event sizes (Shape).
+	Terse int
+	// Compactions scales the chance of every compaction and foreign
+	// replacement (default 1; a negative value means none).
+	Compactions float64
 }
 
 // Defaults.
@@ -86,6 +94,7 @@ func (c Config) withDefaults() Config {
 	prob(&c.OlderFraction, DefaultOlderFraction)
 	prob(&c.Hostile, DefaultHostile)
 	prob(&c.Huge, DefaultHuge)
+	prob(&c.Compactions, 1)
 	if c.Start == 0 {
 		c.Start = DefaultStart
 	}
@@ -321,13 +330,13 @@ func (g *gen) requestContext() {
 // betweenTurns writes what may happen while no turn is open.
 func (g *gen) betweenTurns() {
 	g.tick(2000, 600000)
-	if g.chance(0.12) {
+	if g.chance(0.12 * g.cfg.Compactions) {
 		g.manualCompaction(false)
 	}
-	if g.chance(0.04) {
+	if g.chance(0.04 * g.cfg.Compactions) {
 		g.manualCompaction(true)
 	}
-	if g.chance(0.07) {
+	if g.chance(0.07 * g.cfg.Compactions) {
 		g.foreignReplacement()
 	}
 	if g.chance(0.1) {

@@ -97,6 +97,9 @@ func (g *gen) stream(t, s int64, blocks []block, finish string, limit int) []int
 func (g *gen) split(s string) []string {
 	runes := []rune(s)
 	n := g.between(1, 6)
+	if g.cfg.Terse >= 2 {
+		n = g.between(3, 12) // token-sized deltas, as real streams have
+	}
 	if len(runes) < 2 || n == 1 {
 		return []string{s}
 	}

@@ -59,13 +59,31 @@ func (t texter) words(n int) string {
 
 // sentence is a capitalised run of words ending in a full stop.
 func (t texter) sentence() string {
-	s := t.words(3 + t.g.intn(10))
+	n := 3 + t.g.intn(10)
+	switch t.g.cfg.Terse {
+	case 0:
+	case 1:
+		n = 3 + t.g.intn(7)
+	default:
+		n = 1 + t.g.intn(3)
+	}
+	s := t.words(n)
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
 // plain is one to four short paragraphs of ordinary prose, sometimes with
 // Markdown.
 func (t texter) plain() string {
+	if t.g.cfg.Terse > 0 {
+		s := t.sentence()
+		if t.g.cfg.Terse == 1 && t.g.chance(0.3) {
+			s += " " + t.sentence()
+		}
+		if t.g.chance(0.03) {
+			s += "\n\n" + pick(t.g, markdownBits)
+		}
+		return s
+	}
 	var paras []string
 	for range 1 + t.g.intn(3) {
 		var p []string
@@ -155,7 +173,7 @@ func (t texter) prompt() string {
 		return t.hostile()
 	}
 	s := t.sentence()
-	if t.g.chance(0.3) {
+	if t.g.cfg.Terse == 0 && t.g.chance(0.3) {
 		s += "\n\n" + t.plain()
 	}
 	return s
@@ -166,9 +184,17 @@ func (t texter) prompt() string {
 // bytes and cells all differ.
 func (t texter) toolOutput(huge bool) string {
 	if !huge {
+		nLines, nWords := 1+t.g.intn(12), 10
+		switch t.g.cfg.Terse {
+		case 0:
+		case 1:
+			nLines, nWords = 1+t.g.intn(3), 4
+		default:
+			nLines, nWords = 1, 3
+		}
 		var lines []string
-		for i := range 1 + t.g.intn(12) {
-			l := fmt.Sprintf("%04d %s", i+1, t.words(1+t.g.intn(10)))
+		for i := range nLines {
+			l := fmt.Sprintf("%04d %s", i+1, t.words(1+t.g.intn(nWords)))
 			if t.g.chance(t.g.cfg.Hostile / 3) {
 				l += " " + t.hostileBit()
 			}

@@ -68,7 +68,7 @@ func (g *gen) turn(t int64, header, cut bool) {
 	}
 	g.logOnly(sessionlog.TypeTurnStart, logbuild.TurnStart(t, tr))
 
-	if t > 1 && g.chance(0.35) {
+	if t > 1 && g.chance(0.35*g.cfg.Compactions) {
 		g.autoCompaction(t)
 	}
 	end := g.pickEnd()
