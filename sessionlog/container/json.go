@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
 )
 
 // This file is the minimal, exact look at a record that the torn-tail rules
@@ -216,7 +218,7 @@ var rowTags = map[string]bool{"text-chunks": true, "reasoning-chunks": true, "to
 // peek reads the envelope of a line. ok is false when the line is not valid
 // JSON or is a malformed packed row: upstream's "unparsable" line.
 func peek(line []byte) (rec record, ok bool) {
-	if !json.Valid(line) {
+	if !fastjson.Valid(line) {
 		return rec, false
 	}
 	v := skipWS(line)

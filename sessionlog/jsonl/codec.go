@@ -149,6 +149,9 @@ type Decoder struct {
 	buf     []byte
 	fields  []fastjson.Field // splitObject's buffer, reused line after line
 	maxLine int              // 0: MaxLineBytes
+	arena   arena            // the events' raw members
+	scratch []byte           // a packed member's data, built before its copy
+	types   map[string]string
 }
 
 // NewDecoder returns a Decoder reading r. name is the path used in errors.
@@ -278,10 +281,9 @@ func (d *Decoder) malformed(line []byte, newline bool) error {
 
 // decodeLine decodes one valid JSON line into d.pending.
 //
-// The line is copied once and the events' raw fields are slices of the
-// copy.
+// The events' raw members are copied into the decoder's arena: they share
+// no memory with line, which the caller may reuse.
 func (d *Decoder) decodeLine(line []byte, first bool) error {
-	line = bytes.Clone(line)
 	fields, ok := fastjson.SplitObjectInto(d.fields, line)
 	d.fields = fields // reused by the next line: nothing keeps it
 	if !ok || fastjson.HasDuplicateKey(fields) {
@@ -307,6 +309,9 @@ func (d *Decoder) decodeLine(line []byte, first bool) error {
 	if err != nil {
 		return err
 	}
+	ev.Data = d.arena.copy(ev.Data)
+	ev.SurfaceOp = d.arena.copy(ev.SurfaceOp)
+	ev.SourceEventSeqs = d.arena.copy(ev.SourceEventSeqs)
 	d.pending = append(d.pending, ev)
 	d.next++
 	return nil
@@ -325,7 +330,7 @@ func (d *Decoder) decodeEvent(fields []fastjson.Field) (sessionlog.Event, error)
 	for _, f := range fields {
 		switch f.Key {
 		case "type":
-			ev.Type, hasType = fastjson.DecodeString(f.Val)
+			ev.Type, hasType = d.eventType(f.Val)
 			hasType = hasType && ev.Type != ""
 		case "seq":
 			ev.Seq = seq
@@ -361,6 +366,26 @@ func (d *Decoder) decodeEvent(fields []fastjson.Field) (sessionlog.Event, error)
 		return sessionlog.Event{}, d.errorf(seq, "seq %d is not contiguous; expected %d", seq, d.next)
 	}
 	return ev, nil
+}
+
+// maxTypes bounds the decoder's table of type names: a log of a million
+// distinct types must not grow it without end.
+const maxTypes = 4096
+
+// eventType decodes a type name, sharing one string per distinct name
+// instead of allocating one per event.
+func (d *Decoder) eventType(raw []byte) (string, bool) {
+	if s, ok := d.types[string(raw)]; ok {
+		return s, true
+	}
+	s, ok := fastjson.DecodeString(raw)
+	if ok && len(d.types) < maxTypes {
+		if d.types == nil {
+			d.types = map[string]string{}
+		}
+		d.types[string(raw)] = s
+	}
+	return s, ok
 }
 
 // decodeHeader accepts upstream's container header: an object whose type is
@@ -501,8 +526,7 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 			}
 			t += gap
 		}
-		var b []byte
-		b = append(b, `{"turn":`...)
+		b := append(d.scratch[:0], `{"turn":`...)
 		b = appendCompact(b, turn)
 		b = append(b, `,"step":`...)
 		b = appendCompact(b, step)
@@ -523,7 +547,8 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 		}
 		b = appendCompact(b, m)
 		b = append(b, "}}"...)
-		out = append(out, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: b})
+		out = append(out, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: d.arena.copy(b)})
+		d.scratch = b[:0]
 	}
 	d.pending = append(d.pending, out...)
 	d.next = seq0 + int64(len(members))

@@ -3,6 +3,7 @@ package jsonl
 import (
 	"encoding/json"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -27,7 +28,7 @@ func (l *LineDecoder) Decode(line []byte, lineNo int) ([]sessionlog.Event, error
 	d := &l.d
 	d.line = lineNo
 	d.pending = d.pending[:0]
-	if !json.Valid(line) {
+	if !fastjson.Valid(line) {
 		return nil, d.malformed(line, true)
 	}
 	first := !d.started

@@ -86,6 +86,7 @@ func (a *app) warnf(format string, args ...any) {
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	out := &outWriter{w: stdout}
 	a := &app{stdin: stdin, stdout: out, stderr: stderr, env: envMap(env)}
+	defer startProfiles(a.env, stderr)()
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(stdin)

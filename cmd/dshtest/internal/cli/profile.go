@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"runtime/pprof"
+	"time"
+)
+
+// Profiling for developers measuring a command as a process (make
+// bench-shapes, issue 16):
+//
+//	DSHTEST_CPUPROFILE=cpu.pprof dshtest repro big.jsonl
+//	DSHTEST_HEAPPROFILE=heap.pprof dshtest repro big.jsonl
+//	go tool pprof -top -sample_index=inuse_space dshtest heap.pprof
+//
+// The heap profile is taken at the peak of the live heap: a sampler
+// watches it and rewrites the profile whenever it grows by a tenth, so
+// inuse_space shows what was held when the command held the most, not
+// what was left at exit.
+const (
+	envCPUProfile  = "DSHTEST_CPUPROFILE"
+	envHeapProfile = "DSHTEST_HEAPPROFILE"
+)
+
+// startProfiles starts the profiles env asks for; the returned function
+// stops them and writes the files. Failures are reported on stderr: a
+// profile is a developer's aid and never changes a command's outcome.
+func startProfiles(env map[string]string, stderr io.Writer) func() {
+	var stops []func()
+	if p := env[envCPUProfile]; p != "" {
+		if f, err := os.Create(p); err != nil {
+			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envCPUProfile, err)
+		} else if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envCPUProfile, err)
+			f.Close()
+		} else {
+			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if p := env[envHeapProfile]; p != "" {
+		stops = append(stops, peakHeapProfile(p, stderr))
+	}
+	return func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}
+}
+
+// peakHeapProfile samples the live heap every 20 ms and writes a heap
+// profile to path whenever it has grown by a tenth since the last one.
+func peakHeapProfile(path string, stderr io.Writer) func() {
+	done, finished := make(chan struct{}), make(chan struct{})
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var peak uint64
+	write := func() {
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.Lookup("heap").WriteTo(f, 0)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envHeapProfile, err)
+		}
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			metrics.Read(sample)
+			if live := sample[0].Value.Uint64(); live > peak+peak/10 {
+				peak = live
+				write()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		if peak == 0 { // the command ended before the first sample
+			runtime.GC()
+			write()
+		}
+	}
+}
