@@ -79,8 +79,8 @@ func Real(seed int64, n int, corpus string) ([]sessionlog.Event, error) {
 // realPool is the turns of a corpus that can be replayed anywhere.
 type realPool struct {
 	turns []realTurn
-	// Logs counts the accepted logs that read and held a turn; Skipped
-	// the accepted ones that did not read or held none; Dropped the turns
+	// logs counts the accepted logs that read and held a turn, skipped
+	// the accepted ones that did not read or held none, dropped the turns
 	// that refer outside themselves or do not replay on their own.
 	logs, skipped, dropped int
 }

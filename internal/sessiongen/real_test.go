@@ -126,3 +126,79 @@ func TestRealPacked(t *testing.T) {
 	}
 	t.Logf("%d events in %d lines (%d chunk rows), %d bytes", len(events), bytes.Count(text, []byte("\n")), rows, len(text))
 }
+
+// ev is a synthetic event for the replay tests.
+func ev(seq int64, typ, data string, extra ...string) sessionlog.Event {
+	e := sessionlog.Event{Type: typ, Seq: seq, Time: 1000 + seq, Data: []byte(data)}
+	if len(extra) > 0 {
+		e.SurfaceOp = []byte(extra[0])
+	}
+	if len(extra) > 1 {
+		e.SourceEventSeqs = []byte(extra[1])
+	}
+	return e
+}
+
+func userMsg(seq int64, id string) sessionlog.Event {
+	return ev(seq, sessionlog.TypeUserMessage, `{"id":"`+id+`","role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}}`, `"append"`)
+}
+
+// TestRealTurns cuts a two-turn log and checks which turns replay on their
+// own and how a copy's references move.
+func TestRealTurns(t *testing.T) {
+	log := []sessionlog.Event{
+		ev(0, sessionlog.TypeRequestContext, `{"provider":"p","model":"m"}`),
+		ev(1, sessionlog.TypeTurnStart, `{"turn":1}`),
+		userMsg(2, "u1"),
+		ev(3, sessionlog.TypeSessionTitle, `{"title":"t","messageSeqs":[2],"source":{"kind":"fallback"}}`),
+		userMsg(4, "u2"),
+		ev(5, sessionlog.TypeUserMessage, `{"id":"u3","role":"user","content":[{"type":"text","text":"x"}],"source":{"kind":"plugin","plugin":"p"}}`,
+			`{"op":"replace","start":2,"end":4}`, `[2,4]`),
+		ev(6, sessionlog.TypeTurnEnd, `{"turn":1,"reason":{"kind":"completed"}}`),
+		ev(7, sessionlog.TypeTurnStart, `{"turn":2}`),
+		ev(8, sessionlog.TypeSessionTitle, `{"title":"t","messageSeqs":[5],"source":{"kind":"fallback"}}`), // outside turn 2
+		ev(9, sessionlog.TypeTurnEnd, `{"turn":2,"reason":{"kind":"completed"}}`),
+		ev(10, sessionlog.TypeSessionEndSeed, `{}`),
+	}
+	turns := splitTurns("f", log)
+	if len(turns) != 2 || !turns[0].opener || turns[1].opener || len(turns[0].events) != 7 || len(turns[1].events) != 4 {
+		t.Fatalf("splitTurns: %d turns %+v", len(turns), turns)
+	}
+	if !replayable(&turns[0]) {
+		t.Error("turn 1 refers only to itself but is not replayable")
+	}
+	if replayable(&turns[1]) {
+		t.Error("turn 2's title names a message of turn 1, yet it is replayable")
+	}
+	// Turn 1 replayed after itself: every reference moves by 7, the turn
+	// becomes 2, and times never step back.
+	r := newReplayer(DefaultStart)
+	for range 2 {
+		if err := r.replay(&turns[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := r.sess.Events()
+	for _, c := range []struct {
+		seq         int64
+		data, op, s string
+	}{
+		{8, `{"turn":2}`, "", ""},
+		{10, `{"title":"t","messageSeqs":[9],"source":{"kind":"fallback"}}`, "", ""},
+		{12, "", `{"op":"replace","start":9,"end":11}`, `[9,11]`},
+		{13, `{"turn":2,"reason":{"kind":"completed"}}`, "", ""},
+	} {
+		e := got[c.seq]
+		if c.data != "" && string(e.Data) != c.data {
+			t.Errorf("seq %d: data %s, want %s", c.seq, e.Data, c.data)
+		}
+		if c.op != "" && (string(e.SurfaceOp) != c.op || string(e.SourceEventSeqs) != c.s) {
+			t.Errorf("seq %d: surfaceOp %s sources %s, want %s %s", c.seq, e.SurfaceOp, e.SourceEventSeqs, c.op, c.s)
+		}
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Time < got[i-1].Time {
+			t.Errorf("seq %d steps back in time", i)
+		}
+	}
+}
