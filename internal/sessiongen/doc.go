@@ -11,6 +11,10 @@
 // plugin replacements, retries, every turn/end kind, resumes
 // (session/end-seed), an ignorable unknown event, and hostile text.
 //
+// [Real] instead replays whole turns of the real upstream logs of the
+// shared corpus, renumbered into one long session: the benchmarks' real
+// shape, with upstream's own event types, payloads and packed chunk rows.
+//
 // Every event goes through surface.Session.Append, so a generated log is
 // valid by construction. The same seed and Config give the same bytes.
 //

@@ -64,4 +64,4 @@ func (s Shape) Config(events int) (cfg Config, ok bool) {
 
 // Packed reports whether the shape's logs are written with their chunk
 // runs packed into chunk rows (jsonl.AppendPacked).
-func (s Shape) Packed() bool { return s == ShapeTiny }
+func (s Shape) Packed() bool { return s == ShapeTiny || s == ShapeReal }
