@@ -152,6 +152,7 @@ type Decoder struct {
 	arena   arena            // the events' raw members
 	scratch []byte           // a packed member's data, built before its copy
 	types   map[string]string
+	offset  int64 // bytes read so far
 }
 
 // NewDecoder returns a Decoder reading r. name is the path used in errors.
@@ -161,6 +162,10 @@ func NewDecoder(r io.Reader, name string) *Decoder {
 
 // Name returns the path used in errors.
 func (d *Decoder) Name() string { return d.name }
+
+// Offset returns the number of bytes read so far: the lines decoded and the
+// line in progress.
+func (d *Decoder) Offset() int64 { return d.offset }
 
 // Line returns the number of lines read so far.
 func (d *Decoder) Line() int { return d.line }
@@ -219,6 +224,7 @@ func (d *Decoder) readLine() (line []byte, newline bool, err error) {
 	d.buf = d.buf[:0]
 	for {
 		chunk, rerr := d.r.ReadSlice('\n')
+		d.offset += int64(len(chunk))
 		n := len(d.buf) + len(chunk)
 		if rerr == nil {
 			n-- // the newline

@@ -142,6 +142,7 @@ type Stream struct {
 	closers  []recovery.Closer
 	inClose  int // closers yielded + 1 once the stream is past the log
 	events   int
+	text     int64 // a container's lines read so far, newlines included
 	warnings []Warning
 	err      error
 	done     bool
@@ -296,6 +297,7 @@ func (s *Stream) Next() bool {
 			return s.end()
 		}
 		ln := s.lg.Line()
+		s.text += int64(len(ln.Data)) + 1
 		if err := s.readLine(ln.Data, ln.Pos.Line); err != nil {
 			s.err, s.done = err, true
 			return false
@@ -459,6 +461,16 @@ func (s *Stream) nextBare() bool {
 // Event is the current event. It stays valid after Next.
 func (s *Stream) Event() *sessionlog.Event { e := s.ev; return &e }
 
+// TextBytes returns how much of the log's text (its JSONL lines, after any
+// decompression) has been read so far. A command sizes its memory budget
+// by it, since a compressed file's size says little of its text.
+func (s *Stream) TextBytes() int64 {
+	if s.bare != nil {
+		return s.bare.Offset()
+	}
+	return s.text
+}
+
 // Line is the current event's line in the log's plaintext (a packed row's
 // events share it); 0 for a synthetic closer.
 func (s *Stream) Line() int { return s.line }
@@ -577,9 +589,16 @@ func Collect(s *Stream) (*Log, error) {
 	if err := s.Err(); err != nil {
 		return nil, err
 	}
+	return Summary(s, lg), nil
+}
+
+// Summary fills lg's report of the stream s has read to its end (name,
+// form, header, upgrades, closers, warnings, subagents), for a caller that
+// collects the events itself; it returns lg.
+func Summary(s *Stream, lg *Log) *Log {
 	lg.Name, lg.Form, lg.Header = s.Name(), s.Form(), s.Header()
 	lg.Upgraded, lg.Closers, lg.Warnings, lg.Subagents = s.Upgraded(), s.Closers(), s.Warnings(), s.Subagents()
-	return lg, nil
+	return lg
 }
 
 // fromContainer turns a container refusal into an *Error.

@@ -62,6 +62,7 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	env            map[string]string
+	restore        func() // undoes what a command set for the process (its memory budget)
 }
 
 // getenv returns the value of key in the invocation's environment.
@@ -93,6 +94,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	root.SetOut(out)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteC()
+	if a.restore != nil {
+		a.restore()
+	}
 	if out.err != nil {
 		fmt.Fprintln(stderr, writeFailed(out.err))
 		return ExitUsage

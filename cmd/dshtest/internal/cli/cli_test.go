@@ -312,20 +312,28 @@ func TestBadInputEverywhere(t *testing.T) {
 func TestMemoryBudget(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	for _, tt := range []struct {
-		env  map[string]string
-		size int64
-		want int64
+		env    map[string]string
+		factor float64
+		text   []int64 // the text read, step by step
+		want   int64
 	}{
-		{nil, 1 << 30, 7 << 29},
-		{nil, 1 << 20, 64 << 20},
-		{map[string]string{"GOMEMLIMIT": "1GiB"}, 1 << 30, before},
+		{nil, reproBudget, nil, 52 << 20},
+		{nil, reproBudget, []int64{1 << 20}, 52 << 20},
+		{nil, reproBudget, []int64{1 << 20, 1 << 30}, 3<<30 - 12<<20},
+		{nil, readBudget, []int64{1 << 30, 1 << 20}, 2<<30 - 12<<20}, // never lowered
+		{map[string]string{"GOMEMLIMIT": "1GiB"}, readBudget, []int64{1 << 30}, before},
 	} {
 		a := &app{env: tt.env}
-		restore := a.memoryBudget(tt.size)
-		if got := debug.SetMemoryLimit(-1); got != tt.want {
-			t.Errorf("env %v, size %d: limit %d, want %d", tt.env, tt.size, got, tt.want)
+		b := a.startBudget(tt.factor)
+		for _, n := range tt.text {
+			b.grow(n)
 		}
-		restore()
+		if got := debug.SetMemoryLimit(-1); got != tt.want {
+			t.Errorf("env %v, factor %v, text %v: limit %d, want %d", tt.env, tt.factor, tt.text, got, tt.want)
+		}
+		if a.restore != nil {
+			a.restore()
+		}
 		if got := debug.SetMemoryLimit(-1); got != before {
 			t.Errorf("env %v: limit %d after restore, want %d", tt.env, got, before)
 		}

@@ -85,6 +85,9 @@ type readOptions struct {
 	// deferLoad leaves validation and the surface fold to the caller
 	// (logFile.load), which can run it alongside other work.
 	deferLoad bool
+	// budget is the command's memory budget, in times the log's text
+	// (budget.go); 0 means readBudget.
+	budget float64
 }
 
 // logArgs is the positional argument rule of a command that reads a log:
@@ -140,7 +143,11 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	if err != nil {
 		return nil, a.inputErr(err, f)
 	}
-	rl, err := reader.Collect(s)
+	factor := opts.budget
+	if factor == 0 {
+		factor = readBudget
+	}
+	rl, err := collect(s, a.startBudget(factor))
 	if err != nil {
 		return nil, a.inputErr(err, f)
 	}
@@ -156,6 +163,27 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 		return nil, err
 	}
 	return lf, nil
+}
+
+// collect is reader.Collect, raising the memory budget as the text is
+// read.
+func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
+	defer s.Close()
+	lg := &reader.Log{}
+	next := int64(budgetStep)
+	for s.Next() {
+		lg.Events = append(lg.Events, *s.Event())
+		lg.Lines = append(lg.Lines, s.Line())
+		if t := s.TextBytes(); t >= next {
+			b.grow(t)
+			next = t + budgetStep
+		}
+	}
+	b.grow(s.TextBytes())
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	return reader.Summary(s, lg), nil
 }
 
 // inputErr turns a reader or container refusal into an inputError.

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,9 +77,10 @@ ready for "dshtest record"; --scrub anonymises the texts first.
 --minimize INVARIANT shrinks the log while that invariant still fails and
 writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 
-Memory: repro keeps its memory within about 3.5 times the log's size (the Go
-runtime's soft memory limit, at least 64 MiB), so that a CI runner can plan
-for it; GOMEMLIMIT, when set, decides instead. Without --minimize and
+Memory: repro keeps its memory within about 3 times the log's text (the Go
+runtime's soft memory limit, at least 64 MiB; check, history, render and view
+keep within twice it), so that a CI runner can plan for it; GOMEMLIMIT, when
+set, decides instead. Without --minimize and
 --emit it reads the log twice (once for the replay, once for the live path)
 rather than hold its events and both transcripts at once.
 
@@ -187,14 +186,9 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	if err != nil {
 		return err
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && isPlainText(path) {
-		// The budget is a multiple of the text's size: a compressed form's
-		// size on disk says nothing of it, so it runs without one.
-		defer a.memoryBudget(fi.Size())()
-	}
 	held := holdInput(path) // the log is read more than once: it must not change
 	defer held.Close()
-	lf, err := a.readLog(args, &f.log, readOptions{deferLoad: true})
+	lf, err := a.readLog(args, &f.log, readOptions{deferLoad: true, budget: reproBudget})
 	if err == nil {
 		err = held.unchanged()
 	}
@@ -297,27 +291,6 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		return errFailed
 	}
 	return nil
-}
-
-// Repro's memory budget is reproBudgetFactor times the log's size, and at
-// least reproBudgetMin: the runtime's soft memory limit while it works.
-const (
-	reproBudgetFactor = 3.5
-	reproBudgetMin    = 64 << 20
-)
-
-// memoryBudget sets the runtime's soft memory limit (debug.SetMemoryLimit)
-// for repro of a log of size bytes, unless GOMEMLIMIT sets one, and
-// returns the function that restores the limit before it. The garbage
-// collector then keeps the heap within a few times the log's size, which
-// a CI runner can plan for, working harder only as the heap nears it.
-func (a *app) memoryBudget(size int64) (restore func()) {
-	if a.getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	limit := max(int64(float64(size)*reproBudgetFactor), reproBudgetMin)
-	before := debug.SetMemoryLimit(limit)
-	return func() { debug.SetMemoryLimit(before) }
 }
 
 func (a *app) printReport(rep *reproReport) {
@@ -516,17 +489,4 @@ func hangingIndent(prefix, text string, width int) string {
 		col += n
 	}
 	return b.String()
-}
-
-// isPlainText reports whether the file at path starts like JSONL text
-// rather than a Zstandard, zip or SQLite container.
-func isPlainText(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var b [4]byte
-	n, _ := f.Read(b[:])
-	return n == 0 || b[0] == '{' || b[0] == ' ' || b[0] == '\n' || b[0] == '\r' || b[0] == '\t' || b[0] == 0xEF
 }
