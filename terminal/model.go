@@ -285,16 +285,21 @@ func (m *Model) Document() Document {
 
 // DocumentRows renders the full transcript document at the current
 // settings, as Document does, and yields its rows one by one without
-// collecting them: a long document's row list is itself megabytes. The
-// model must not be updated while the rows are read.
+// collecting them: a long document's row list is itself megabytes. Nor
+// does it keep them: items are rendered a batch at a time (on several
+// goroutines) and dropped once yielded, so reading a document costs memory
+// for a batch, not for the document; the model's cache keeps only what
+// the screen shows. The model must not be updated while the rows are
+// read.
 func (m *Model) DocumentRows() iter.Seq[string] {
 	return func(yield func(string) bool) {
 		v := m.newViewport(m.Settings())
-		v.prerender()
-		for i := 0; i < v.n; i++ {
-			for _, row := range v.rows(i) {
-				if !yield(row) {
-					return
+		for start := 0; start < v.n; start += documentBatch {
+			for _, rows := range v.renderBatch(start, min(start+documentBatch, v.n)) {
+				for _, row := range rows {
+					if !yield(row) {
+						return
+					}
 				}
 			}
 		}
@@ -509,7 +514,7 @@ func (v *viewport) render(r *renderer, i int, key cacheKey) (rows []string, rend
 	var shared rowKey
 	if rc := m.cfg.Rows; rc != nil {
 		shared = newRowKey(v.s, key)
-		if rows, ok := rc.get(shared, it); ok {
+		if rows, ok := rc.get(shared, it, m.liveView); ok {
 			return rows, false
 		}
 	}
@@ -528,54 +533,71 @@ func (v *viewport) store(i int, key cacheKey, rows []string, rendered bool) {
 	v.m.cache[v.m.t.Items[i].ID] = &cachedRows{key: key, rows: rows}
 }
 
-// parallelMin is the number of items to render from which Document
-// spreads them over several goroutines.
-const parallelMin = 512
+// parallelMin is the number of items to render from which a batch is
+// spread over several goroutines; documentBatch is how many items
+// DocumentRows renders at a time.
+const (
+	parallelMin   = 512
+	documentBatch = 2048
+)
 
-// prerender renders the items whose cached rows are stale on up to
-// GOMAXPROCS goroutines, when there are enough of them to be worth it, so
-// that rows then finds every item in the cache. The output is the same
-// either way: an item's rows are a function of the item and its key.
-func (v *viewport) prerender() {
-	workers := min(runtime.GOMAXPROCS(0), 8)
+// renderBatch returns the rows of items [from, to): cached rows where the
+// cache holds them under the current key, else rendered (on up to
+// GOMAXPROCS goroutines when enough are stale to be worth it), without
+// storing them in the model's cache. The output is the same either way: an
+// item's rows are a function of the item and its key.
+func (v *viewport) renderBatch(from, to int) [][]string {
 	m := v.m
-	if workers < 2 || len(m.t.Items) < parallelMin {
-		return
-	}
+	out := make([][]string, to-from)
 	type job struct {
 		i    int32
 		done bool
-		rows []string
+		key  cacheKey
 	}
 	// Keys are worked out here, on the model's goroutine: the step index
 	// memoises as it goes.
 	var jobs []job
-	var keys []cacheKey // keys[k] is jobs[k]'s
-	for i := range m.t.Items {
-		key := v.key(i)
-		if c := m.cache[m.t.Items[i].ID]; c == nil || c.key != key {
-			jobs = append(jobs, job{i: int32(i)})
-			keys = append(keys, key)
+	for i := from; i < to; i++ {
+		if i == len(m.t.Items) {
+			out[i-from] = v.rows(i) // the progress pseudo-item
+			continue
 		}
+		key := v.key(i)
+		if c := m.cache[m.t.Items[i].ID]; c != nil && c.key == key {
+			out[i-from] = c.rows
+			continue
+		}
+		jobs = append(jobs, job{i: int32(i), key: key})
 	}
-	if len(jobs) < parallelMin {
-		return
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if workers < 2 || len(jobs) < parallelMin {
+		workers = 1
 	}
 	var wg sync.WaitGroup
 	per := (len(jobs) + workers - 1) / workers
 	for w := 0; w < len(jobs); w += per {
-		part, partKeys := jobs[w:min(w+per, len(jobs))], keys[w:min(w+per, len(jobs))]
+		part := jobs[w:min(w+per, len(jobs))]
 		wg.Go(func() {
-			r := newRenderer(v.s)
+			r := v.r
+			if workers > 1 {
+				r = newRenderer(v.s)
+			}
 			for k := range part {
-				part[k].rows, part[k].done = v.render(r, int(part[k].i), partKeys[k])
+				j := &part[k]
+				out[int(j.i)-from], j.done = v.render(r, int(j.i), j.key)
 			}
 		})
+		if workers == 1 {
+			wg.Wait() // v.r is not safe for concurrent use
+		}
 	}
 	wg.Wait()
-	for k, j := range jobs {
-		v.store(int(j.i), keys[k], j.rows, j.done)
+	for _, j := range jobs {
+		if j.done {
+			m.misses++
+		}
 	}
+	return out
 }
 
 func (m *Model) stepIdx() *stepIndex {

@@ -19,9 +19,11 @@ import (
 // shared: its items are never modified afterwards, where a live
 // projector's are edited in place as events arrive.
 //
-// Like a model's own cache, it holds one rendering per item ID, the latest:
-// rows rendered at an earlier size are dropped when the item is rendered
-// at the next.
+// It holds one rendering per item ID, the latest, until a live model takes
+// it: a model that reads a document row by row (DocumentRows) keeps none
+// of it, and a live model reading its document in step with the replay's
+// takes each item's rows as the replay renders them, so the cache holds
+// the stretch between the two readers rather than the document.
 type RowCache struct {
 	mu   sync.Mutex
 	rows map[transcript.ItemID]sharedRows
@@ -49,13 +51,17 @@ func newRowKey(s Settings, key cacheKey) rowKey {
 	return rowKey{s: s, cont: key.cont}
 }
 
-// get returns the rows rendered under k for an item equal to it.
-func (c *RowCache) get(k rowKey, it *transcript.Item) ([]string, bool) {
+// get returns the rows rendered under k for an item equal to it; take
+// drops them from the cache once found.
+func (c *RowCache) get(k rowKey, it *transcript.Item, take bool) ([]string, bool) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	e, ok := c.rows[it.ID]
-	c.mu.Unlock()
 	if !ok || e.key != k || !sameItem(e.item, it) {
 		return nil, false
+	}
+	if take {
+		delete(c.rows, it.ID)
 	}
 	return e.rows, true
 }
