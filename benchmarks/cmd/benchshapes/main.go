@@ -267,14 +267,13 @@ func (b *bench) goBuild(out, pkg string) error {
 	return nil
 }
 
-// env is the commands' environment: the runner's, without the Go
-// runtime's knobs.
+// env is the commands' environment (timev.Environ), without the
+// terminal's (view sets its own).
 func (b *bench) env() []string {
 	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GOGC", "GOMEMLIMIT", "GODEBUG", "GOMAXPROCS", "TERM", "COLUMNS", "LINES":
+	for _, kv := range timev.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "TERM", "COLUMNS", "LINES":
 			continue
 		}
 		env = append(env, kv)

@@ -42,6 +42,21 @@ func Available() error {
 	return nil
 }
 
+// Environ is the environment a measured process runs in: the caller's,
+// without the Go runtime's knobs (GOGC, GOMEMLIMIT, GODEBUG, GOMAXPROCS),
+// so that it runs with the defaults a user gets.
+func Environ() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "GOGC", "GOMEMLIMIT", "GODEBUG", "GOMAXPROCS":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
 // Wrap rewrites cmd to run under GNU time, which writes its report to the
 // file report (so that the command's own standard error stays its own).
 // Call it before cmd starts; read the report with ReadReport once cmd has
