@@ -25,8 +25,10 @@
 // Wall time is the runner's own clock around the process (GNU time's is to
 // the centisecond, too coarse for a 10k-event log). The runtime's knobs
 // (GOGC, GOMEMLIMIT, GODEBUG) are removed from the commands' environment,
-// so each runs with the defaults a user gets. Each figure is one run, or with -count N the
-// median wall time and the largest peak RSS of N runs.
+// so each runs with the defaults a user gets. Each figure is the median wall time and the
+// largest peak RSS of a few runs: by default 5 on logs of up to 20k events
+// (whose times are short and the most disturbed by a shared machine), 3 up
+// to 200k, 1 above; -count N runs every process N times.
 //
 // The Markdown table goes to standard output and to -o (bench/shapes.md):
 // every cell, with its target next to it marked ok or MISSED, then the
@@ -71,7 +73,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "generator seed")
 	quiet := flag.Duration("quiet", 100*time.Millisecond, "view: a screen is drawn once its output has been quiet this long")
 	timeout := flag.Duration("timeout", 15*time.Minute, "the longest one process may run")
-	count := flag.Int("count", 1, "run each process this many times: the median wall time, the largest peak RSS")
+	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: by the log's size, runsFor)")
 	goCmd := flag.String("go", "go", "the go command that builds dshtest and gen")
 	decodeFile := flag.String("decode", "", "") // the decode pass, re-executed by the runner itself
 	flag.Usage = func() {
@@ -95,8 +97,8 @@ func main() {
 		os.Exit(2)
 	}
 	p, err := parsePlan(*shapes, *sizes, *forms, *commands)
-	if err == nil && *count < 1 {
-		err = errors.New("-count must be at least 1")
+	if err == nil && *count < 0 {
+		err = errors.New("-count must not be negative")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchshapes:", err)
@@ -338,13 +340,13 @@ func (b *bench) measureLog(shape string, size int, form string, raw int64) int64
 	// The floor.
 	r := base
 	r.Command = "cat"
-	r.set(b.repeat(func() run { return b.process(exec.Command("cat", path), nil) }))
+	r.set(b.repeat(size, func() run { return b.process(exec.Command("cat", path), nil) }))
 	catRow := len(b.results)
 	progress(r)
 	r = base
 	r.Command = "decode"
 	var count bytes.Buffer
-	r.set(b.repeat(func() run {
+	r.set(b.repeat(size, func() run {
 		count.Reset()
 		return b.process(exec.Command(b.self, "-decode", path), &count)
 	}))
@@ -363,7 +365,7 @@ func (b *bench) measureLog(shape string, size int, form string, raw int64) int64
 		r := base
 		r.Command = c
 		if c == "view" {
-			v, err := b.measureViewRepeat(path)
+			v, err := b.measureViewRepeat(size, path)
 			r.Wall, r.RSS, r.Outcome = v.firstScreen, v.rep.MaxRSS, "ok"
 			if err != nil {
 				r.Outcome = "error: " + oneLine(err.Error())
@@ -384,7 +386,7 @@ func (b *bench) measureLog(shape string, size int, form string, raw int64) int64
 			progress(k)
 			continue
 		}
-		r.set(b.repeat(func() run { return b.process(exec.Command(b.dshtest, c, path), nil) }))
+		r.set(b.repeat(size, func() run { return b.process(exec.Command(b.dshtest, c, path), nil) }))
 		progress(r)
 	}
 	return raw
@@ -408,7 +410,7 @@ func (b *bench) generate(shape string, size int, form, path string) error {
 	if err := cmd.Run(); err != nil {
 		os.Remove(tmp)
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return fmt.Errorf("gen: %s", msg)
+			return errors.New(msg) // gen's own "gen: …"
 		}
 		return fmt.Errorf("gen: %w", err)
 	}
@@ -451,9 +453,9 @@ func (b *bench) process(cmd *exec.Cmd, stdout io.Writer) run {
 
 // repeat runs measure -count times, and returns the median wall time and
 // the largest peak RSS, or the first run that did not exit 0.
-func (b *bench) repeat(measure func() run) run {
+func (b *bench) repeat(size int, measure func() run) run {
 	var runs []run
-	for range b.count {
+	for range runsFor(b.count, size) {
 		r := measure()
 		if r.err != "" || r.exit != 0 || r.signal != 0 {
 			return r
@@ -465,9 +467,9 @@ func (b *bench) repeat(measure func() run) run {
 
 // measureViewRepeat measures view -count times: the median of each time,
 // the largest peak RSS, or the first error.
-func (b *bench) measureViewRepeat(log string) (viewResult, error) {
+func (b *bench) measureViewRepeat(size int, log string) (viewResult, error) {
 	var all []viewResult
-	for range b.count {
+	for range runsFor(b.count, size) {
 		v, err := b.measureView(log)
 		if err != nil {
 			return v, err

@@ -100,11 +100,29 @@ func median(ds []time.Duration) time.Duration {
 	return s[(len(s)-1)/2]
 }
 
-func runsPhrase(n int) string {
-	if n == 1 {
+// runsFor is how many runs measure a cell of a size-event log: count, or
+// by default (count 0) 5 up to 20k events, 3 up to 200k, 1 above.
+func runsFor(count, size int) int {
+	switch {
+	case count > 0:
+		return count
+	case size <= 20000:
+		return 5
+	case size <= 200000:
+		return 3
+	}
+	return 1
+}
+
+// runsPhrase says how many runs each figure is of.
+func runsPhrase(count int) string {
+	switch count {
+	case 0:
+		return "each figure the median wall time and the largest peak RSS of 5 runs up to 20k events, 3 up to 200k, 1 above"
+	case 1:
 		return "one run per cell"
 	}
-	return "median of " + strconv.Itoa(n) + " runs per cell"
+	return "each figure the median wall time and the largest peak RSS of " + strconv.Itoa(count) + " runs"
 }
 
 // measured reports whether r's figures count.
