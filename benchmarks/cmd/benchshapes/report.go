@@ -354,11 +354,13 @@ func formatDuration(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
 }
 
-// formatBytes is a size in MiB (KiB below one MiB).
+// formatBytes is a size in MiB (KiB below one MiB, bytes below one KiB).
 func formatBytes(n int64) string {
 	switch {
 	case n <= 0:
 		return "—"
+	case n < 1<<10:
+		return strconv.FormatInt(n, 10) + " B"
 	case n < 1<<20:
 		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 0, 64) + " KiB"
 	}

@@ -193,6 +193,7 @@ func TestFormats(t *testing.T) {
 		{formatDuration(1500 * time.Millisecond), "1.50 s"},
 		{formatDuration(0), "—"},
 		{formatBytes(458 << 10), "458 KiB"},
+		{formatBytes(10), "10 B"},
 		{formatBytes(3 << 19), "1.5 MiB"},
 		{sizeLabel(10000), "10k"},
 		{sizeLabel(1000000), "1M"},

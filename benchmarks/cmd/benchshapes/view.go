@@ -24,6 +24,11 @@ var viewKeys = []struct {
 	{"end", "\x1b[F", ""},
 }
 
+// keyTimeout is the longest a key's redraw is waited for: a key that
+// draws nothing (a transcript shorter than a page) is an error of the
+// cell, reported soon.
+const keyTimeout = 30 * time.Second
+
 // firstScreenSignal is text only the first screen's status row holds
 // (terminal/model.go status: "… · tools collapsed · reasoning on"): the
 // renderer writes it in one run, since no neighbouring cell repeats it.
@@ -68,13 +73,20 @@ func (b *bench) measureView(log string) (viewResult, error) {
 	}()
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	drain := func() {
+		go func() {
+			for range out { // until the terminal closes
+			}
+		}()
+	}
 	fail := func(err error) (viewResult, error) {
+		drain()
 		cmd.Process.Kill()
 		<-exited
 		return res, err
 	}
 
-	if res.firstScreen, err = b.await(out, start, []byte(firstScreenSignal)); err != nil {
+	if res.firstScreen, err = b.await(out, start, []byte(firstScreenSignal), b.timeout); err != nil {
 		return fail(fmt.Errorf("view: first screen: %w", err))
 	}
 	for _, k := range viewKeys {
@@ -82,7 +94,7 @@ func (b *bench) measureView(log string) (viewResult, error) {
 		if _, err := tty.WriteString(k.seq); err != nil {
 			return fail(fmt.Errorf("view: %s: %w", k.name, err))
 		}
-		d, err := b.await(out, t0, []byte(k.signal))
+		d, err := b.await(out, t0, []byte(k.signal), keyTimeout)
 		if err != nil {
 			return fail(fmt.Errorf("view: %s: %w", k.name, err))
 		}
@@ -91,10 +103,7 @@ func (b *bench) measureView(log string) (viewResult, error) {
 	if _, err := tty.WriteString("q"); err != nil {
 		return fail(fmt.Errorf("view: q: %w", err))
 	}
-	go func() {
-		for range out { // drain until the terminal closes
-		}
-	}()
+	drain()
 	select {
 	case err := <-exited:
 		var exit *exec.ExitError
@@ -114,8 +123,9 @@ func (b *bench) measureView(log string) (viewResult, error) {
 }
 
 // await reads view's output from the mark t0 until its screen has
-// settled (settled), and returns how long after t0 its last byte came.
-func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte) (time.Duration, error) {
+// settled (settled), and returns how long after t0 its last byte came; an
+// error if it has not within timeout.
+func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout time.Duration) (time.Duration, error) {
 	var got []chunk
 	tick := time.NewTicker(b.quiet / 4)
 	defer tick.Stop()
@@ -132,8 +142,8 @@ func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte) (time.Durat
 		if end, ok := settled(got, signal, b.quiet, now); ok {
 			return end.Sub(t0), nil
 		}
-		if now.Sub(t0) > b.timeout {
-			return 0, fmt.Errorf("no settled screen with %q after %v", signal, b.timeout)
+		if now.Sub(t0) > timeout {
+			return 0, fmt.Errorf("no settled screen with %q after %v%s", signal, timeout, tail(got))
 		}
 	}
 }
