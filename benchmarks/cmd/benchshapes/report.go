@@ -343,13 +343,14 @@ func runeLen(s string) int { return len([]rune(s)) }
 // formatDuration is a wall time: milliseconds below a second, else
 // seconds.
 func formatDuration(d time.Duration) string {
+	ms := float64(d) / 1e6
 	switch {
 	case d <= 0:
 		return "—"
-	case d < 10*time.Millisecond:
-		return strconv.FormatFloat(float64(d)/1e6, 'f', 1, 64) + " ms"
-	case d < time.Second:
-		return strconv.FormatFloat(float64(d)/1e6, 'f', 0, 64) + " ms"
+	case ms < 9.95:
+		return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
+	case ms < 999.5:
+		return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
 	}
 	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
 }

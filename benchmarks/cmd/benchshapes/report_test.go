@@ -191,6 +191,8 @@ func TestFormats(t *testing.T) {
 		{formatDuration(3300 * time.Microsecond), "3.3 ms"},
 		{formatDuration(59 * time.Millisecond), "59 ms"},
 		{formatDuration(1500 * time.Millisecond), "1.50 s"},
+		{formatDuration(999700 * time.Microsecond), "1.00 s"},
+		{formatDuration(9970 * time.Microsecond), "10 ms"},
 		{formatDuration(0), "—"},
 		{formatBytes(458 << 10), "458 KiB"},
 		{formatBytes(10), "10 B"},
