@@ -7,8 +7,14 @@ BENCHCOUNT ?= 6
 REPRO_EVENTS ?= 100000
 SOAK      ?= 10000
 STATICCHECK_VERSION ?= v0.8.2
+SHAPES    ?= current,small,tiny,real
+SIZES     ?= 10000,100000,1000000
+FORMS     ?= raw,zstd
+COMMANDS  ?= check,render,history,repro,view
+RUNS      ?= 0
+KEEP      ?=
 
-.PHONY: test race lint staticcheck bench bench-repro fuzz soak record ci
+.PHONY: test race lint staticcheck bench bench-repro bench-shapes fuzz soak record ci
 
 ## test: run every test (the README's test command)
 test:
@@ -49,6 +55,18 @@ bench-repro:
 	{ /usr/bin/time -v $$tmp/dshtest-bench repro $$tmp/dshtest-repro.jsonl 2>&1 >/dev/null | \
 	  grep -E 'Elapsed \(wall|Maximum resident|Exit status'; }; \
 	rm -f $$tmp/dshtest-bench $$tmp/dshtest-repro.jsonl
+
+## bench-shapes: dshtest's commands as processes on generated logs of
+## every shape × size × form (SHAPES, SIZES, FORMS, COMMANDS select; RUNS
+## runs of each, the median, 0 picking by the log's size; KEEP=DIR keeps
+## the logs and reuses them): wall time, peak RSS, view's first screen
+## and keys, against issue 16's targets, printed and written to
+## bench/shapes.md; then the memory test (TestMemory), which fails while a
+## command's peak RSS is over its budget
+bench-shapes:
+	$(GO) run ./benchmarks/cmd/benchshapes -shapes $(SHAPES) -sizes $(SIZES) -forms $(FORMS) \
+	  -commands $(COMMANDS) -count $(RUNS) $(if $(KEEP),-keep $(KEEP)) -o bench/shapes.md
+	DSHTEST_MEMORY=1 $(GO) test ./benchmarks/memory -run '^TestMemory$$' -count=1 -v
 
 ## fuzz: run every fuzz target for FUZZTIME each
 fuzz:

@@ -1,0 +1,107 @@
+package memory
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dshtest/dshtest/benchmarks/internal/targets"
+	"github.com/dshtest/dshtest/benchmarks/internal/timev"
+)
+
+// events is the log's size: the figure for the small shape.
+const events = 100000
+
+// TestMemory builds dshtest and gen, generates a small-shape log of 100k
+// events (with upstream's header), runs check, render, history and repro
+// on it, one at a time, as processes under /usr/bin/time -v, and fails
+// when a peak RSS is over its budget (targets.RSSBudget: max(2× the file,
+// 64 MiB), and 3× for repro). It logs every figure, pass or fail.
+//
+// It is a benchmark, not a unit test: it runs only with DSHTEST_MEMORY=1,
+// as make bench-shapes runs it (go test ./benchmarks/memory -run
+// TestMemory -count=1 -v), and never with -short. CI's go test ./... skips
+// it, so that the suite is neither slowed by a 100k-event repro nor failed
+// by a shared machine's figures. It skips without /usr/bin/time.
+func TestMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a benchmark: not in -short mode")
+	}
+	if os.Getenv("DSHTEST_MEMORY") != "1" {
+		t.Skip("a benchmark: set DSHTEST_MEMORY=1 to run it (make bench-shapes does)")
+	}
+	if err := timev.Available(); err != nil {
+		t.Skipf("no GNU time to read peak RSS with: %v", err)
+	}
+	dir := t.TempDir()
+	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
+	gen := build(t, dir, "gen", "github.com/dshtest/dshtest/internal/sessiongen/cmd/gen")
+	log := filepath.Join(dir, "small-100k.jsonl")
+	if out, err := exec.Command(gen, "-shape", "small", "-n", "100000", "-seed", "1", "-header", "-o", log).CombinedOutput(); err != nil {
+		t.Fatalf("gen: %v\n%s", err, out)
+	}
+	fi, err := os.Stat(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("log: small shape, about %d events, %.1f MiB", events, mib(fi.Size()))
+	for _, command := range []string{"check", "render", "history", "repro"} {
+		t.Run(command, func(t *testing.T) {
+			budget, _ := targets.RSSBudget(command, fi.Size())
+			report := filepath.Join(dir, command+".time")
+			cmd := exec.Command(dshtest, command, log)
+			timev.Wrap(cmd, report)
+			cmd.Env = timev.Environ()
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			start := time.Now()
+			err := cmd.Run()
+			wall := time.Since(start)
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				t.Fatal(err)
+			}
+			rep, rerr := timev.ReadReport(report)
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			t.Logf("%s: wall %.2f s, peak RSS %.1f MiB (%.2f× the file), budget %.1f MiB, exit status %d",
+				command, wall.Seconds(), mib(rep.MaxRSS), float64(rep.MaxRSS)/float64(fi.Size()), mib(budget), rep.ExitStatus)
+			switch {
+			case rep.Signal != 0:
+				t.Errorf("%s was killed by signal %d", command, rep.Signal)
+			case rep.ExitStatus == 1 && command == "repro":
+				// An invariant failed: a verdict on the log, not on its memory.
+				t.Logf("repro exit status 1 (an invariant failed): %s", firstLine(stderr.String()))
+			case rep.ExitStatus != 0:
+				t.Errorf("%s: exit status %d: %s", command, rep.ExitStatus, firstLine(stderr.String()))
+			}
+			if rep.MaxRSS > budget {
+				t.Errorf("%s: peak RSS %.1f MiB is over its budget of %.1f MiB (%.2f× the %.1f MiB file)",
+					command, mib(rep.MaxRSS), mib(budget), float64(rep.MaxRSS)/float64(fi.Size()), mib(fi.Size()))
+			}
+		})
+	}
+}
+
+// build builds pkg into dir.
+func build(t *testing.T, dir, name, pkg string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	if b, err := exec.Command("go", "build", "-o", out, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return out
+}
+
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
