@@ -1,6 +1,8 @@
 package terminal
 
 import (
+	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,16 +16,31 @@ const DefaultMaxToolOutputLines = 6
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.
 func Render(t transcript.Transcript, s Settings) Document {
-	r := newRenderer(s)
-	cont := continuations(t.Items, s)
-	var lines []string
-	for i := range t.Items {
-		lines = append(lines, r.item(&t.Items[i], cont[i])...)
+	return Document{Width: max(s.Width, 1), Lines: slices.Collect(RenderRows(t, s))}
+}
+
+// RenderRows yields the rows of Render(t, s) one at a time, rendering each
+// item as its rows are reached, so that a caller writing them out holds
+// an item's rows rather than the document's.
+func RenderRows(t transcript.Transcript, s Settings) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		r := newRenderer(s)
+		cont := continuations(t.Items, s)
+		for i := range t.Items {
+			for _, row := range r.item(&t.Items[i], cont[i]) {
+				if !yield(row) {
+					return
+				}
+			}
+		}
+		if t.Progress != nil {
+			for _, row := range r.progress(t.Progress) {
+				if !yield(row) {
+					return
+				}
+			}
+		}
 	}
-	if t.Progress != nil {
-		lines = append(lines, r.progress(t.Progress)...)
-	}
-	return Document{Width: r.width, Lines: lines}
 }
 
 // continuations marks, in hidden mode, the step items that are folded

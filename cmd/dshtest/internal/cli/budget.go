@@ -2,6 +2,9 @@ package cli
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
 )
 
 // A command that reads a log works within a memory budget: a multiple of
@@ -16,21 +19,34 @@ import (
 //
 // The text's size is known only as it is read (a .jsonl.zstd file's size
 // says little of it), so the budget grows with what the reader has read.
+//
+// A budget the live heap itself outgrows would make the collector run
+// without end (a log whose events hold more than the budget allows), so
+// the limit also stays budgetSlack above the live heap: the command then
+// runs over its budget, which make bench-shapes reports, instead of
+// thrashing within it.
 const (
 	readBudget    = 2.0 // check, history, render, view
 	reproBudget   = 3.0
 	budgetMin     = 64 << 20
 	budgetReserve = 12 << 20
 	budgetStep    = 1 << 20 // how often, in bytes of text, the limit is raised
+	budgetSlack   = 1.5     // the least limit, in times the live heap
 )
 
 // budget is the memory limit of one command.
 type budget struct {
 	factor float64
+	mu     sync.Mutex
+	text   int64 // the text read so far
 	limit  int64 // the limit set, 0 before the first
 	before int64 // the limit to restore
 	off    bool
 }
+
+// budgetWatch is how often the limit is checked against the live heap
+// while the command runs.
+const budgetWatch = 50 * time.Millisecond
 
 // startBudget starts a budget of factor times the text; the app restores
 // the limit before it when the command ends.
@@ -38,14 +54,30 @@ func (a *app) startBudget(factor float64) *budget {
 	b := &budget{factor: factor, off: factor <= 0 || a.getenv("GOMEMLIMIT") != ""}
 	if !b.off {
 		b.before = debug.SetMemoryLimit(-1)
+		b.grow(0)
+		done, stopped := make(chan struct{}), make(chan struct{})
+		go func() { // the live heap can outgrow the budget after the read
+			defer close(stopped)
+			t := time.NewTicker(budgetWatch)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					b.grow(-1)
+				}
+			}
+		}()
 		prev := a.restore
 		a.restore = func() {
+			close(done)
+			<-stopped
 			debug.SetMemoryLimit(b.before)
 			if prev != nil {
 				prev()
 			}
 		}
-		b.grow(0)
 	}
 	return b
 }
@@ -55,12 +87,27 @@ func budgetLimit(factor float64, text int64) int64 {
 	return max(int64(float64(text)*factor), budgetMin) - budgetReserve
 }
 
-// grow raises the limit to the budget of text bytes of log.
+// grow raises the limit to the budget of text bytes of log (-1: the text
+// read so far), and to budgetSlack times the live heap.
 func (b *budget) grow(text int64) {
 	if b == nil || b.off {
 		return
 	}
-	if l := budgetLimit(b.factor, text); l > b.limit {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if text < 0 {
+		text = b.text
+	}
+	b.text = max(b.text, text)
+	l := budgetLimit(b.factor, b.text)
+	if b.limit > 0 { // the first limit is set before anything is live
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		if s[0].Value.Kind() == metrics.KindUint64 {
+			l = max(l, int64(float64(s[0].Value.Uint64())*budgetSlack))
+		}
+	}
+	if l > b.limit {
 		b.limit = l
 		debug.SetMemoryLimit(l)
 	}

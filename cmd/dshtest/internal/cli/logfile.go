@@ -167,13 +167,28 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 
 // collect is reader.Collect, raising the memory budget as the text is
 // read.
+//
+// The events are gathered in pages and copied into one slice of the exact
+// length at the end, each page dropped as it is copied: appending to one
+// slice would, at every growth, hold the old array and a new one a
+// quarter larger, the most memory a read needs (a million events are
+// 112 MB of Event values).
 func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 	defer s.Close()
-	lg := &reader.Log{}
+	const page = 4096
+	var pages [][]sessionlog.Event
+	var lines [][]int
+	cur := make([]sessionlog.Event, 0, page)
+	curLines := make([]int, 0, page)
+	n := 0
 	next := int64(budgetStep)
 	for s.Next() {
-		lg.Events = append(lg.Events, *s.Event())
-		lg.Lines = append(lg.Lines, s.Line())
+		if len(cur) == page {
+			pages, lines = append(pages, cur), append(lines, curLines)
+			cur, curLines = make([]sessionlog.Event, 0, page), make([]int, 0, page)
+		}
+		cur, curLines = append(cur, *s.Event()), append(curLines, s.Line())
+		n++
 		if t := s.TextBytes(); t >= next {
 			b.grow(t)
 			next = t + budgetStep
@@ -182,6 +197,12 @@ func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 	b.grow(s.TextBytes())
 	if err := s.Err(); err != nil {
 		return nil, err
+	}
+	pages, lines = append(pages, cur), append(lines, curLines)
+	lg := &reader.Log{Events: make([]sessionlog.Event, 0, n), Lines: make([]int, 0, n)}
+	for i := range pages {
+		lg.Events, lg.Lines = append(lg.Events, pages[i]...), append(lg.Lines, lines[i]...)
+		pages[i], lines[i] = nil, nil
 	}
 	return reader.Summary(s, lg), nil
 }

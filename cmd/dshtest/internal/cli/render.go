@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -143,15 +145,26 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				return err
 			}
 			var out bytes.Buffer
-			if projecting == "surface" {
+			switch {
+			case projecting == "surface":
 				writeSurface(&out, lf.Session.DeriveMessages())
-			} else {
+			default:
 				s.Now = invariant.FrozenNow(lf.Events)
-				doc := terminal.Render(transcript.Project(lf.Events, opts), s)
-				if format == "svg" || format == "html" {
-					drawDocument(&out, doc.Lines, s, format, lf.Path)
+				tr := transcript.Project(lf.Events, opts)
+				// The transcript is all that is left to draw: let the
+				// events go before the rows are rendered.
+				lf.Events, lf.Lines, lf.Session = nil, nil, nil
+				if format == "text" || format == "ansi" {
+					// Written as rendered: the document is never held.
+					w := bufio.NewWriterSize(a.stdout, 64<<10)
+					writeRows(w, terminal.RenderRows(tr, s), format)
+					return w.Flush()
+				}
+				doc := terminal.Render(tr, s)
+				if format == "fixture" {
+					screen.AppendFixtureRows(&out, screen.Decode(doc.Lines))
 				} else {
-					writeDocument(&out, doc.Lines, format)
+					drawDocument(&out, doc.Lines, s, format, lf.Path)
 				}
 			}
 			_, err = a.stdout.Write(out.Bytes())
@@ -166,21 +179,19 @@ The clock is frozen at the last event's time, so the output is stable.`,
 	return cmd
 }
 
-// writeDocument writes styled rows in one of render's formats.
-func writeDocument(w *bytes.Buffer, lines []string, format string) {
-	switch format {
-	case "ansi":
-		for _, l := range lines {
+// writeRows writes styled rows in render's text or ansi format as they
+// come.
+func writeRows(w *bufio.Writer, rows iter.Seq[string], format string) {
+	var buf []byte
+	for l := range rows {
+		if format == "ansi" {
 			w.WriteString(l)
 			w.WriteString("\x1b[0m\n")
+			continue
 		}
-	case "fixture":
-		screen.AppendFixtureRows(w, screen.Decode(lines))
-	default:
-		for _, l := range screen.Plain(lines) {
-			w.WriteString(l)
-			w.WriteByte('\n')
-		}
+		buf = screen.AppendPlain(buf[:0], l)
+		w.Write(bytes.TrimRight(buf, " "))
+		w.WriteByte('\n')
 	}
 }
 
