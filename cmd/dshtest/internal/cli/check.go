@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
 )
 
 func (a *app) checkCommand() *cobra.Command {
@@ -38,14 +39,15 @@ stderr; --strict makes any warning exit 1.`,
   dshtest check session.jsonl --json | jq .surface`,
 		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			lf, err := a.readLog(args, &lfl, readOptions{})
+			t := newTally()
+			lf, err := a.readLog(args, &lfl, readOptions{each: t.add})
 			if err != nil {
 				if asJSON {
 					writeJSONError(a.stdout, logName(args, &lfl), err)
 				}
 				return err
 			}
-			sum := summarize(lf)
+			sum := summarize(lf, t, lf.Surface)
 			if asJSON {
 				if err := writeJSON(a.stdout, sum); err != nil {
 					return err
@@ -108,8 +110,81 @@ type headerSummary struct {
 	Version int64  `json:"version"`
 }
 
-func summarize(lf *logFile) *logSummary {
-	s := &logSummary{File: lf.Path, OK: true, Events: len(lf.Events), Types: map[string]int{}, Synthetic: []string{}, Warnings: []string{}}
+// tally is the part of check's summary read event by event, so that check
+// keeps no event: it is fed as the log is read.
+type tally struct {
+	s            logSummary // the counting fields only
+	older, newer bool
+	open         map[string]int // compaction id ("" for older logs) → open starts
+}
+
+func newTally() *tally {
+	return &tally{s: logSummary{Types: map[string]int{}}, open: map[string]int{}}
+}
+
+// add counts one event.
+func (t *tally) add(e *sessionlog.Event) {
+	s := &t.s
+	s.Events++
+	s.Types[e.Type]++
+	switch {
+	case strings.HasPrefix(e.Type, "compact/"), e.Type == sessionlog.TypeSteeringMessage,
+		e.Type == sessionlog.TypeTurnStart && hasKey(e.Data, "trigger"):
+		t.older = true
+	case strings.HasPrefix(e.Type, "compaction/"), e.Ignorable:
+		t.newer = true
+	}
+	switch sessionlog.Canonical(e.Type) {
+	case sessionlog.TypeTurnStart:
+		s.Turns++
+	case sessionlog.TypeCompactionStart:
+		var d sessionlog.CompactionStartData
+		_ = json.Unmarshal(e.Data, &d)
+		t.open[d.CompactionID]++
+	case sessionlog.TypeCompactionEnd:
+		var d sessionlog.CompactionEndData
+		_ = json.Unmarshal(e.Data, &d)
+		if t.open[d.CompactionID] > 0 {
+			t.open[d.CompactionID]--
+		}
+		if d.Error != "" {
+			s.Compactions.Failed++
+		}
+	}
+	switch {
+	case sessionlog.IsAppendSurfaceEvent(e):
+		switch e.Type {
+		case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
+			if e.Type == sessionlog.TypeSteeringMessage || isHumanPrompt(e) {
+				s.Messages.Prompts++
+			} else {
+				s.Messages.Context++
+			}
+		case sessionlog.TypeAssistantMessage:
+			s.Messages.Assistant++
+		case sessionlog.TypeToolResult:
+			s.Messages.ToolResults++
+		}
+	case sessionlog.IsCheckpoint(e):
+		s.Replacements.Checkpoints++
+		s.Compactions.Landed++
+	case sessionlog.IsReplacementSurfaceEvent(e):
+		switch e.Type {
+		case sessionlog.TypeToolResult:
+			s.Replacements.Pruned++
+		case sessionlog.TypeAssistantMessage:
+			s.Replacements.Regenerated++
+		default:
+			s.Replacements.Other++
+		}
+	}
+}
+
+// summarize is check's summary of a log read with t fed its events and sf
+// its folded surface.
+func summarize(lf *logFile, t *tally, sf *surface.Surface) *logSummary {
+	s := &t.s
+	s.File, s.OK, s.Synthetic, s.Warnings = lf.Path, true, []string{}, []string{}
 	if r := lf.Read; r != nil {
 		s.Form = string(r.Form)
 		if s.Form == "" {
@@ -133,77 +208,19 @@ func summarize(lf *logFile) *logSummary {
 		_ = json.Unmarshal(lf.Header, &h)
 		s.Header = &h
 	}
-	older, newer := false, false
-	open := map[string]int{} // compaction id ("" for older logs) → open starts
-	for i := range lf.Events {
-		e := &lf.Events[i]
-		s.Types[e.Type]++
-		switch {
-		case strings.HasPrefix(e.Type, "compact/"), e.Type == sessionlog.TypeSteeringMessage,
-			e.Type == sessionlog.TypeTurnStart && hasKey(e.Data, "trigger"):
-			older = true
-		case strings.HasPrefix(e.Type, "compaction/"), e.Ignorable:
-			newer = true
-		}
-		switch sessionlog.Canonical(e.Type) {
-		case sessionlog.TypeTurnStart:
-			s.Turns++
-		case sessionlog.TypeCompactionStart:
-			var d sessionlog.CompactionStartData
-			_ = json.Unmarshal(e.Data, &d)
-			open[d.CompactionID]++
-		case sessionlog.TypeCompactionEnd:
-			var d sessionlog.CompactionEndData
-			_ = json.Unmarshal(e.Data, &d)
-			if open[d.CompactionID] > 0 {
-				open[d.CompactionID]--
-			}
-			if d.Error != "" {
-				s.Compactions.Failed++
-			}
-		}
-		switch {
-		case sessionlog.IsAppendSurfaceEvent(e):
-			switch e.Type {
-			case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
-				if e.Type == sessionlog.TypeSteeringMessage || isHumanPrompt(e) {
-					s.Messages.Prompts++
-				} else {
-					s.Messages.Context++
-				}
-			case sessionlog.TypeAssistantMessage:
-				s.Messages.Assistant++
-			case sessionlog.TypeToolResult:
-				s.Messages.ToolResults++
-			}
-		case sessionlog.IsCheckpoint(e):
-			s.Replacements.Checkpoints++
-			s.Compactions.Landed++
-		case sessionlog.IsReplacementSurfaceEvent(e):
-			switch e.Type {
-			case sessionlog.TypeToolResult:
-				s.Replacements.Pruned++
-			case sessionlog.TypeAssistantMessage:
-				s.Replacements.Regenerated++
-			default:
-				s.Replacements.Other++
-			}
-		}
-	}
-	for _, n := range open {
+	for _, n := range t.open {
 		s.Compactions.Open += n
 	}
 	switch {
-	case older && newer:
+	case t.older && t.newer:
 		s.Vocabulary = "mixed"
-	case older:
+	case t.older:
 		s.Vocabulary = "older (compact/*)"
-	case newer:
+	case t.newer:
 		s.Vocabulary = "newer (compaction/*)"
 	default:
 		s.Vocabulary = "unknown (no generation-specific events)"
 	}
-	sf := lf.Session.Surface()
 	s.Surface.Nodes = sf.Len()
 	s.Surface.Messages = len(sf.DeriveMessages())
 	s.Surface.Generation = sf.Generation()

@@ -30,8 +30,13 @@ type logFile struct {
 	// Read is what the reader reported besides the events: the form, the
 	// upgrades, the closers, the warnings, a zip's subagents.
 	Read *reader.Log
-	// Session is the loaded session (validation and surface fold done).
+	// Session is the loaded session (validation and surface fold done);
+	// nil when the log was streamed (readOptions.each).
 	Session *surface.Session
+	// Surface is the folded surface, streamed or loaded.
+	Surface *surface.Surface
+	// errLines maps the seq of a streamed event that failed to its line.
+	errLines map[int64]int
 
 	open func() (*reader.Stream, error) // reads the log again
 }
@@ -88,6 +93,10 @@ type readOptions struct {
 	// budget is the command's memory budget, in times the log's text
 	// (budget.go); 0 means readBudget.
 	budget float64
+	// each, when set, streams the log: each event is handed to it (and
+	// checked and folded, surface.Folder) as it is read, and none is kept
+	// (logFile.Events stays nil, Session nil, Surface set).
+	each func(*sessionlog.Event)
 }
 
 // logArgs is the positional argument rule of a command that reads a log:
@@ -147,7 +156,11 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	if factor == 0 {
 		factor = readBudget
 	}
-	rl, err := collect(s, a.startBudget(factor))
+	b := a.startBudget(factor)
+	if opts.each != nil {
+		return a.streamLog(lf, s, b, opts.each, f)
+	}
+	rl, err := collect(s, b)
 	if err != nil {
 		return nil, a.inputErr(err, f)
 	}
@@ -161,6 +174,43 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	}
 	if err := lf.load(); err != nil {
 		return nil, err
+	}
+	return lf, nil
+}
+
+// streamLog reads the log s opened for lf without keeping its events:
+// each gets them one by one as a surface.Folder checks and folds them.
+func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*sessionlog.Event), f *logFlags) (*logFile, error) {
+	defer s.Close()
+	fold := surface.NewFolder()
+	next := int64(budgetStep)
+	var failed error
+	for s.Next() {
+		e := s.Event()
+		each(e)
+		fold.Add(e)
+		if err := fold.Err(); err != failed { // a first failure, or a check's after a fold's
+			failed = err
+			if lf.errLines == nil {
+				lf.errLines = map[int64]int{}
+			}
+			lf.errLines[e.Seq] = s.Line()
+		}
+		if t := s.TextBytes(); t >= next {
+			b.grow(t)
+			next = t + budgetStep
+		}
+	}
+	if err := s.Err(); err != nil {
+		return nil, a.inputErr(err, f)
+	}
+	rl := reader.Summary(s, &reader.Log{})
+	lf.Read, lf.Header, lf.Surface = rl, rl.Header, fold.Surface()
+	for _, w := range rl.Warnings {
+		a.warnf("%s", w)
+	}
+	if failed != nil {
+		return nil, lf.eventError(failed)
 	}
 	return lf, nil
 }
@@ -229,6 +279,9 @@ func (a *app) inputErr(err error, f *logFlags) error {
 func (lf *logFile) load() error {
 	s, err := lf.validate(lf.Events)
 	lf.Session = s
+	if s != nil {
+		lf.Surface = s.Surface()
+	}
 	return err
 }
 
@@ -257,7 +310,7 @@ func (lf *logFile) line(seq int64) int {
 	if seq >= 0 && seq < int64(len(lf.Lines)) {
 		return lf.Lines[seq]
 	}
-	return 0
+	return lf.errLines[seq]
 }
 
 // eachEvent reads the first n events of the log again, as readLog read

@@ -1,0 +1,66 @@
+package surface_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/surface"
+)
+
+// TestFolderIsLoad: a Folder fed a log one event at a time reaches Load's
+// verdict (the same error, a check failure winning over an earlier fold
+// failure) and folds the same surface, on generated logs and on logs
+// broken at one or two places.
+func TestFolderIsLoad(t *testing.T) {
+	badEnvelope := func(e *sessionlog.Event) { e.Data = json.RawMessage(`{"n":1e400}`) }
+	badReplace := func(e *sessionlog.Event) { e.SurfaceOp = sessionlog.ReplaceOp(1<<40, 1<<40) }
+	for seed := int64(1); seed <= 12; seed++ {
+		log := sessiongen.GenerateN(seed, 400)
+		for _, tc := range []struct {
+			name  string
+			spoil func([]sessionlog.Event)
+		}{
+			{"valid", func([]sessionlog.Event) {}},
+			{"bad envelope", func(l []sessionlog.Event) { badEnvelope(&l[len(l)/2]) }},
+			{"bad replace", func(l []sessionlog.Event) { badReplace(firstSurface(l, len(l)/3)) }},
+			{"fold then check", func(l []sessionlog.Event) { badReplace(firstSurface(l, len(l)/3)); badEnvelope(&l[len(l)*2/3]) }},
+			{"check then fold", func(l []sessionlog.Event) { badEnvelope(&l[len(l)/3]); badReplace(firstSurface(l, len(l)*2/3)) }},
+		} {
+			t.Run(fmt.Sprintf("seed %d %s", seed, tc.name), func(t *testing.T) {
+				events := append([]sessionlog.Event(nil), log...)
+				tc.spoil(events)
+				s, want := surface.Load(events, nil)
+				f := surface.NewFolder()
+				for i := range events {
+					f.Add(&events[i])
+				}
+				if got := f.Err(); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("Folder: %v\nLoad:   %v", got, want)
+				}
+				if want != nil {
+					return
+				}
+				if a, b := fmt.Sprint(f.Surface().Nodes()), fmt.Sprint(s.Surface().Nodes()); a != b {
+					t.Fatalf("nodes %s, want %s", a, b)
+				}
+				if a, b := len(f.Surface().DeriveMessages()), len(s.Surface().DeriveMessages()); a != b {
+					t.Fatalf("%d messages, want %d", a, b)
+				}
+			})
+		}
+	}
+}
+
+// firstSurface returns the first event from index i on that joins the
+// surface.
+func firstSurface(l []sessionlog.Event, i int) *sessionlog.Event {
+	for ; i < len(l); i++ {
+		if l[i].SurfaceOp != nil {
+			return &l[i]
+		}
+	}
+	return &l[len(l)-1]
+}
