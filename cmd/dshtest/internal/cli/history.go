@@ -45,11 +45,21 @@ never counted. The last line names the command for the next older page.`,
 			if !cmd.Flags().Changed("before") {
 				before = -1
 			}
-			lf, err := a.readLog(args, &lfl, readOptions{})
+			// One pass that keeps only what may be on the page; a page the
+			// pager cannot keep (a source far back in the log) pages the
+			// whole log, read again.
+			pager := history.NewPager(before, maxMessages)
+			lf, err := a.readLog(args, &lfl, readOptions{each: pager.Add})
 			if err != nil {
 				return err
 			}
-			page := history.New(lf.Events).Page(before, maxMessages)
+			page, ok := pager.Page()
+			if !ok {
+				if lf, err = a.readLog(args, &lfl, readOptions{again: true}); err != nil {
+					return err
+				}
+				page = history.New(lf.Events).Page(before, maxMessages)
+			}
 			if asJSON {
 				return writeJSONOneLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
 			}

@@ -97,6 +97,8 @@ type readOptions struct {
 	// checked and folded, surface.Folder) as it is read, and none is kept
 	// (logFile.Events stays nil, Session nil, Surface set).
 	each func(*sessionlog.Event)
+	// again says the log was read before and its warnings printed.
+	again bool
 }
 
 // logArgs is the positional argument rule of a command that reads a log:
@@ -167,7 +169,9 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	lf.Read, lf.Header, lf.Events, lf.Lines = rl, rl.Header, rl.Events, rl.Lines
 	rl.Events, rl.Lines = nil, nil // held once, by lf
 	for _, w := range rl.Warnings {
-		a.warnf("%s", w)
+		if !opts.again {
+			a.warnf("%s", w)
+		}
 	}
 	if opts.deferLoad {
 		return lf, nil
