@@ -143,6 +143,7 @@ type Stream struct {
 	inClose  int // closers yielded + 1 once the stream is past the log
 	events   int
 	text     int64 // a container's lines read so far, newlines included
+	size     int64 // the text's size when known before reading, else -1
 	warnings []Warning
 	err      error
 	done     bool
@@ -151,10 +152,17 @@ type Stream struct {
 // Open opens the log at path (a file of any form, or a session directory).
 func Open(path string, opts Options) (*Stream, error) {
 	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes}
-	s := &Stream{name: path, opts: opts}
+	s := &Stream{name: path, opts: opts, size: -1}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+	}
+	if fi.Mode().IsRegular() {
+		defer func() {
+			if s.bare != nil || s.lg != nil && s.lg.Form() == container.FormJSONL {
+				s.size = fi.Size() // raw text: the file is the text
+			}
+		}()
 	}
 	if fi.Mode().IsRegular() {
 		f, err := os.Open(path)
@@ -470,6 +478,10 @@ func (s *Stream) TextBytes() int64 {
 	}
 	return s.text
 }
+
+// TextSize returns the size of the log's text when it is known before it
+// is read (a raw JSONL file's size), else -1.
+func (s *Stream) TextSize() int64 { return s.size }
 
 // Line is the current event's line in the log's plaintext (a packed row's
 // events share it); 0 for a synthetic closer.

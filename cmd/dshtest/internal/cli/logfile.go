@@ -222,11 +222,13 @@ func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*ses
 // collect is reader.Collect, raising the memory budget as the text is
 // read.
 //
-// The events are gathered in pages and copied into one slice of the exact
-// length at the end, each page dropped as it is copied: appending to one
-// slice would, at every growth, hold the old array and a new one a
-// quarter larger, the most memory a read needs (a million events are
-// 112 MB of Event values).
+// Appending to one slice would, at every growth, hold the old array and a
+// new one a quarter larger: the most memory a read needs (a million
+// events are 112 MB of Event values). So when the text's size is known (a
+// raw file), the first page of events tells how many the text holds, and
+// one slice of about that length is made; otherwise (or if the estimate
+// falls short) the events are gathered in pages and copied into an exact
+// slice at the end.
 func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 	defer s.Close()
 	const page = 4096
@@ -234,12 +236,26 @@ func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 	var lines [][]int
 	cur := make([]sessionlog.Event, 0, page)
 	curLines := make([]int, 0, page)
+	sized := false // cur is the one slice, sized from the text's size
 	n := 0
 	next := int64(budgetStep)
 	for s.Next() {
-		if len(cur) == page {
+		if len(cur) == page && !sized {
+			if size, read := s.TextSize(), s.TextBytes(); size > 0 && read > 0 && len(pages) == 0 {
+				est := int(float64(page)*float64(size)/float64(read)*1.02) + page
+				cur = append(make([]sessionlog.Event, 0, est), cur...)
+				curLines = append(make([]int, 0, est), curLines...)
+				sized = true
+			} else {
+				pages, lines = append(pages, cur), append(lines, curLines)
+				cur, curLines = make([]sessionlog.Event, 0, page), make([]int, 0, page)
+			}
+		}
+		if sized && len(cur) == cap(cur) {
+			// The estimate fell short: the sized slice is the first page.
 			pages, lines = append(pages, cur), append(lines, curLines)
 			cur, curLines = make([]sessionlog.Event, 0, page), make([]int, 0, page)
+			sized = false
 		}
 		cur, curLines = append(cur, *s.Event()), append(curLines, s.Line())
 		n++
@@ -251,6 +267,9 @@ func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 	b.grow(s.TextBytes())
 	if err := s.Err(); err != nil {
 		return nil, err
+	}
+	if len(pages) == 0 {
+		return reader.Summary(s, &reader.Log{Events: cur, Lines: curLines}), nil
 	}
 	pages, lines = append(pages, cur), append(lines, curLines)
 	lg := &reader.Log{Events: make([]sessionlog.Event, 0, n), Lines: make([]int, 0, n)}
