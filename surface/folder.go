@@ -2,6 +2,7 @@ package surface
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/dshtest/dshtest/sessionlog"
 )
@@ -13,17 +14,21 @@ import (
 // refuses (Load checks the whole log before it folds, so a check failure
 // later in the log wins over an earlier fold failure).
 //
-// The surface keeps the payloads of its nodes; a Folder keeps copies of
-// them, so that a reader's buffers are free to go.
+// The surface keeps the payloads of its nodes. A Folder made to copy them
+// keeps copies, so that a reader's buffers are free to go; one that does
+// not shares the events' payloads, for a reader that keeps the events
+// (Session).
 type Folder struct {
 	s        *Surface
 	n        int64
+	copy     bool
 	checkErr error
 	foldErr  error
 }
 
-// NewFolder returns a Folder of an empty log.
-func NewFolder() *Folder { return &Folder{s: New(0)} }
+// NewFolder returns a Folder of an empty log; copyData says whether the
+// surface keeps copies of the payloads.
+func NewFolder(copyData bool) *Folder { return &Folder{s: New(0), copy: copyData} }
 
 // Add takes the next stored event.
 func (f *Folder) Add(e *sessionlog.Event) {
@@ -39,7 +44,7 @@ func (f *Folder) Add(e *sessionlog.Event) {
 	if f.foldErr != nil {
 		return
 	}
-	if e.SurfaceOp != nil {
+	if f.copy && e.SurfaceOp != nil {
 		c := *e
 		c.Data = bytes.Clone(e.Data)
 		e = &c
@@ -58,3 +63,16 @@ func (f *Folder) Err() error {
 
 // Surface returns the surface folded so far.
 func (f *Folder) Surface() *Surface { return f.s }
+
+// Session returns the session Load(events, clock) would: events must be
+// the events added, in order, kept unchanged; the session keeps the slice.
+// The error is Err's.
+func (f *Folder) Session(events []sessionlog.Event, clock sessionlog.Clock) (*Session, error) {
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	if int64(len(events)) != f.n {
+		return nil, fmt.Errorf("surface: folder: %d events, %d added", len(events), f.n)
+	}
+	return &Session{clock: clock, surface: f.s, events: events[:len(events):len(events)]}, nil
+}

@@ -33,7 +33,7 @@ func TestFolderIsLoad(t *testing.T) {
 				events := append([]sessionlog.Event(nil), log...)
 				tc.spoil(events)
 				s, want := surface.Load(events, nil)
-				f := surface.NewFolder()
+				f := surface.NewFolder(seed%2 == 0)
 				for i := range events {
 					f.Add(&events[i])
 				}

@@ -25,12 +25,20 @@ func NewLineDecoder(name string) *LineDecoder {
 // (see Header). The events returned are valid until the next call; their
 // raw members do not share line's memory. An error is a *DecodeError.
 func (l *LineDecoder) Decode(line []byte, lineNo int) ([]sessionlog.Event, error) {
+	if !fastjson.Valid(line) {
+		l.d.line = lineNo
+		l.d.pending = l.d.pending[:0]
+		return nil, l.d.malformed(line, true)
+	}
+	return l.DecodeValid(line, lineNo)
+}
+
+// DecodeValid is Decode of a line already known to be valid JSON (the
+// container checked every line it yields), without checking it again.
+func (l *LineDecoder) DecodeValid(line []byte, lineNo int) ([]sessionlog.Event, error) {
 	d := &l.d
 	d.line = lineNo
 	d.pending = d.pending[:0]
-	if !fastjson.Valid(line) {
-		return nil, d.malformed(line, true)
-	}
 	first := !d.started
 	d.started = true
 	if err := d.decodeLine(line, first); err != nil {

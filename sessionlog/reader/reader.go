@@ -332,7 +332,7 @@ func (s *Stream) readLine(data []byte, line int) error {
 		s.up = upgrade.New(h.ID)
 		return nil
 	}
-	out, _, err := s.up.Upgrade(data)
+	out, changed, err := s.up.Upgrade(data)
 	if err != nil {
 		var ue *upgrade.Error
 		if errors.As(err, &ue) {
@@ -344,7 +344,11 @@ func (s *Stream) readLine(data []byte, line int) error {
 		}
 		return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: err.Error(), Err: err}
 	}
-	evs, err := s.dec.Decode(out, line)
+	decode := s.dec.DecodeValid // the container yields only valid JSON lines
+	if changed {
+		decode = s.dec.Decode
+	}
+	evs, err := decode(out, line)
 	if err != nil {
 		return decodeErr(err)
 	}

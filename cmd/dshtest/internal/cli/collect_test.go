@@ -56,7 +56,7 @@ func TestCollect(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		got, err := collect(open(), nil)
+		got, err := collect(open(), nil, nil)
 		if err != nil {
 			t.Fatalf("%s: collect: %v", name, err)
 		}

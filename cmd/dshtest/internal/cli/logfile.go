@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/reader"
@@ -162,7 +163,11 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	if opts.each != nil {
 		return a.streamLog(lf, s, b, opts.each, f)
 	}
-	rl, err := collect(s, b)
+	var fold *surface.Folder
+	if !opts.deferLoad {
+		fold = surface.NewFolder(false) // the load, done as the events arrive
+	}
+	rl, err := collect(s, b, fold)
 	if err != nil {
 		return nil, a.inputErr(err, f)
 	}
@@ -176,21 +181,73 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	if opts.deferLoad {
 		return lf, nil
 	}
-	if err := lf.load(); err != nil {
-		return nil, err
+	sess, err := fold.Session(lf.Events, nil)
+	if err != nil {
+		return nil, lf.eventError(err)
 	}
+	lf.Session, lf.Surface = sess, sess.Surface()
 	return lf, nil
+}
+
+// readBatch is a batch of events read ahead, with their lines and the
+// text read once they were.
+type readBatch struct {
+	events []sessionlog.Event
+	lines  []int
+	text   int64
+}
+
+// readAhead reads s on its own goroutine, a batch at a time, and hands
+// each event to fn in order on this one, so that decoding the log and
+// what the command does with its events proceed side by side; it returns
+// s.Err(). fn's event is valid until fn returns; its payloads stay valid.
+func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int64)) error {
+	const batch = 512
+	batches := make(chan readBatch, 8)
+	stop := make(chan struct{}) // closed when fn's side ends, even by a panic
+	wait := invariant.Go(func() {
+		defer close(batches)
+		b := readBatch{events: make([]sessionlog.Event, 0, batch), lines: make([]int, 0, batch)}
+		send := func() bool {
+			b.text = s.TextBytes()
+			select {
+			case batches <- b:
+			case <-stop:
+				return false
+			}
+			b = readBatch{events: make([]sessionlog.Event, 0, batch), lines: make([]int, 0, batch)}
+			return true
+		}
+		for s.Next() {
+			b.events, b.lines = append(b.events, *s.Event()), append(b.lines, s.Line())
+			if len(b.events) == batch && !send() {
+				return
+			}
+		}
+		if len(b.events) > 0 {
+			send()
+		}
+	})
+	func() {
+		defer close(stop)
+		for b := range batches {
+			for i := range b.events {
+				fn(&b.events[i], b.lines[i], b.text)
+			}
+		}
+	}()
+	wait()
+	return s.Err()
 }
 
 // streamLog reads the log s opened for lf without keeping its events:
 // each gets them one by one as a surface.Folder checks and folds them.
 func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*sessionlog.Event), f *logFlags) (*logFile, error) {
 	defer s.Close()
-	fold := surface.NewFolder()
+	fold := surface.NewFolder(true)
 	next := int64(budgetStep)
 	var failed error
-	for s.Next() {
-		e := s.Event()
+	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) {
 		each(e)
 		fold.Add(e)
 		if err := fold.Err(); err != failed { // a first failure, or a check's after a fold's
@@ -198,14 +255,14 @@ func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*ses
 			if lf.errLines == nil {
 				lf.errLines = map[int64]int{}
 			}
-			lf.errLines[e.Seq] = s.Line()
+			lf.errLines[e.Seq] = line
 		}
-		if t := s.TextBytes(); t >= next {
-			b.grow(t)
-			next = t + budgetStep
+		if text >= next {
+			b.grow(text)
+			next = text + budgetStep
 		}
-	}
-	if err := s.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, a.inputErr(err, f)
 	}
 	rl := reader.Summary(s, &reader.Log{})
@@ -229,7 +286,9 @@ func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*ses
 // one slice of about that length is made; otherwise (or if the estimate
 // falls short) the events are gathered in pages and copied into an exact
 // slice at the end.
-func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
+//
+// fold, when not nil, is fed every event as it is gathered.
+func collect(s *reader.Stream, b *budget, fold *surface.Folder) (*reader.Log, error) {
 	defer s.Close()
 	const page = 4096
 	var pages [][]sessionlog.Event
@@ -239,9 +298,9 @@ func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 	sized := false // cur is the one slice, sized from the text's size
 	n := 0
 	next := int64(budgetStep)
-	for s.Next() {
+	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) {
 		if len(cur) == page && !sized {
-			if size, read := s.TextSize(), s.TextBytes(); size > 0 && read > 0 && len(pages) == 0 {
+			if size, read := s.TextSize(), text; size > 0 && read > 0 && len(pages) == 0 {
 				est := int(float64(page)*float64(size)/float64(read)*1.02) + page
 				cur = append(make([]sessionlog.Event, 0, est), cur...)
 				curLines = append(make([]int, 0, est), curLines...)
@@ -257,15 +316,18 @@ func collect(s *reader.Stream, b *budget) (*reader.Log, error) {
 			cur, curLines = make([]sessionlog.Event, 0, page), make([]int, 0, page)
 			sized = false
 		}
-		cur, curLines = append(cur, *s.Event()), append(curLines, s.Line())
-		n++
-		if t := s.TextBytes(); t >= next {
-			b.grow(t)
-			next = t + budgetStep
+		cur, curLines = append(cur, *e), append(curLines, line)
+		if fold != nil {
+			fold.Add(&cur[len(cur)-1])
 		}
-	}
+		n++
+		if text >= next {
+			b.grow(text)
+			next = text + budgetStep
+		}
+	})
 	b.grow(s.TextBytes())
-	if err := s.Err(); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if len(pages) == 0 {
