@@ -31,7 +31,7 @@ const (
 	budgetMin     = 64 << 20
 	budgetReserve = 12 << 20
 	budgetStep    = 1 << 20 // how often, in bytes of text, the limit is raised
-	budgetSlack   = 1.5     // the least limit, in times the live heap
+	budgetSlack   = 1.25    // the least limit, in times the live heap
 )
 
 // budget is the memory limit of one command.
