@@ -22,7 +22,7 @@ import (
 //
 // A budget the live heap itself outgrows would make the collector run
 // without end (a log whose events hold more than the budget allows), so
-// the limit also stays budgetSlack above the live heap: the command then
+// the limit is also at least budgetSlack times the live heap: the command then
 // runs over its budget, which make bench-shapes reports, instead of
 // thrashing within it.
 const (
