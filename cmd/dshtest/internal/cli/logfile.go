@@ -89,7 +89,7 @@ func (f *logFlags) register(fs *pflag.FlagSet) {
 // readOptions say what a command leaves to itself.
 type readOptions struct {
 	// deferLoad leaves validation and the surface fold to the caller
-	// (logFile.load), which can run it alongside other work.
+	// (logFile.validate), which can run it alongside other work.
 	deferLoad bool
 	// budget is the command's memory budget, in times the log's text
 	// (budget.go); 0 means readBudget.
@@ -359,19 +359,9 @@ func (a *app) inputErr(err error, f *logFlags) error {
 	return &inputError{Path: logName(nil, f), Seq: -1, Reason: err.Error()}
 }
 
-// load validates the events and folds the surface (surface.Load),
-// setting Session. An error is an *inputError at the offending event's line.
-func (lf *logFile) load() error {
-	s, err := lf.validate(lf.Events)
-	lf.Session = s
-	if s != nil {
-		lf.Surface = s.Surface()
-	}
-	return err
-}
-
-// validate is load of events without keeping the session: it does not
-// touch lf.Events, and may run while another goroutine sets it.
+// validate runs the load-time checks and the surface fold on events
+// (surface.Load) without keeping the session: it does not touch
+// lf.Events, and may run while another goroutine sets it.
 func (lf *logFile) validate(events []sessionlog.Event) (*surface.Session, error) {
 	s, err := surface.Load(events, nil)
 	if err != nil {
