@@ -133,6 +133,36 @@ func DecodeString(tok []byte) (string, bool) {
 	return s, true
 }
 
+// SplitArrayInto appends the elements of raw holding a JSON array to
+// elems[:0], in order; values are sub-slices of raw. ok is false when raw
+// is not an array or its structure is broken.
+func SplitArrayInto(elems [][]byte, raw []byte) ([][]byte, bool) {
+	elems = elems[:0]
+	i := SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, false
+	}
+	i = SkipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return elems, SkipSpace(raw, i+1) == len(raw)
+	}
+	for {
+		end := skipValue(raw, i)
+		if end <= i || end > len(raw) {
+			return nil, false
+		}
+		elems = append(elems, raw[i:end])
+		i = SkipSpace(raw, end)
+		if i < len(raw) && raw[i] == ']' {
+			return elems, SkipSpace(raw, i+1) == len(raw)
+		}
+		if i >= len(raw) || raw[i] != ',' {
+			return nil, false
+		}
+		i = SkipSpace(raw, i+1)
+	}
+}
+
 // FirstElement returns the first element of raw holding a non-empty JSON
 // array; ok is false for anything else.
 func FirstElement(raw []byte) ([]byte, bool) {

@@ -67,3 +67,33 @@ func FuzzSplitObject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitArray: on valid JSON, SplitArrayInto splits an array as
+// encoding/json does into []json.RawMessage, and refuses what it refuses.
+func FuzzSplitArray(f *testing.F) {
+	for _, s := range []string{`[]`, `[1]`, ` [ "a" , "b\"" ] `, `[[1,2],{"a":[]},null]`, `{}`, `null`, `"x"`, `[1,]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		got, ok := SplitArrayInto(nil, b)
+		var want []json.RawMessage
+		err := json.Unmarshal(b, &want)
+		if !ok {
+			if err == nil && want != nil {
+				t.Fatalf("%q: refused, json gives %q", b, want)
+			}
+			return
+		}
+		if err != nil || len(got) != len(want) {
+			t.Fatalf("%q: %q, json gives %q (%v)", b, got, want, err)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("%q: element %d %q, json gives %q", b, i, got[i], want[i])
+			}
+		}
+	})
+}

@@ -152,7 +152,9 @@ type Decoder struct {
 	arena   arena            // the events' raw members
 	scratch []byte           // a packed member's data, built before its copy
 	types   map[string]string
-	offset  int64 // bytes read so far
+	offset  int64    // bytes read so far
+	members [][]byte // a packed row's members, reused row after row
+	dts     [][]byte
 }
 
 // NewDecoder returns a Decoder reading r. name is the path used in errors.
@@ -493,19 +495,21 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 			return bad()
 		}
 	}
-	var members []json.RawMessage
-	if json.Unmarshal(membersRaw, &members) != nil || len(members) == 0 {
+	members, ok := fastjson.SplitArrayInto(d.members, membersRaw)
+	if !ok || len(members) == 0 {
 		return bad()
 	}
+	d.members = members
 	for _, m := range members {
 		if !isString(m) {
 			return bad()
 		}
 	}
-	var dtItems []json.RawMessage
-	if json.Unmarshal(dtRaw, &dtItems) != nil || len(dtItems) != len(members)-1 {
+	dtItems, ok := fastjson.SplitArrayInto(d.dts, dtRaw)
+	if !ok || len(dtItems) != len(members)-1 {
 		return bad()
 	}
+	d.dts = dtItems
 	if seq0 != d.next {
 		return d.errorf(seq0, "seq %d is not contiguous; expected %d", seq0, d.next)
 	}
