@@ -144,6 +144,7 @@ type Stream struct {
 	events   int
 	text     int64 // a container's lines read so far, newlines included
 	size     int64 // the text's size when known before reading, else -1
+	ahead    *lineScanner
 	warnings []Warning
 	err      error
 	done     bool
@@ -301,10 +302,13 @@ func (s *Stream) Next() bool {
 		if s.inClose > 0 {
 			return s.nextCloser()
 		}
-		if !s.lg.Next() {
+		if s.ahead == nil {
+			s.ahead = startScanner(s.lg)
+		}
+		ln, ok := s.ahead.next()
+		if !ok {
 			return s.end()
 		}
-		ln := s.lg.Line()
 		s.text += int64(len(ln.Data)) + 1
 		if err := s.readLine(ln.Data, ln.Pos.Line); err != nil {
 			s.err, s.done = err, true
@@ -545,6 +549,9 @@ func (s *Stream) Subagents() []string {
 // Close releases the files.
 func (s *Stream) Close() error {
 	var err error
+	if s.ahead != nil {
+		s.ahead.stop() // before the container it reads is closed
+	}
 	if s.lg != nil {
 		err = s.lg.Close()
 	}
