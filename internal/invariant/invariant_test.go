@@ -259,6 +259,3 @@ func TestRereadChanged(t *testing.T) {
 		}
 	}
 }
-
-// TestMemoryBudget: repro's budget is 3.5× the log (at least 64 MiB) and
-// is restored afterwards; GOMEMLIMIT, when set, is left to decide.

@@ -305,10 +305,10 @@ func TestBadInputEverywhere(t *testing.T) {
 	}
 }
 
-// TestInvariantsOnGeneratedSessions: on generated sessions of both
-// vocabularies, hostile texts included, every invariant holds with the real
-// projection (no false alarm), and the surface projector trips at least one
-// invariant on every session with a landed checkpoint (no false calm).
+// TestMemoryBudget: a command's budget is its factor times the text read
+// (at least 64 MiB), less the reserve; it grows with the text and never
+// shrinks, is restored when the command ends, and GOMEMLIMIT, when set, is
+// left to decide.
 func TestMemoryBudget(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	for _, tt := range []struct {
