@@ -2,7 +2,6 @@ package cli
 
 import (
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"time"
 )
@@ -55,24 +54,11 @@ func (a *app) startBudget(factor float64) *budget {
 	if !b.off {
 		b.before = debug.SetMemoryLimit(-1)
 		b.grow(0)
-		done, stopped := make(chan struct{}), make(chan struct{})
-		go func() { // the live heap can outgrow the budget after the read
-			defer close(stopped)
-			t := time.NewTicker(budgetWatch)
-			defer t.Stop()
-			for {
-				select {
-				case <-done:
-					return
-				case <-t.C:
-					b.grow(-1)
-				}
-			}
-		}()
+		// The live heap can outgrow the budget after the read.
+		stop := every(budgetWatch, func() { b.grow(-1) })
 		prev := a.restore
 		a.restore = func() {
-			close(done)
-			<-stopped
+			stop()
 			debug.SetMemoryLimit(b.before)
 			if prev != nil {
 				prev()
@@ -101,11 +87,7 @@ func (b *budget) grow(text int64) {
 	b.text = max(b.text, text)
 	l := budgetLimit(b.factor, b.text)
 	if b.limit > 0 { // the first limit is set before anything is live
-		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(s)
-		if s[0].Value.Kind() == metrics.KindUint64 {
-			l = max(l, int64(float64(s[0].Value.Uint64())*budgetSlack))
-		}
+		l = max(l, int64(float64(liveHeap())*budgetSlack))
 	}
 	if l > b.limit {
 		b.limit = l

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 )
@@ -54,8 +53,6 @@ func startProfiles(env map[string]string, stderr io.Writer) func() {
 // peakHeapProfile samples the live heap every 20 ms and writes a heap
 // profile to path whenever it has grown by a tenth since the last one.
 func peakHeapProfile(path string, stderr io.Writer) func() {
-	done, finished := make(chan struct{}), make(chan struct{})
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var peak uint64
 	write := func() {
 		f, err := os.Create(path)
@@ -69,26 +66,14 @@ func peakHeapProfile(path string, stderr io.Writer) func() {
 			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envHeapProfile, err)
 		}
 	}
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			metrics.Read(sample)
-			if live := sample[0].Value.Uint64(); live > peak+peak/10 {
-				peak = live
-				write()
-			}
+	stop := every(20*time.Millisecond, func() {
+		if live := liveHeap(); live > peak+peak/10 {
+			peak = live
+			write()
 		}
-	}()
+	})
 	return func() {
-		close(done)
-		<-finished
+		stop()
 		if peak == 0 { // the command ended before the first sample
 			runtime.GC()
 			write()
