@@ -38,6 +38,7 @@ type budget struct {
 	factor float64
 	mu     sync.Mutex
 	text   int64 // the text read so far
+	next   int64 // read's next step
 	limit  int64 // the limit set, 0 before the first
 	before int64 // the limit to restore
 	off    bool
@@ -71,6 +72,16 @@ func (a *app) startBudget(factor float64) *budget {
 // budgetLimit is the soft memory limit for text bytes of log at factor.
 func budgetLimit(factor float64, text int64) int64 {
 	return max(int64(float64(text)*factor), budgetMin) - budgetReserve
+}
+
+// read tells the budget how much text has been read, raising the limit a
+// budgetStep at a time.
+func (b *budget) read(text int64) {
+	if b == nil || text < b.next {
+		return
+	}
+	b.next = text + budgetStep
+	b.grow(text)
 }
 
 // grow raises the limit to the budget of text bytes of log (-1: the text

@@ -245,7 +245,6 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*sessionlog.Event), f *logFlags) (*logFile, error) {
 	defer s.Close()
 	fold := surface.NewFolder(true)
-	next := int64(budgetStep)
 	var failed error
 	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) {
 		each(e)
@@ -257,10 +256,7 @@ func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*ses
 			}
 			lf.errLines[e.Seq] = line
 		}
-		if text >= next {
-			b.grow(text)
-			next = text + budgetStep
-		}
+		b.read(text)
 	})
 	if err != nil {
 		return nil, a.inputErr(err, f)
@@ -297,7 +293,6 @@ func collect(s *reader.Stream, b *budget, fold *surface.Folder) (*reader.Log, er
 	curLines := make([]int, 0, page)
 	sized := false // cur is the one slice, sized from the text's size
 	n := 0
-	next := int64(budgetStep)
 	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) {
 		if len(cur) == page && !sized {
 			if size, read := s.TextSize(), text; size > 0 && read > 0 && len(pages) == 0 {
@@ -321,10 +316,7 @@ func collect(s *reader.Stream, b *budget, fold *surface.Folder) (*reader.Log, er
 			fold.Add(&cur[len(cur)-1])
 		}
 		n++
-		if text >= next {
-			b.grow(text)
-			next = text + budgetStep
-		}
+		b.read(text)
 	})
 	b.grow(s.TextBytes())
 	if err != nil {
