@@ -3,6 +3,8 @@ package container
 import (
 	"strconv"
 	"strings"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // Error is a refusal: the log cannot be read as upstream would read it. It
@@ -27,17 +29,7 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Path)
-	if e.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(e.Line))
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Reason)
-	return b.String()
-}
+func (e *Error) Error() string { return sessionlog.Refusal(e.Path, e.Line, -1, e.Reason) }
 
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }

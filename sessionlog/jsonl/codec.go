@@ -52,12 +52,7 @@ type DecodeError struct {
 	TooLong bool
 }
 
-func (e *DecodeError) Error() string {
-	if e.Seq < 0 {
-		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Reason)
-	}
-	return fmt.Sprintf("%s:%d: %s (seq %d)", e.Path, e.Line, e.Reason, e.Seq)
-}
+func (e *DecodeError) Error() string { return sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason) }
 
 // Log is a decoded JSONL log.
 type Log struct {

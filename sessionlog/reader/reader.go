@@ -35,7 +35,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
@@ -78,20 +77,7 @@ type Error struct {
 	Err       error
 }
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Path)
-	if e.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(e.Line))
-	}
-	b.WriteString(": ")
-	b.WriteString(e.Reason)
-	if e.Seq >= 0 {
-		fmt.Fprintf(&b, " (seq %d)", e.Seq)
-	}
-	return b.String()
-}
+func (e *Error) Error() string { return sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason) }
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }

@@ -53,14 +53,7 @@ type inputError struct {
 }
 
 func (e *inputError) Error() string {
-	s := e.Path
-	if e.Line > 0 {
-		s += fmt.Sprintf(":%d", e.Line)
-	}
-	s += ": " + e.Reason
-	if e.Seq >= 0 {
-		s += fmt.Sprintf(" (seq %d)", e.Seq)
-	}
+	s := sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason)
 	if e.Hint != "" {
 		s += "; " + e.Hint
 	}
