@@ -6,9 +6,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/dshtest/dshtest/internal/safefile"
 )
@@ -19,14 +21,31 @@ const ExitInterrupted = 130
 
 // scratch holds record's scratch directories while they exist, so that an
 // interrupt can remove them. It is process-wide state because a signal is.
+//
+// An interrupt does not pull a directory from under the goroutines still
+// writing into it (testscript makes missing parents, so a directory removed
+// too early comes back): it stops new scenarios, lets the running one end
+// and waits for every directory to be dropped by its owner, who then parks
+// until the exit. Only past scratchGrace does it remove what is left itself.
 var scratch = struct {
 	sync.Mutex
-	dirs map[string]bool
+	dirs     map[string]bool
+	stopping bool          // an interrupt is ending the process
+	idle     chan struct{} // closed when stopping and no directory is left
 }{dirs: map[string]bool{}}
 
-// newScratch makes a scratch directory that an interrupt removes.
+// scratchGrace is how long an interrupt waits for the running scenario to
+// end before it removes the scratch directories under it.
+const scratchGrace = 3 * time.Second
+
+// newScratch makes a scratch directory that an interrupt removes. After an
+// interrupt it makes none: it parks until the process exits.
 func newScratch() (string, error) {
 	scratch.Lock()
+	if scratch.stopping {
+		scratch.Unlock()
+		select {}
+	}
 	defer scratch.Unlock()
 	dir, err := os.MkdirTemp("", scratchPrefix())
 	if err == nil {
@@ -35,34 +54,78 @@ func newScratch() (string, error) {
 	return dir, err
 }
 
-// dropScratch removes a scratch directory.
+// dropScratch removes a scratch directory. After an interrupt, the last one
+// dropped wakes the interrupt, and the caller parks until the process exits
+// rather than go on with a record that is being ended.
 func dropScratch(dir string) {
 	scratch.Lock()
-	defer scratch.Unlock()
 	os.RemoveAll(dir)
 	delete(scratch.dirs, dir)
+	if !scratch.stopping {
+		scratch.Unlock()
+		return
+	}
+	if len(scratch.dirs) == 0 && scratch.idle != nil {
+		close(scratch.idle)
+		scratch.idle = nil
+	}
+	scratch.Unlock()
+	select {}
 }
 
-// removeScratchForExit removes every scratch directory and keeps the lock,
-// so that none is made before the process exits. Goroutines of the suite
-// may still be writing into one (and testscript makes missing parents):
-// each is moved away and a plain file put in its place, so that no path of
-// theirs reaches it or makes it again; the returned function removes those
-// placeholders, to be called just before the exit.
-func removeScratchForExit() (unblock func()) {
+// scenarioMayStart reports whether a scenario may start: not after an
+// interrupt.
+func scenarioMayStart() bool {
 	scratch.Lock()
+	defer scratch.Unlock()
+	return !scratch.stopping
+}
+
+// removeScratchForExit ends the use of every scratch directory, removes
+// them, and keeps the lock so that none is made before the process exits.
+// It waits up to grace for their owners to drop them (the running scenario
+// ends, no other starts). Past it, each directory left is moved away and a
+// plain file put in its place, so that no path of a goroutine still in it
+// reaches it or makes it again; the returned function removes those
+// placeholders, to be called just before the exit.
+func removeScratchForExit(grace time.Duration) (unblock func()) {
+	scratch.Lock()
+	scratch.stopping = true
+	if len(scratch.dirs) > 0 {
+		idle := make(chan struct{})
+		scratch.idle = idle
+		scratch.Unlock()
+		select {
+		case <-idle:
+		case <-time.After(grace):
+		}
+		scratch.Lock()
+	}
 	var blockers []string
 	for d := range scratch.dirs {
-		gone := d + ".interrupted"
-		if os.Rename(d, gone) != nil {
-			gone = d
-		} else if f, err := os.OpenFile(d, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
-			f.Close()
-			blockers = append(blockers, d)
-		}
-		for range 5 {
-			if os.RemoveAll(gone) == nil {
+		// A goroutine may make d again between a rename and the
+		// placeholder: that one is moved away too.
+		var gone []string
+		for i := range 5 {
+			g := d + ".interrupted" + strconv.Itoa(i)
+			if os.Rename(d, g) != nil {
 				break
+			}
+			gone = append(gone, g)
+			if f, err := os.OpenFile(d, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+				blockers = append(blockers, d)
+				break
+			}
+		}
+		if len(gone) == 0 {
+			gone = []string{d}
+		}
+		for _, g := range gone {
+			for range 5 {
+				if os.RemoveAll(g) == nil {
+					break
+				}
 			}
 		}
 	}
@@ -99,7 +162,7 @@ func (a *app) guardInterrupts(root string) *batch {
 		select {
 		case s := <-b.sig:
 			b.mu.Lock() // a write in progress ends first; none starts after
-			unblock := removeScratchForExit()
+			unblock := removeScratchForExit(scratchGrace)
 			fmt.Fprintf(a.stderr, "dshtest: record interrupted (%v): %s\n", s, b.said())
 			unblock()
 			os.Exit(ExitInterrupted)

@@ -210,6 +210,9 @@ func (t *suiteT) Verbose() bool { return t.run.verbose }
 // Run runs one scenario to completion in its own goroutine (so that
 // FailNow can end it) and records its outcome.
 func (t *suiteT) Run(name string, f func(testscript.T)) {
+	if !scenarioMayStart() {
+		return // an interrupt is ending the process
+	}
 	i := len(t.res.Outcomes) + 1
 	if t.run.started != nil {
 		t.run.started(name, i, t.total)
