@@ -59,6 +59,21 @@ type EventMsg struct {
 	Event sessionlog.Event
 }
 
+// EventsMsg appends events, in order, through the live path: what as many
+// EventMsg would, in one message. A viewer that reads a long log behind its
+// screen sends its batches so.
+type EventsMsg struct {
+	Events []sessionlog.Event
+}
+
+// StatusMsg sets a text the status line shows after the session id (where
+// a narrow terminal does not cut it off) until another StatusMsg replaces
+// it; the empty text removes it. A viewer says with it how far it has read. The text is
+// escaped as every log-derived string is.
+type StatusMsg struct {
+	Text string
+}
+
 // ResumeMsg drops all state and remounts on Log (a resume): the transcript
 // is rebuilt through the replay path. Log is kept as Config.Log is.
 type ResumeMsg struct {
@@ -92,9 +107,10 @@ type Model struct {
 	markers  []int // indices of marker items, ascending
 	steps    *stepIndex
 
-	cache  map[transcript.ItemID]*cachedRows
-	misses int // items rendered (cache misses), for tests
-	notice string
+	cache      map[transcript.ItemID]*cachedRows
+	misses     int // items rendered (cache misses), for tests
+	notice     string
+	statusText string // StatusMsg's text
 
 	follow bool
 	top    anchor
@@ -221,6 +237,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 	case EventMsg:
 		m.apply(msg.Event)
+	case EventsMsg:
+		for _, e := range msg.Events {
+			m.apply(e)
+		}
+	case StatusMsg:
+		m.statusText = msg.Text
 	case ResumeMsg:
 		m.mount(msg.Log)
 		m.notice = ""
@@ -343,6 +365,10 @@ func plural(n int, noun string) string {
 func (m *Model) status(v *viewport) string {
 	var b strings.Builder
 	b.WriteString(DisplayInlineText(m.cfg.SessionID))
+	if m.statusText != "" {
+		b.WriteString(" · ")
+		b.WriteString(DisplayInlineText(m.statusText))
+	}
 	b.WriteString(" · ")
 	b.WriteString(plural(m.events, "event"))
 	b.WriteString(" · ")

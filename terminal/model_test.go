@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshtest/dshtest/screen"
@@ -442,4 +443,60 @@ func TestReplayOnly(t *testing.T) {
 		}
 	}()
 	m.Update(EventMsg{Event: cfg.Log[0]})
+}
+
+// TestEventsMsg: a model fed a log in batches of EventsMsg, mounted on a
+// prefix of it or on nothing, shows what one fed the same events as
+// EventMsg shows, and what a replay of the whole log shows: screen and
+// document.
+func TestEventsMsg(t *testing.T) {
+	for name, log := range logs(t) {
+		for _, mounted := range []int{0, len(log) / 3} {
+			for _, batch := range []int{1, 3, 64} {
+				t.Run(fmt.Sprintf("%s/mounted=%d/batch=%d", name, mounted, batch), func(t *testing.T) {
+					clock := func() int64 { return ms("2026-07-21 10:45:00") }
+					cfg := Config{SessionID: name, Width: 44, Height: 12, Clock: clock}
+					one, batched := New(cfg), New(Config{SessionID: name, Width: 44, Height: 12, Clock: clock, Log: log[:mounted]})
+					for _, e := range log {
+						one.Update(EventMsg{Event: e})
+					}
+					for i := mounted; i < len(log); i += batch {
+						batched.Update(EventsMsg{Events: log[i:min(i+batch, len(log))]})
+					}
+					full := cfg
+					full.Log = log
+					replay := New(full)
+					for _, m := range []*Model{one, replay} {
+						if a, b := batched.Document(), m.Document(); !slices.Equal(a.Lines, b.Lines) {
+							t.Fatalf("document:\n%s", lineDiffText(a.Lines, b.Lines))
+						}
+						if a, b := batched.Screen(), m.Screen(); !slices.Equal(a, b) {
+							t.Fatalf("screen:\n%s", lineDiffText(a, b))
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestStatusMsg: a StatusMsg's text sits after the session id on the
+// status line, escaped, until an empty one removes it; a key's notice
+// stays after the settings.
+func TestStatusMsg(t *testing.T) {
+	m := New(Config{SessionID: "s", Width: 140, Height: 4, Clock: func() int64 { return 0 }})
+	plain := func() string { return ansi.Strip(m.Screen()[3]) }
+	before := plain()
+	m.Update(StatusMsg{Text: "reading 42%\x1b[31m\n"})
+	m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	got := plain()
+	if !strings.HasPrefix(got, "s · reading 42%") || strings.ContainsAny(got, "\x1b\n") ||
+		!strings.Contains(got, "· 0 events · 0 compactions · tools collapsed · reasoning off · Reasoning blocks hidden.") {
+		t.Fatalf("status with a text: %q", got)
+	}
+	m.Update(StatusMsg{})
+	m.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	if got := plain(); !strings.HasPrefix(got, strings.TrimRight(before, " ")) {
+		t.Fatalf("status after an empty StatusMsg: %q, want %q and the notice", got, before)
+	}
 }
