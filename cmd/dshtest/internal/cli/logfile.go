@@ -121,32 +121,9 @@ func logName(args []string, f *logFlags) string {
 // warnings, and validates it. Every failure is an *inputError naming the
 // file and, where there is one, the line.
 func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, error) {
-	if f.maxLine < 1 {
-		return nil, usagef("--max-line-bytes %d: want a positive number of bytes", f.maxLine)
-	}
-	ro := reader.Options{Subagent: f.subagent, MaxLineBytes: f.maxLine, AllowUnknown: f.allowUnknown, NoRecover: f.noRecover}
-	lf := &logFile{}
-	switch {
-	case len(args) > 0:
-		lf.Path = args[0]
-		ro.Session = f.session
-		lf.open = func() (*reader.Stream, error) { return reader.Open(args[0], ro) }
-	default:
-		home, _ := os.UserHomeDir()
-		store, err := container.StoreDir(f.store, a.getenv, home)
-		if err != nil {
-			return nil, &inputError{Path: f.store, Seq: -1, Reason: err.Error()}
-		}
-		p, err := container.FindSession(store, f.session)
-		if err != nil {
-			return nil, a.inputErr(err, f)
-		}
-		lf.Path = p
-		lf.open = func() (*reader.Stream, error) { return reader.Open(p, ro) }
-	}
-	s, err := lf.open()
+	lf, s, err := a.openLog(args, f)
 	if err != nil {
-		return nil, a.inputErr(err, f)
+		return nil, err
 	}
 	factor := opts.budget
 	if factor == 0 {
@@ -154,7 +131,15 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	}
 	b := a.startBudget(factor)
 	if opts.each != nil {
-		return a.streamLog(lf, s, b, opts.each, f)
+		each := opts.each
+		lf, err := a.streamLog(lf, s, b, func(e *sessionlog.Event, _ int64) bool { each(e); return true }, f)
+		if lf != nil {
+			a.printWarnings(lf.Read)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return lf, nil
 	}
 	var fold *surface.Folder
 	if !opts.deferLoad {
@@ -182,6 +167,46 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	return lf, nil
 }
 
+// openLog opens the log the arguments name for reading, as readLog reads
+// it.
+func (a *app) openLog(args []string, f *logFlags) (*logFile, *reader.Stream, error) {
+	if f.maxLine < 1 {
+		return nil, nil, usagef("--max-line-bytes %d: want a positive number of bytes", f.maxLine)
+	}
+	ro := reader.Options{Subagent: f.subagent, MaxLineBytes: f.maxLine, AllowUnknown: f.allowUnknown, NoRecover: f.noRecover}
+	lf := &logFile{}
+	switch {
+	case len(args) > 0:
+		lf.Path = args[0]
+		ro.Session = f.session
+		lf.open = func() (*reader.Stream, error) { return reader.Open(args[0], ro) }
+	default:
+		home, _ := os.UserHomeDir()
+		store, err := container.StoreDir(f.store, a.getenv, home)
+		if err != nil {
+			return nil, nil, &inputError{Path: f.store, Seq: -1, Reason: err.Error()}
+		}
+		p, err := container.FindSession(store, f.session)
+		if err != nil {
+			return nil, nil, a.inputErr(err, f)
+		}
+		lf.Path = p
+		lf.open = func() (*reader.Stream, error) { return reader.Open(p, ro) }
+	}
+	s, err := lf.open()
+	if err != nil {
+		return nil, nil, a.inputErr(err, f)
+	}
+	return lf, s, nil
+}
+
+// printWarnings prints what the reader warned of.
+func (a *app) printWarnings(rl *reader.Log) {
+	for _, w := range rl.Warnings {
+		a.warnf("%s", w)
+	}
+}
+
 // readBatch is a batch of events read ahead, with their lines and the
 // text read once they were.
 type readBatch struct {
@@ -194,7 +219,8 @@ type readBatch struct {
 // each event to fn in order on this one, so that decoding the log and
 // what the command does with its events proceed side by side; it returns
 // s.Err(). fn's event is valid until fn returns; its payloads stay valid.
-func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int64)) error {
+// When fn returns false the read stops there.
+func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int64) bool) error {
 	const batch = 512
 	batches := make(chan readBatch, 8)
 	stop := make(chan struct{}) // closed when fn's side ends, even by a panic
@@ -221,26 +247,42 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 			send()
 		}
 	})
+	stopped := false
 	func() {
 		defer close(stop)
 		for b := range batches {
 			for i := range b.events {
-				fn(&b.events[i], b.lines[i], b.text)
+				if !fn(&b.events[i], b.lines[i], b.text) {
+					stopped = true
+					return
+				}
 			}
 		}
 	}()
 	wait()
+	if stopped {
+		return nil
+	}
 	return s.Err()
 }
 
+// errStopped is streamLog's error when its each stopped the read.
+var errStopped = errors.New("the read was stopped")
+
 // streamLog reads the log s opened for lf without keeping its events:
-// each gets them one by one as a surface.Folder checks and folds them.
-func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*sessionlog.Event), f *logFlags) (*logFile, error) {
+// each gets them one by one as a surface.Folder checks and folds them,
+// with the text read by then, until it returns false (errStopped). The warnings are left to the
+// caller (lf.Read), which has them after a refusal of an event too.
+func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(e *sessionlog.Event, text int64) bool, f *logFlags) (*logFile, error) {
 	defer s.Close()
 	fold := surface.NewFolder(true)
 	var failed error
-	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) {
-		each(e)
+	stopped := false
+	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) bool {
+		if !each(e, text) {
+			stopped = true
+			return false
+		}
 		fold.Add(e)
 		if err := fold.Err(); err != failed { // a first failure, or a check's after a fold's
 			failed = err
@@ -250,17 +292,18 @@ func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(*ses
 			lf.errLines[e.Seq] = line
 		}
 		b.read(text)
+		return true
 	})
-	if err != nil {
+	switch {
+	case stopped:
+		return nil, errStopped
+	case err != nil:
 		return nil, a.inputErr(err, f)
 	}
 	rl := reader.Summary(s, &reader.Log{})
 	lf.Read, lf.Header, lf.Surface = rl, rl.Header, fold.Surface()
-	for _, w := range rl.Warnings {
-		a.warnf("%s", w)
-	}
 	if failed != nil {
-		return nil, lf.eventError(failed)
+		return lf, lf.eventError(failed)
 	}
 	return lf, nil
 }
@@ -286,7 +329,7 @@ func collect(s *reader.Stream, b *budget, fold *surface.Folder) (*reader.Log, er
 	curLines := make([]int, 0, page)
 	sized := false // cur is the one slice, sized from the text's size
 	n := 0
-	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) {
+	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) bool {
 		if len(cur) == page && !sized {
 			if size, read := s.TextSize(), text; size > 0 && read > 0 && len(pages) == 0 {
 				est := int(float64(page)*float64(size)/float64(read)*1.02) + page
@@ -310,6 +353,7 @@ func collect(s *reader.Stream, b *budget, fold *surface.Folder) (*reader.Log, er
 		}
 		n++
 		b.read(text)
+		return true
 	})
 	b.grow(s.TextBytes())
 	if err != nil {

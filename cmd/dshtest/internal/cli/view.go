@@ -1,11 +1,10 @@
 package cli
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -32,8 +31,16 @@ the renderer's:
 deriveMessages in surface order, in the same block format as
 "render --projection surface" (q quit, PgUp/PgDn, Up/Down, Home/End).
 
-The clock is frozen at the last event's time, as in render. view needs a
-terminal; use render to print.`,
+A long log opens at once: what is not read within a quarter of a second is
+read behind the screen ("reading 42%" on the status line) and reaches the
+renderer through the live path, the one a running session takes, while the
+keys work; the screen it ends on is the replay's. A refusal found on the way
+stays on the status line; q then prints it, as render would, and view exits
+with its code.
+
+The clock is frozen at the last event's time, as in render (while a long
+log is read, at the last event read). view needs a terminal; use render to
+print.`,
 		Example: `  dshtest view session.jsonl
   dshtest view session.jsonl --tools expanded --reasoning off
   dshtest view session.jsonl --surface`,
@@ -48,14 +55,17 @@ terminal; use render to print.`,
 			if err != nil {
 				return err
 			}
-			lf, err := a.readLog(args, &lfl, readOptions{})
-			if err != nil {
-				return err
+			if surface || !a.isTTY(a.stdout) {
+				lf, err := a.readLog(args, &lfl, readOptions{})
+				if err != nil {
+					return err
+				}
+				if !a.isTTY(a.stdout) {
+					return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
+				}
+				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
 			}
-			if !a.isTTY(a.stdout) {
-				return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
-			}
-			return viewer.Run(viewModel(lf, surface, s, opts, proj), a.stdin, underlying(a.stdout))
+			return a.viewLog(args, &lfl, s, opts, proj)
 		}),
 	}
 	df.register(cmd.Flags(), false)
@@ -64,17 +74,14 @@ terminal; use render to print.`,
 	return cmd
 }
 
-// viewModel is the full-screen model view shows for lf: the pager over the
-// surface messages, or the terminal renderer mounted on the log. Every
-// log-derived string in them goes through the one escaper.
-func viewModel(lf *logFile, surface bool, s terminal.Settings, opts transcript.Options, proj terminal.Projection) tea.Model {
-	if surface {
-		return viewer.SurfacePager(sessionIDOf(lf), lf.Session.DeriveMessages(), 80, 24)
-	}
-	now := invariant.FrozenNow(lf.Events)
+// transcriptModel is the terminal renderer view shows, mounted on log
+// with the clock now returns. Every log-derived string in it goes through
+// the one escaper.
+func transcriptModel(id string, log []sessionlog.Event, replayOnly bool, s terminal.Settings, opts transcript.Options, proj terminal.Projection, now func() int64) *terminal.Model {
 	return terminal.New(terminal.Config{
-		SessionID:          sessionIDOf(lf),
-		Log:                lf.Events,
+		SessionID:          id,
+		Log:                log,
+		ReplayOnly:         replayOnly,
 		Width:              80,
 		Height:             24,
 		Scheme:             s.Scheme,
@@ -83,6 +90,6 @@ func viewModel(lf *logFile, surface bool, s terminal.Settings, opts transcript.O
 		Transcript:         opts,
 		Projection:         proj,
 		MaxToolOutputLines: s.MaxToolOutputLines,
-		Clock:              func() int64 { return now },
+		Clock:              now,
 	})
 }

@@ -24,6 +24,55 @@ func Run(m tea.Model, in io.Reader, out io.Writer, opts ...tea.ProgramOption) er
 	return err
 }
 
+// Reading wraps m, shown while what it shows is still read behind it:
+// next blocks until the next messages for m are ready (a batch of events
+// and a status, say) and reports false once there are no more. The
+// messages are pulled one batch at a time, once m has taken the previous
+// one, so that a key pressed meanwhile waits for one batch at most, not
+// for a queue of them.
+func Reading(m tea.Model, next func() ([]tea.Msg, bool)) tea.Model {
+	return &reading{m: m, next: next}
+}
+
+type reading struct {
+	m    tea.Model
+	next func() ([]tea.Msg, bool)
+}
+
+// pulled is what a pull brought.
+type pulled struct {
+	msgs []tea.Msg
+	more bool
+}
+
+func (r *reading) pull() tea.Msg {
+	msgs, more := r.next()
+	return pulled{msgs, more}
+}
+
+func (r *reading) Init() tea.Cmd { return tea.Batch(r.m.Init(), r.pull) }
+
+func (r *reading) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	p, ok := msg.(pulled)
+	if !ok {
+		var cmd tea.Cmd
+		r.m, cmd = r.m.Update(msg)
+		return r, cmd
+	}
+	var cmds []tea.Cmd
+	for _, msg := range p.msgs {
+		var cmd tea.Cmd
+		r.m, cmd = r.m.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	if p.more {
+		cmds = append(cmds, r.pull)
+	}
+	return r, tea.Batch(cmds...)
+}
+
+func (r *reading) View() tea.View { return r.m.View() }
+
 // Pager pages through lines, wrapped to the width: a title row, a window
 // of rows and a status row. Keys: q or Ctrl+C quit; PgUp/PgDn, Up/Down
 // (k/j), Home/End scroll. It opens at the top.

@@ -295,3 +295,85 @@ func TestPagerWraps(t *testing.T) {
 		t.Errorf("at 120 columns row 2 is %q, want %q", rows[2], "short")
 	}
 }
+
+// TestReading: Reading pulls one batch at a time, once the model has taken
+// the previous one; a key pressed while the next batch is awaited is drawn
+// at once; the pulls end when next says so; and the screen at the end is
+// what a replay of the whole log shows after the same key.
+func TestReading(t *testing.T) {
+	log := exampleLog(t)
+	cfg := terminal.Config{SessionID: "s", Width: 80, Height: 24, Clock: func() int64 { return 0 }}
+	batches := make(chan []tea.Msg)
+	var pulls, applied, keys atomic.Int32
+	inFlight := atomic.Bool{}
+	next := func() ([]tea.Msg, bool) {
+		if inFlight.Swap(true) {
+			t.Error("a pull while another one's batch was not yet applied")
+		}
+		pulls.Add(1)
+		msgs, ok := <-batches
+		if ok {
+			msgs = append(msgs, countMsg{&applied, &inFlight})
+		} else {
+			inFlight.Store(false)
+		}
+		return msgs, ok
+	}
+	tm := teatest.NewTestModel(t, viewer.Reading(&counter{Model: terminal.New(cfg), keys: &keys}, next), teatest.WithInitialTermSize(80, 24), programOptions)
+	half := len(log) / 2
+	deadline := time.Now().Add(10 * time.Second)
+	batches <- []tea.Msg{terminal.EventsMsg{Events: log[:half]}, terminal.StatusMsg{Text: "reading 50%"}}
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("reading 50%")) },
+		teatest.WithDuration(10*time.Second))
+	// The next pull is waiting on batches: a key is not.
+	tm.Send(keyCtrlR)
+	for keys.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("a key waited for the next batch")
+		}
+		runtime.Gosched()
+	}
+	batches <- []tea.Msg{terminal.EventsMsg{Events: log[half:]}, terminal.StatusMsg{}}
+	close(batches)
+	for pulls.Load() < 3 && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+	tm.Send(keyQ)
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	if n, a := pulls.Load(), applied.Load(); n != 3 || a != 2 {
+		t.Errorf("%d pulls, %d batches applied; want 3 and 2", n, a)
+	}
+	full := cfg
+	full.Log = log
+	replay := terminal.New(full)
+	replay.Update(keyCtrlR)
+	if got, want := final.View().Content, replay.View().Content; got != want {
+		t.Errorf("screen at the end:\n%s\nwant the replay's\n%s", plain(strings.Split(got, "\n")), plain(strings.Split(want, "\n")))
+	}
+}
+
+// countMsg, the last message of a batch, says the model took the batch.
+type countMsg struct {
+	applied  *atomic.Int32
+	inFlight *atomic.Bool
+}
+
+// counter takes countMsg for the model it wraps, and counts the keys.
+type counter struct {
+	tea.Model
+	keys *atomic.Int32
+}
+
+func (c *counter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(tea.KeyPressMsg); ok {
+		defer c.keys.Add(1)
+	}
+	if m, ok := msg.(countMsg); ok {
+		m.applied.Add(1)
+		m.inFlight.Store(false)
+		return c, nil
+	}
+	var cmd tea.Cmd
+	c.Model, cmd = c.Model.Update(msg)
+	return c, cmd
+}

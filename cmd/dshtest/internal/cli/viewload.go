@@ -1,0 +1,191 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
+	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// view's reading of a log behind its screen.
+//
+// A log read within firstScreenWait is shown as it always was: mounted on
+// the replay path once it is read, checked and folded whole. A longer one
+// (a million events take seconds to decode) opens on what was read by
+// then, and the rest reaches the renderer in batches through the live
+// path, the one a running session takes, while the keys work: the screen
+// it ends on is the replay's (the suite proves live and replay agree),
+// the status line says how far the read is, and a refusal found on the way
+// stays on the status line until q, then is printed as any command
+// prints it, with its exit code.
+const (
+	// firstScreenWait is how long view reads before it opens.
+	firstScreenWait = 250 * time.Millisecond
+	// viewBatch is the most events one message hands the renderer: a
+	// key waits for at most one batch.
+	viewBatch = 1024
+	// viewProcs is the fewest Ps view runs with (unless GOMAXPROCS is
+	// set). Behind its screen three stages keep a core busy each (decode,
+	// check and fold, the live projection); with no more Ps than cores, a
+	// key's goroutines (the input reader, the update, the renderer) each
+	// wait for a P up to the scheduler's 10 ms time slice. With more Ps
+	// than cores the kernel's finer time slices run them at once: on 2
+	// cores a key during the read of 1M events drew in 20–75 ms with 2 Ps,
+	// 7–28 ms with 8.
+	viewProcs = 8
+)
+
+// viewLog opens the log in the terminal renderer, reading it behind the
+// screen.
+func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection) error {
+	if a.getenv("GOMAXPROCS") == "" {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), viewProcs)))
+	}
+	return a.viewWith(args, f, s, opts, proj, firstScreenWait, func(m tea.Model) error {
+		return viewer.Run(m, a.stdin, underlying(a.stdout))
+	})
+}
+
+// viewWith is viewLog reading for wait before the first screen, which run
+// shows until the user quits.
+func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection,
+	wait time.Duration, run func(tea.Model) error) error {
+	lf, st, err := a.openLog(args, f)
+	if err != nil {
+		return err
+	}
+	b := a.startBudget(readBudget)
+	batches := make(chan []sessionlog.Event, 4)
+	stop := make(chan struct{})
+	var read atomic.Int64 // the text read so far
+	size := st.TextSize()
+	var (
+		got     *logFile        // the read's, once batches is closed
+		result  error           // the read's, once batches is closed
+		header  json.RawMessage // the container's header, once a batch is sent
+		started bool            // header was taken
+	)
+	go func() {
+		defer close(batches)
+		cur := make([]sessionlog.Event, 0, viewBatch/4)
+		flushed := time.Now()
+		send := func() bool {
+			select {
+			case batches <- cur:
+			case <-stop:
+				return false
+			}
+			cur, flushed = make([]sessionlog.Event, 0, viewBatch/4), time.Now()
+			return true
+		}
+		got, result = a.streamLog(lf, st, b, func(e *sessionlog.Event, text int64) bool {
+			if !started {
+				header, started = st.Header(), true // read before the first event
+			}
+			cur = append(cur, *e)
+			read.Store(text)
+			if len(cur) < cap(cur) && (len(cur)%256 != 0 || time.Since(flushed) < wait/4) {
+				return true
+			}
+			return send()
+		}, f)
+		if result == nil && len(cur) > 0 {
+			send()
+		}
+	}()
+
+	// Read until the log is read, or the wait is over and a batch came.
+	var first []sessionlog.Event
+	done := false
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+gather:
+	for {
+		select {
+		case bt, ok := <-batches:
+			if !ok {
+				done = true
+				break gather
+			}
+			first = append(first, bt...)
+		case <-timer.C:
+			if len(first) > 0 {
+				break gather
+			}
+			timer.Reset(max(wait/4, time.Millisecond))
+		}
+	}
+	if done {
+		if got != nil && got.Read != nil {
+			a.printWarnings(got.Read)
+		}
+		if result != nil {
+			return result
+		}
+		now := invariant.FrozenNow(first)
+		m := transcriptModel(sessionIDOf(got), first, true, s, opts, proj, func() int64 { return now })
+		return run(m)
+	}
+
+	var now atomic.Int64
+	now.Store(invariant.FrozenNow(first))
+	id := sessionIDOf(&logFile{Path: lf.Path, Header: header})
+	m := transcriptModel(id, first, false, s, opts, proj, now.Load)
+	m.Update(terminal.StatusMsg{Text: readingStatus(read.Load(), size)})
+	next := func() ([]tea.Msg, bool) {
+		bt, ok := <-batches
+		if !ok {
+			if result != nil {
+				return []tea.Msg{terminal.StatusMsg{Text: "read refused, q quits and prints why"}}, false
+			}
+			return []tea.Msg{terminal.StatusMsg{}}, false
+		}
+		// What more is ready, up to a batch.
+	more:
+		for len(bt) < viewBatch {
+			select {
+			case extra, ok := <-batches:
+				if !ok {
+					break more
+				}
+				bt = append(bt, extra...)
+			default:
+				break more
+			}
+		}
+		now.Store(invariant.FrozenNow(bt))
+		return []tea.Msg{terminal.EventsMsg{Events: bt}, terminal.StatusMsg{Text: readingStatus(read.Load(), size)}}, true
+	}
+	err = run(viewer.Reading(m, next))
+	close(stop)
+	for range batches { // until the read has stopped
+	}
+	if err != nil {
+		return err
+	}
+	if got != nil && got.Read != nil {
+		a.printWarnings(got.Read)
+	}
+	if result == errStopped {
+		return nil
+	}
+	return result
+}
+
+// readingStatus is view's status while it reads: how much of the text,
+// when its size is known.
+func readingStatus(read, size int64) string {
+	if size <= 0 {
+		return "reading"
+	}
+	return fmt.Sprintf("reading %d%%", min(read*100/size, 99))
+}
