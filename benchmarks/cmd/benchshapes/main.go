@@ -367,6 +367,9 @@ func (b *bench) measureLog(shape string, size int, form string, raw int64) int64
 		if c == "view" {
 			v, err := b.measureViewRepeat(size, path)
 			r.Wall, r.RSS, r.Outcome = v.firstScreen, v.rep.MaxRSS, "ok"
+			if v.read > 0 {
+				r.Note = "whole log read at " + formatDuration(v.read)
+			}
 			if err != nil {
 				r.Outcome = "error: " + oneLine(err.Error())
 			}

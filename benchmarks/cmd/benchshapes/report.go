@@ -75,12 +75,12 @@ func summarize(runs []run) run {
 // peak RSS.
 func summarizeView(all []viewResult) viewResult {
 	v := all[0]
-	var first []time.Duration
+	var first, read []time.Duration
 	for _, x := range all {
-		first = append(first, x.firstScreen)
+		first, read = append(first, x.firstScreen), append(read, x.read)
 		v.rep.MaxRSS = max(v.rep.MaxRSS, x.rep.MaxRSS)
 	}
-	v.firstScreen = median(first)
+	v.firstScreen, v.read = median(first), median(read)
 	v.keys = slices.Clone(v.keys)
 	for k := range v.keys {
 		var ds []time.Duration

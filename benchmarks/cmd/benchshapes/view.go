@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -15,13 +16,22 @@ import (
 )
 
 // The keys view is timed on, in order, as a terminal sends them, with the
-// text their frame must draw (none: any redraw).
+// text their frame must draw in the status row (none: any redraw). The
+// first is pressed while view still reads the log behind its first screen
+// (reading): its time is when the signal arrives, since the screen never
+// settles while the tail grows. The others are pressed once the whole log
+// is read; Ctrl+O cycles the tools back to collapsed before the timed
+// collapsed → expanded.
 var viewKeys = []struct {
 	name, seq, signal string
+	reading           bool
 }{
-	{"ctrl+o", "\x0f", "expanded"}, // tools collapsed → expanded, in the status row and its notice
-	{"pgup", "\x1b[5~", ""},
-	{"end", "\x1b[F", ""},
+	{"ctrl+o while reading", "\x0f", "expanded", true}, // tools collapsed → expanded
+	{"ctrl+o to hidden", "\x0f", "hidden", false},
+	{"ctrl+o to collapsed", "\x0f", "collapsed", false},
+	{"ctrl+o", "\x0f", "expanded", false},
+	{"pgup", "\x1b[5~", "", false},
+	{"end", "\x1b[F", "", false},
 }
 
 // keyTimeout is the longest a key's redraw is waited for: a key that
@@ -37,6 +47,7 @@ const firstScreenSignal = "collapsed"
 // viewResult is view's figures on one log.
 type viewResult struct {
 	firstScreen time.Duration
+	read        time.Duration   // until the screen settled: the whole log read
 	keys        []time.Duration // as viewKeys
 	rep         timev.Report
 }
@@ -86,15 +97,27 @@ func (b *bench) measureView(log string) (viewResult, error) {
 		return res, err
 	}
 
-	if res.firstScreen, err = b.await(out, start, []byte(firstScreenSignal), b.timeout); err != nil {
+	// The first screen is the first frame that holds the status row: view
+	// may go on drawing the tail as it reads.
+	if res.firstScreen, err = b.await(out, start, []byte(firstScreenSignal), b.timeout, true); err != nil {
 		return fail(fmt.Errorf("view: first screen: %w", err))
 	}
+	read := false
 	for _, k := range viewKeys {
+		if !k.reading && !read {
+			// Read: the log is closed, and the screen drawn since has
+			// settled.
+			closed, ok := awaitClosed(cmd.Process.Pid, log, b.timeout)
+			if !ok {
+				return fail(fmt.Errorf("view: still reading the log after %v", b.timeout))
+			}
+			res.read, read = b.quietSince(out, closed).Sub(start), true
+		}
 		t0 := time.Now()
 		if _, err := tty.WriteString(k.seq); err != nil {
 			return fail(fmt.Errorf("view: %s: %w", k.name, err))
 		}
-		d, err := b.await(out, t0, []byte(k.signal), keyTimeout)
+		d, err := b.await(out, t0, []byte(k.signal), keyTimeout, k.reading)
 		if err != nil {
 			return fail(fmt.Errorf("view: %s: %w", k.name, err))
 		}
@@ -124,9 +147,11 @@ func (b *bench) measureView(log string) (viewResult, error) {
 
 // await reads view's output from the mark t0 until its screen has
 // settled (settled), and returns how long after t0 its last byte came; an
-// error if it has not within timeout.
-func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout time.Duration) (time.Duration, error) {
+// error if it has not within timeout. With first, it returns as soon as
+// the output since t0 holds signal, and when the byte completing it came.
+func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout time.Duration, first bool) (time.Duration, error) {
 	var got []chunk
+	var seen []byte // with first: the output since t0
 	tick := time.NewTicker(b.quiet / 4)
 	defer tick.Stop()
 	for {
@@ -136,6 +161,13 @@ func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout tim
 				return 0, errors.New("the terminal closed (view exited)" + tail(got))
 			}
 			got = append(got, c)
+			if first {
+				from := max(len(seen)-len(signal), 0)
+				seen = append(seen, c.data...)
+				if bytes.Contains(seen[from:], signal) {
+					return c.at.Sub(t0), nil
+				}
+			}
 		case <-tick.C:
 		}
 		now := time.Now()
@@ -144,6 +176,27 @@ func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout tim
 		}
 		if now.Sub(t0) > timeout {
 			return 0, fmt.Errorf("no settled screen with %q after %v%s", signal, timeout, tail(got))
+		}
+	}
+}
+
+// quietSince reads view's output until it has been quiet for b.quiet
+// since t0, and returns when its last byte came (t0 if none did).
+func (b *bench) quietSince(out <-chan chunk, t0 time.Time) time.Time {
+	last := t0
+	tick := time.NewTicker(b.quiet / 4)
+	defer tick.Stop()
+	for {
+		select {
+		case c, ok := <-out:
+			if !ok {
+				return last
+			}
+			last = c.at
+		case now := <-tick.C:
+			if now.Sub(last) >= b.quiet {
+				return last
+			}
 		}
 	}
 }
