@@ -36,10 +36,30 @@ import (
 func Project(events []sessionlog.Event, opts Options) Transcript {
 	r := newTrReplay(opts)
 	for i := range events {
-		r.apply(events, i)
+		r.apply(&events[i])
 	}
-	return r.finish(events)
+	return r.finish()
 }
+
+// Replay is Project fed one event at a time, for a log read as a stream:
+// after a log's events, in order, its Transcript is Project's over them.
+// It keeps no event, only the payloads of the chunks of a step that has not
+// settled yet (Project shows what they streamed), so a long log can be
+// projected as it is read without holding it.
+type Replay struct {
+	r *trReplay
+}
+
+// NewReplay returns an empty replay.
+func NewReplay(opts Options) *Replay { return &Replay{r: newTrReplay(opts)} }
+
+// Apply projects the next event. Its payloads (Data) must stay valid until
+// Transcript is called; the event itself need not.
+func (r *Replay) Apply(e *sessionlog.Event) { r.r.apply(e) }
+
+// Transcript ends the replay and returns the transcript of the events
+// applied. Neither Apply nor Transcript may be called after it.
+func (r *Replay) Transcript() Transcript { return r.r.finish() }
 
 func newTrReplay(opts Options) *trReplay {
 	return &trReplay{
@@ -57,9 +77,9 @@ type trSlotItem struct {
 	item    Item
 	slot    int
 	removed bool
-	// chunks are the indices of the chunk events fed to an unsettled step
+	// chunks are the payloads of the chunk events fed to an unsettled step
 	// block; they are replayed into the block at the end if it never settles.
-	chunks []int
+	chunks []json.RawMessage
 }
 
 // trReplayStep is a step block and its footer.
@@ -127,16 +147,15 @@ func (r *trReplay) removeStep(s *trReplayStep) {
 	r.remove(s.footer)
 }
 
-func (r *trReplay) apply(events []sessionlog.Event, i int) {
-	d := trDecode(&events[i], &r.summaries, true)
-	r.applyDecoded(events, i, &d)
+func (r *trReplay) apply(e *sessionlog.Event) {
+	d := trDecode(e, &r.summaries, true)
+	r.applyDecoded(e, &d)
 }
 
-// applyDecoded applies events[i], decoded as d. It reads d and never writes
-// to it or to what it points to, so one decoding may be applied to several
-// replays (ProjectWindows).
-func (r *trReplay) applyDecoded(events []sessionlog.Event, i int, d *trDecoded) {
-	e := &events[i]
+// applyDecoded applies e, decoded as d. It reads d and never writes to it
+// or to what it points to, so one decoding may be applied to several
+// replays (ProjectWindows). Of e it keeps only a chunk's payload.
+func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 	if d.op == trOpToolCall && !trAdvertised(r.advert, d.call.CallID) {
 		return // an orphan call renders nothing and moves no bucket
 	}
@@ -155,7 +174,7 @@ func (r *trReplay) applyDecoded(events []sessionlog.Event, i int, d *trDecoded) 
 			r.newStep(e.Seq, d.key)
 		}
 		b := r.current.block
-		b.chunks = append(b.chunks, i)
+		b.chunks = append(b.chunks, e.Data)
 	case trOpMessage:
 		trAdvertise(r.advert, d.adverts)
 		if r.current == nil || r.current.block.item.Step.Settled {
@@ -213,7 +232,7 @@ func (r *trReplay) applyDecoded(events []sessionlog.Event, i int, d *trDecoded) 
 
 // finish collects the live slots, gives every footer its step's final timing
 // and rebuilds every block that never settled from the chunks it streamed.
-func (r *trReplay) finish(events []sessionlog.Event) Transcript {
+func (r *trReplay) finish() Transcript {
 	live := 0
 	for _, it := range r.slots {
 		if it != nil {
@@ -234,8 +253,8 @@ func (r *trReplay) finish(events []sessionlog.Event) Transcript {
 		case KindStep:
 			if !it.item.Step.Settled && len(it.chunks) > 0 {
 				var s trStream
-				for _, i := range it.chunks {
-					if c, ok := trChunk(&events[i]); ok {
+				for _, data := range it.chunks {
+					if c, ok := trChunk(data); ok {
 						s.apply(&c)
 					}
 				}
@@ -538,8 +557,8 @@ func trRetryNotice(data json.RawMessage) *Notice {
 }
 
 // trChunk decodes a chunk event's chunk.
-func trChunk(e *sessionlog.Event) (sessionlog.StreamChunk, bool) {
-	c, err := fastjson.DecodeChunkData(e.Data)
+func trChunk(data json.RawMessage) (sessionlog.StreamChunk, bool) {
+	c, err := fastjson.DecodeChunkData(data)
 	if err != nil {
 		return sessionlog.StreamChunk{}, false
 	}

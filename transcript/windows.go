@@ -57,7 +57,7 @@ func ProjectWindows(events []sessionlog.Event, windows []Window, opts Options) i
 			active = kept
 			slices.SortFunc(done, func(a, b open) int { return a.k - b.k })
 			for _, a := range done {
-				if !yield(a.k, a.r.finish(events)) {
+				if !yield(a.k, a.r.finish()) {
 					return false
 				}
 			}
@@ -79,13 +79,13 @@ func ProjectWindows(events []sessionlog.Event, windows []Window, opts Options) i
 				// Summaries and the markers that cite them depend on what
 				// else the window holds: decode per window.
 				for _, a := range active {
-					a.r.apply(events, i)
+					a.r.apply(e)
 				}
 				continue
 			}
 			d := trDecode(e, nil, true)
 			for _, a := range active {
-				a.r.applyDecoded(events, i, &d)
+				a.r.applyDecoded(e, &d)
 			}
 		}
 	}
