@@ -13,6 +13,7 @@ import (
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/internal/invariant"
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -140,32 +141,39 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if projecting != "transcript" && projecting != "surface" {
 				return usagef("--projection %q: want transcript or surface", projecting)
 			}
-			lf, err := a.readLog(args, &lfl, readOptions{})
+			var out bytes.Buffer
+			if projecting == "surface" {
+				lf, err := a.readLog(args, &lfl, readOptions{})
+				if err != nil {
+					return err
+				}
+				writeSurface(&out, lf.Session.DeriveMessages())
+				_, err = a.stdout.Write(out.Bytes())
+				return err
+			}
+			// The replay, fed as the log is read: no event is held.
+			replay := transcript.NewReplay(opts)
+			var last []sessionlog.Event // the last event read, for the frozen clock
+			lf, err := a.readLog(args, &lfl, readOptions{each: func(e *sessionlog.Event) {
+				replay.Apply(e)
+				last = append(last[:0], *e)
+			}})
 			if err != nil {
 				return err
 			}
-			var out bytes.Buffer
-			switch {
-			case projecting == "surface":
-				writeSurface(&out, lf.Session.DeriveMessages())
-			default:
-				s.Now = invariant.FrozenNow(lf.Events)
-				tr := transcript.Project(lf.Events, opts)
-				// The transcript is all that is left to draw: let the
-				// events go before the rows are rendered.
-				lf.Events, lf.Lines, lf.Session = nil, nil, nil
-				if format == "text" || format == "ansi" {
-					// Written as rendered: the document is never held.
-					w := bufio.NewWriterSize(a.stdout, 64<<10)
-					writeRows(w, terminal.RenderRows(tr, s), format)
-					return w.Flush()
-				}
-				doc := terminal.Render(tr, s)
-				if format == "fixture" {
-					screen.AppendFixtureRows(&out, screen.Decode(doc.Lines))
-				} else {
-					drawDocument(&out, doc.Lines, s, format, lf.Path)
-				}
+			s.Now = invariant.FrozenNow(last)
+			tr := replay.Transcript()
+			if format == "text" || format == "ansi" {
+				// Written as rendered: the document is never held.
+				w := bufio.NewWriterSize(a.stdout, 64<<10)
+				writeRows(w, terminal.RenderRows(tr, s), format)
+				return w.Flush()
+			}
+			doc := terminal.Render(tr, s)
+			if format == "fixture" {
+				screen.AppendFixtureRows(&out, screen.Decode(doc.Lines))
+			} else {
+				drawDocument(&out, doc.Lines, s, format, lf.Path)
 			}
 			_, err = a.stdout.Write(out.Bytes())
 			return err
