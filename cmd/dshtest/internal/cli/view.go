@@ -51,7 +51,7 @@ print.`,
 			if err != nil {
 				return err
 			}
-			proj, _, err := a.projectionFor()
+			proj, projName, err := a.projectionFor()
 			if err != nil {
 				return err
 			}
@@ -65,7 +65,7 @@ print.`,
 				}
 				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
 			}
-			return a.viewLog(args, &lfl, s, opts, proj)
+			return a.viewLog(args, &lfl, s, opts, proj, projName == "transcript")
 		}),
 	}
 	df.register(cmd.Flags(), false)

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -46,11 +47,19 @@ const (
 
 // viewLog opens the log in the terminal renderer, reading it behind the
 // screen.
-func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection) error {
+//
+// Only the real projection is read behind the screen: its live path is
+// proven equal to its replay. A self-test projection (DSHTEST_PROJECTOR)
+// is shown mounted on the whole log, as its replay path draws it.
+func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection, behind bool) error {
+	wait := firstScreenWait
+	if !behind {
+		wait = time.Duration(math.MaxInt64)
+	}
 	if a.getenv("GOMAXPROCS") == "" {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), viewProcs)))
 	}
-	return a.viewWith(args, f, s, opts, proj, firstScreenWait, func(m tea.Model) error {
+	return a.viewWith(args, f, s, opts, proj, wait, func(m tea.Model) error {
 		return viewer.Run(m, a.stdin, underlying(a.stdout))
 	})
 }
