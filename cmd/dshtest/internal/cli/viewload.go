@@ -148,7 +148,10 @@ gather:
 	var now atomic.Int64
 	now.Store(invariant.FrozenNow(first))
 	id := sessionIDOf(&logFile{Path: lf.Path, Header: header})
-	m := transcriptModel(id, first, false, s, opts, proj, now.Load)
+	// Mounted on nothing and fed what was read as the rest will be: the
+	// live projector starts here, not at the first key's batch.
+	m := transcriptModel(id, nil, false, s, opts, proj, now.Load)
+	m.Update(terminal.EventsMsg{Events: first})
 	m.Update(terminal.StatusMsg{Text: readingStatus(read.Load(), size)})
 	next := func() ([]tea.Msg, bool) {
 		bt, ok := <-batches
