@@ -70,14 +70,15 @@ func Batches(events [][]byte, max int) [][][]byte {
 }
 
 // ZstdFrame compresses one checksummed frame, as zlib.zstdCompress with
-// ZSTD_c_checksumFlag does.
+// ZSTD_c_checksumFlag does: one-shot, so in a single segment and with its
+// content size in the header (libzstd's defaults).
 func ZstdFrame(t testing.TB, plain []byte) []byte { return zstdFrame(plain) }
 
 func zstdFrame(plain []byte) []byte {
 	return frameEncoder.EncodeAll(plain, nil) // EncodeAll is safe for concurrent use
 }
 
-var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
+var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
 
 // WriteZstd writes the header frame, then one frame per batch.
 func WriteZstd(t testing.TB, lines [][]byte, max int) []byte { return Zstd(lines, max) }

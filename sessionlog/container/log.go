@@ -131,6 +131,17 @@ func (l *Log) Form() Form { return l.form }
 // not a string).
 func (l *Log) HeaderID() string { return l.src.id() }
 
+// DeclaredSize is the size of the plaintext the container declares before
+// it is read (a Zstandard log's frame content sizes), or -1. A torn last
+// frame declares more than it yields; a file may lie: it sizes buffers and
+// progress, never a check.
+func (l *Log) DeclaredSize() int64 {
+	if s, ok := l.src.(*scanner); ok && s.declared > 0 {
+		return s.declared
+	}
+	return -1
+}
+
 // Subagents lists the subagent logs of a web export (the sanitized ids of
 // its subagents/<id>/session.jsonl), sorted; nil for other forms.
 func (l *Log) Subagents() []string { return l.subagents }

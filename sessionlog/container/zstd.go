@@ -30,6 +30,9 @@ type frameLayout struct {
 	// tornChecksum is how many checksum bytes the torn frame lacks when all
 	// its blocks are complete (0 otherwise).
 	tornChecksum int
+	// declared is the sum of the content sizes the frames' headers declare
+	// (libzstd writes them by default), or -1 if a frame declares none.
+	declared int64
 }
 
 // scanFrames walks the frame structure of ra[0:size] without decompressing.
@@ -96,6 +99,25 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 		}
 		if size-off < rest {
 			return torn()
+		}
+		if fcsBytes == 0 {
+			lay.declared = -1
+		} else if lay.declared >= 0 {
+			b, _, err := read(off+rest-fcsBytes, int(fcsBytes))
+			if err != nil {
+				return lay, err
+			}
+			var v [8]byte
+			copy(v[:], b)
+			n := int64(binary.LittleEndian.Uint64(v[:]))
+			if fcsBytes == 2 {
+				n += 256
+			}
+			if n < 0 || lay.declared+n < lay.declared {
+				lay.declared = -1
+			} else {
+				lay.declared += n
+			}
 		}
 		off += rest
 		for {
@@ -202,6 +224,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 	s := newScanner(name, maxLine, parts)
 	s.header = header
 	s.headerID = headerID(header)
+	s.declared = lay.declared
 	return s, closer, nil
 }
 

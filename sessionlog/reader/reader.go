@@ -136,6 +136,10 @@ type Stream struct {
 	done     bool
 }
 
+// maxDeclaredRatio is the most text a compressed log's declared sizes are
+// believed for, per byte of the file: session logs compress 3–15×.
+const maxDeclaredRatio = 64
+
 // Open opens the log at path (a file of any form, or a session directory).
 func Open(path string, opts Options) (*Stream, error) {
 	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes}
@@ -146,8 +150,15 @@ func Open(path string, opts Options) (*Stream, error) {
 	}
 	if fi.Mode().IsRegular() {
 		defer func() {
-			if s.bare != nil || s.lg != nil && s.lg.Form() == container.FormJSONL {
+			switch {
+			case s.bare != nil || s.lg != nil && s.lg.Form() == container.FormJSONL:
 				s.size = fi.Size() // raw text: the file is the text
+			case s.lg != nil:
+				// What the frames declare, unless more than a log
+				// compresses to (a lie would size a buffer by it).
+				if d := s.lg.DeclaredSize(); d > 0 && d/maxDeclaredRatio <= fi.Size() {
+					s.size = d
+				}
 			}
 		}()
 	}
@@ -474,7 +485,9 @@ func (s *Stream) TextBytes() int64 {
 }
 
 // TextSize returns the size of the log's text when it is known before it
-// is read (a raw JSONL file's size), else -1.
+// is read, else -1: a raw JSONL file's size, or the content sizes a
+// Zstandard log's frames declare (which a torn last frame or a lying file
+// can overstate: it sizes buffers and progress, never a check).
 func (s *Stream) TextSize() int64 { return s.size }
 
 // Line is the current event's line in the log's plaintext (a packed row's

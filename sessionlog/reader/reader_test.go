@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/dshtest/dshtest/internal/logforms"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
@@ -159,4 +161,69 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTextSize: a raw log's text size is its file's; a Zstandard log's is
+// what its frames declare (the one-shot encoders upstream and logforms use
+// write it), and -1 when a frame does not (a streaming encoder's); a torn
+// last frame declares more than it yields, and the read is unchanged.
+func TestTextSize(t *testing.T) {
+	dir := t.TempDir()
+	plain := []byte(head + turn)
+	lines := logforms.SplitLines(plain)
+	streamed := func() []byte {
+		var out []byte
+		for _, l := range lines {
+			var b bytes.Buffer
+			w, err := zstd.NewWriter(&b, zstd.WithEncoderCRC(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.Write(append(append([]byte(nil), l...), '\n'))
+			w.Close()
+			out = append(out, b.Bytes()...)
+		}
+		return out
+	}
+	whole := logforms.Zstd(lines, 1) // a frame a line: a torn last frame loses one
+	// A frame that declares a terabyte (no checksum, one raw block).
+	body := lines[1]
+	liar := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x00, 0, 0, 0, 0, 0, 1, 0, 0}
+	n := len(body) + 1
+	liar = append(liar, byte(n<<3|1), byte(n>>5), byte(n>>13))
+	liar = append(append(liar, body...), '\n')
+	lying := append(logforms.ZstdFrame(t, append(append([]byte(nil), lines[0]...), '\n')), liar...)
+	cases := []struct {
+		name string
+		data []byte
+		want int64
+	}{
+		{"log.jsonl", plain, int64(len(plain))},
+		{"log.jsonl.zstd", whole, int64(len(plain))},
+		{"streamed.jsonl.zstd", streamed(), -1},
+		{"torn.jsonl.zstd", whole[:len(whole)-5], int64(len(plain))},
+		{"lying.jsonl.zstd", lying, -1},
+	}
+	for _, c := range cases {
+		path := logforms.WriteFile(t, dir, c.name, c.data)
+		s, err := reader.Open(path, reader.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.TextSize(); got != c.want {
+			t.Errorf("%s: TextSize %d, want %d", c.name, got, c.want)
+		}
+		if c.want < 0 && c.name == "lying.jsonl.zstd" {
+			s.Close()
+			continue // what it reads is the decoder's to judge
+		}
+		n := 0
+		for s.Next() {
+			n++
+		}
+		if s.Err() != nil || n == 0 || s.TextBytes() > int64(len(plain)) {
+			t.Errorf("%s: %d events, %d bytes of text read, %v", c.name, n, s.TextBytes(), s.Err())
+		}
+		s.Close()
+	}
 }
