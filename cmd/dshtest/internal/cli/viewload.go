@@ -85,15 +85,16 @@ func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts tra
 	)
 	go func() {
 		defer close(batches)
+		// Sent a quarter of a batch at a time: the first screen waits for
+		// one at most, and the renderer's batches gather what is ready.
 		cur := make([]sessionlog.Event, 0, viewBatch/4)
-		flushed := time.Now()
 		send := func() bool {
 			select {
 			case batches <- cur:
 			case <-stop:
 				return false
 			}
-			cur, flushed = make([]sessionlog.Event, 0, viewBatch/4), time.Now()
+			cur = make([]sessionlog.Event, 0, viewBatch/4)
 			return true
 		}
 		got, result = a.streamLog(lf, st, b, func(e *sessionlog.Event, text int64) bool {
@@ -102,10 +103,7 @@ func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts tra
 			}
 			cur = append(cur, *e)
 			read.Store(text)
-			if len(cur) < cap(cur) && (len(cur)%256 != 0 || time.Since(flushed) < wait/4) {
-				return true
-			}
-			return send()
+			return len(cur) < cap(cur) || send()
 		}, f)
 		if result == nil && len(cur) > 0 {
 			send()
