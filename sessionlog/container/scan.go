@@ -48,7 +48,7 @@ type scanner struct {
 	line     Line
 	header   []byte // header line, set by the opener for a Zstandard log
 	headerID string
-	declared int64 // the plaintext size the container declares, 0 if none (Log.DeclaredSize)
+	declared int64 // the plaintext size the container declares, ≤ 0 if none (Log.DeclaredSize)
 }
 
 func newScanner(name string, maxLine int, parts func() (part, bool, error)) *scanner {

@@ -270,9 +270,10 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 var errStopped = errors.New("the read was stopped")
 
 // streamLog reads the log s opened for lf without keeping its events:
-// each gets them one by one as a surface.Folder checks and folds them,
-// with the text read by then, until it returns false (errStopped). The warnings are left to the
-// caller (lf.Read), which has them after a refusal of an event too.
+// each gets them one by one, with the text read by then, as a
+// surface.Folder checks and folds them, until it returns false
+// (errStopped). The warnings are left to the caller (lf.Read), which has
+// them after a refusal of an event too.
 func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(e *sessionlog.Event, text int64) bool, f *logFlags) (*logFile, error) {
 	defer s.Close()
 	fold := surface.NewFolder(true)
