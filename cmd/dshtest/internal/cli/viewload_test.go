@@ -110,6 +110,33 @@ func TestViewReadsBehind(t *testing.T) {
 		}
 	})
 
+	t.Run("behind, zstd", func(t *testing.T) {
+		// upstream's form: the frames declare their sizes, so the status
+		// says how far the read is.
+		var raw bytes.Buffer
+		if err := jsonl.WriteLog(&raw, events); err != nil {
+			t.Fatal(err)
+		}
+		head := []byte(`{"type":"session","version":0,"id":"long","createdAt":1,"cwd":"/w"}`)
+		zpath := logforms.WriteFile(t, dir, "long.jsonl.zstd", logforms.Zstd(append([][]byte{head}, logforms.SplitLines(raw.Bytes())...), 300))
+		var seen []string
+		final, _, err := view(t, zpath, 0, func(v string) bool {
+			if st := statusRow(v); strings.Contains(st, "reading") {
+				seen = append(seen, st)
+			}
+			return false
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) < 2 || !strings.Contains(seen[len(seen)-1], "%") {
+			t.Fatalf("status while reading: %q", seen)
+		}
+		if final != replay {
+			t.Errorf("the screen after the read is not the replay's:\n%s\nwant\n%s", final, replay)
+		}
+	})
+
 	t.Run("read within the wait", func(t *testing.T) {
 		final, updates, err := view(t, path, time.Minute, never)
 		if err != nil {
