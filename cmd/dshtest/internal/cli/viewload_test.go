@@ -99,7 +99,10 @@ func TestViewReadsBehind(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("%d updates, %d while reading", updates, len(seen))
-		if len(seen) < 2 || updates < 2*len(events)/viewBatch/2 {
+		// At most viewBatch events an update, less what the first screen
+		// took (a few batches, as the scheduler has it): 30k events make
+		// about 30 updates, and 10 leave room for the first screen's share.
+		if len(seen) < 2 || updates < 10 {
 			t.Fatalf("%d updates, %d of them reading: the log was not read behind the screen", updates, len(seen))
 		}
 		if !strings.Contains(seen[0], "long · reading ") {
