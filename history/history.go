@@ -15,10 +15,15 @@ const DefaultMessages = 50
 // range of the log, every event type included. From and To are the seqs of
 // its first and last event; an empty page has From > To (To+1 == From, and
 // From is the requested beforeSeq, or 0). HasMore says an older page exists.
+//
+// The page is log[Start:End], by index in the log paged: Events, unless
+// the History was built by an Index, which keeps no event (Events is then
+// nil and Start and End say where the page lies).
 type Page struct {
-	From, To int64
-	Events   []sessionlog.Event
-	HasMore  bool
+	From, To   int64
+	Start, End int
+	Events     []sessionlog.Event
+	HasMore    bool
 }
 
 // History indexes a log once for paging. Events must be in log order (seq
@@ -31,7 +36,11 @@ type Page struct {
 // (about 260 KB for a million events, 7% of them counted), small enough to
 // stay in a core's L2 when the log is huge.
 type History struct {
-	events []sessionlog.Event
+	events []sessionlog.Event // nil when built by an Index
+	len    int                // events in the log
+	// seqs are the events' seqs when events is nil and the log is not
+	// contiguous (a search needs them).
+	seqs []int64
 	// contiguous: events[i].Seq == base+i, so a seq's index is arithmetic.
 	contiguous bool
 	base       int64
@@ -118,49 +127,88 @@ func historyGroupStart(e *sessionlog.Event) int64 {
 
 // New indexes events in one pass.
 func New(events []sessionlog.Event) *History {
-	n := len(events)
-	h := &History{
-		events:     events,
-		contiguous: true,
-		lines:      make([]historyLine, n/historyLineEvents+1),
-	}
-	if n > 0 {
-		h.base = events[0].Seq
-	}
-	var pending [historyChunkGroups]int64
-	np := 0
-	var l *historyLine
+	x := newIndex(len(events), false)
 	for i := range events {
-		e := &events[i]
-		r := i % historyLineEvents
-		if r == 0 {
-			l = &h.lines[i/historyLineEvents]
-			l.before = int32(h.n)
-		}
-		if r%64 == 0 {
-			l.sub[r/64] = uint16(h.n - int(l.before))
-		}
-		if e.Seq != h.base+int64(i) {
-			h.contiguous = false
-		}
-		if historyCounted(e) {
-			l.mask[r/64] |= 1 << (r % 64)
-			h.n++
-			pending[np] = historyGroupStart(e)
-			if np++; np == historyChunkGroups {
-				h.addChunk(pending[:np])
-				np = 0
+		x.Add(&events[i])
+	}
+	h := x.History()
+	h.events = events
+	return h
+}
+
+// An Index builds a History from a log read once, an event at a time, for
+// a reader that does not keep the log. The History keeps no event: its
+// pages say where they lie in the log (Page.Start, Page.End) and hold no
+// Events. It keeps the seqs only of a log that is not contiguous.
+type Index struct {
+	h       *History
+	keep    bool // keep the seqs once the log is not contiguous
+	pending [historyChunkGroups]int64
+	np      int
+	l       *historyLine
+}
+
+// NewIndex returns an empty Index.
+func NewIndex() *Index { return newIndex(0, true) }
+
+func newIndex(n int, keepSeqs bool) *Index {
+	return &Index{h: &History{contiguous: true, lines: make([]historyLine, 0, n/historyLineEvents+1)}, keep: keepSeqs}
+}
+
+// Add indexes the log's next event (in log order, seq ascending).
+func (x *Index) Add(e *sessionlog.Event) {
+	h := x.h
+	i := h.len
+	if i == 0 {
+		h.base = e.Seq
+	}
+	r := i % historyLineEvents
+	if r == 0 {
+		h.lines = append(h.lines, historyLine{before: int32(h.n)})
+		x.l = &h.lines[len(h.lines)-1]
+	}
+	l := x.l
+	if r%64 == 0 {
+		l.sub[r/64] = uint16(h.n - int(l.before))
+	}
+	if e.Seq != h.base+int64(i) && h.contiguous {
+		h.contiguous = false
+		if x.keep {
+			h.seqs = make([]int64, i, i+1024)
+			for k := range h.seqs {
+				h.seqs[k] = h.base + int64(k)
 			}
 		}
 	}
-	if np > 0 {
-		h.addChunk(pending[:np])
+	if !h.contiguous && x.keep {
+		h.seqs = append(h.seqs, e.Seq)
+	}
+	h.len++
+	if historyCounted(e) {
+		l.mask[r/64] |= 1 << (r % 64)
+		h.n++
+		x.pending[x.np] = historyGroupStart(e)
+		if x.np++; x.np == historyChunkGroups {
+			h.addChunk(x.pending[:x.np])
+			x.np = 0
+		}
+	}
+}
+
+// History ends the index and returns the History of the events added.
+// Add may not be called after it.
+func (x *Index) History() *History {
+	h := x.h
+	if x.np > 0 {
+		h.addChunk(x.pending[:x.np])
+		x.np = 0
 	}
 	// Rank the end of the log, events[:n].
-	l = &h.lines[n/historyLineEvents]
+	n := h.len
 	if n%historyLineEvents == 0 {
-		l.before = int32(h.n)
+		h.lines = append(h.lines, historyLine{before: int32(h.n)})
 	}
+	l := &h.lines[n/historyLineEvents]
 	for w := (n%historyLineEvents + 63) / 64; w < len(l.sub); w++ {
 		l.sub[w] = uint16(h.n - int(l.before))
 	}
@@ -202,7 +250,7 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 	}
 	// A seq's index is arithmetic: this path is short, so that a caller
 	// paging at random overlaps one page's index reads with the next's.
-	n := int64(len(h.events))
+	n := int64(h.len)
 	end := n
 	if beforeSeq >= 0 {
 		end = min(max(beforeSeq-h.base, 0), n)
@@ -213,9 +261,13 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 	}
 	start := min(max(cut-h.base, 0), end)
 	if start == end {
-		return historyMakePage(nil, beforeSeq, cut)
+		return historyMakePage(nil, int(start), beforeSeq, cut)
 	}
-	return Page{From: h.base + start, To: h.base + end - 1, Events: h.events[start:end], HasMore: cut > 0}
+	p := Page{From: h.base + start, To: h.base + end - 1, Start: int(start), End: int(end), HasMore: cut > 0}
+	if h.events != nil {
+		p.Events = h.events[start:end]
+	}
+	return p
 }
 
 // searchPage is Page on a log whose seqs have gaps: seqs are found by binary
@@ -223,7 +275,7 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 //
 //go:noinline
 func (h *History) searchPage(beforeSeq int64, maxMessages int) Page {
-	end := len(h.events)
+	end := h.len
 	if beforeSeq >= 0 {
 		end = h.search(beforeSeq)
 	}
@@ -232,12 +284,22 @@ func (h *History) searchPage(beforeSeq int64, maxMessages int) Page {
 		cut = h.group(k - maxMessages)
 	}
 	start := min(h.search(cut), end)
-	return historyMakePage(h.events[start:end], beforeSeq, cut)
+	if h.events != nil {
+		return historyMakePage(h.events[start:end], start, beforeSeq, cut)
+	}
+	p := historyMakePage(nil, start, beforeSeq, cut)
+	if start < end {
+		p.From, p.To, p.End = h.seqs[start], h.seqs[end-1], end
+	}
+	return p
 }
 
 // search returns the index of the first event whose seq is at least seq.
 func (h *History) search(seq int64) int {
-	return sort.Search(len(h.events), func(i int) bool { return h.events[i].Seq >= seq })
+	if h.events == nil {
+		return sort.Search(h.len, func(i int) bool { return h.seqs[i] >= seq })
+	}
+	return sort.Search(h.len, func(i int) bool { return h.events[i].Seq >= seq })
 }
 
 // ScanPage is session.history over events as log.md §12.2 writes it: a
@@ -271,11 +333,13 @@ func ScanPage(events []sessionlog.Event, beforeSeq int64, maxMessages int) Page 
 	for start < len(window) && window[start].Seq < cut {
 		start++
 	}
-	return historyMakePage(window[start:], beforeSeq, cut)
+	return historyMakePage(window[start:], start, beforeSeq, cut)
 }
 
-func historyMakePage(events []sessionlog.Event, beforeSeq, cut int64) Page {
-	p := Page{Events: events, HasMore: cut > 0}
+// historyMakePage is the page events, which lie at log[start:] (an empty
+// page when there are none).
+func historyMakePage(events []sessionlog.Event, start int, beforeSeq, cut int64) Page {
+	p := Page{Events: events, Start: start, End: start + len(events), HasMore: cut > 0}
 	if len(events) == 0 {
 		p.From = max(beforeSeq, 0)
 		p.To = p.From - 1

@@ -66,7 +66,8 @@ func hiContiguous(i int) int64 { return int64(i) }
 // TestHistoryIndexMatchesScan pages logs built to reach every path of the
 // index (line and chunk boundaries, dense lines, chunks whose group starts
 // are far apart or out of the int32 range, seqs with gaps) and checks every
-// page against the §12.2 scan.
+// page against the §12.2 scan, both of the History New builds and of the
+// one an Index builds without keeping the events (same bounds, no events).
 func TestHistoryIndexMatchesScan(t *testing.T) {
 	near := func(r *rand.Rand, i int) int64 { return int64(max(i-1-r.IntN(40), 0)) }
 	tests := []struct {
@@ -123,6 +124,11 @@ func TestHistoryIndexMatchesScan(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			events := tt.log.build(uint64(len(tt.name)))
 			h := history.New(events)
+			x := history.NewIndex()
+			for i := range events {
+				x.Add(&events[i])
+			}
+			kept := x.History()
 			if tt.wide && history.HistoryWideGroups(h) == 0 {
 				t.Fatal("no group start took the int64 fallback")
 			}
@@ -142,17 +148,29 @@ func TestHistoryIndexMatchesScan(t *testing.T) {
 					if diff := hiDiff(want, got); diff != "" {
 						t.Fatalf("Page(%d, %d): %s", before, max, diff)
 					}
+					if k := kept.Page(before, max); k.Events != nil || k.From != want.From || k.To != want.To ||
+						k.Start != want.Start || k.End != want.End || k.HasMore != want.HasMore {
+						t.Fatalf("Index: Page(%d, %d) = %+v, want the bounds of %+v and no events", before, max, k, hiBounds(want))
+					}
 				}
 			}
 		})
 	}
 }
 
+// hiBounds is p without its events.
+func hiBounds(p history.Page) history.Page {
+	p.Events = nil
+	return p
+}
+
 // hiDiff compares two pages of one log: bounds, flag and the very events
-// (both share the log's backing array).
+// (both share the log's backing array), which lie where Start and End say.
 func hiDiff(want, got history.Page) string {
 	var b strings.Builder
-	if want.From != got.From || want.To != got.To || want.HasMore != got.HasMore || len(want.Events) != len(got.Events) {
+	if got.End-got.Start != len(got.Events) || want.Start != got.Start || want.End != got.End {
+		fmt.Fprintf(&b, "got Start=%d End=%d with %d events, the scan gives Start=%d End=%d", got.Start, got.End, len(got.Events), want.Start, want.End)
+	} else if want.From != got.From || want.To != got.To || want.HasMore != got.HasMore || len(want.Events) != len(got.Events) {
 		fmt.Fprintf(&b, "got From=%d To=%d HasMore=%v len=%d, the scan gives From=%d To=%d HasMore=%v len=%d",
 			got.From, got.To, got.HasMore, len(got.Events), want.From, want.To, want.HasMore, len(want.Events))
 	} else if len(want.Events) > 0 && &want.Events[0] != &got.Events[0] {
