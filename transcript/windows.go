@@ -31,64 +31,121 @@ func ProjectWindows(events []sessionlog.Event, windows []Window, opts Options) i
 		}
 	}
 	return func(yield func(int, Transcript) bool) {
-		byStart := make([]int, len(windows))
-		for k := range byStart {
-			byStart[k] = k
-		}
-		slices.SortStableFunc(byStart, func(a, b int) int { return windows[a].Start - windows[b].Start })
-
-		type open struct {
-			k int
-			r *trReplay
-		}
-		var active []open
-		next := 0
-		// finish yields every active window that ends at end, in order of k.
-		finish := func(end int) bool {
-			kept := active[:0]
-			var done []open
-			for _, a := range active {
-				if windows[a.k].End == end {
-					done = append(done, a)
-				} else {
-					kept = append(kept, a)
-				}
-			}
-			active = kept
-			slices.SortFunc(done, func(a, b open) int { return a.k - b.k })
-			for _, a := range done {
-				if !yield(a.k, a.r.finish()) {
-					return false
-				}
-			}
-			return true
-		}
-		for i := 0; i <= len(events); i++ {
-			for next < len(byStart) && windows[byStart[next]].Start == i {
-				active = append(active, open{byStart[next], newTrReplay(opts)})
-				next++
-			}
-			if !finish(i) {
+		p := NewWindows(windows, opts)
+		for i := range events {
+			if !p.Apply(&events[i], yield) {
 				return
 			}
-			if i == len(events) || len(active) == 0 {
-				continue
-			}
-			e := &events[i]
-			if trDependsOnWindow(e) {
-				// Summaries and the markers that cite them depend on what
-				// else the window holds: decode per window.
-				for _, a := range active {
-					a.r.apply(e)
-				}
-				continue
-			}
-			d := trDecode(e, nil, true)
-			for _, a := range active {
-				a.r.applyDecoded(e, &d)
-			}
+		}
+		p.End(yield)
+	}
+}
+
+// Windows is ProjectWindows for a log read once, an event at a time, by a
+// reader that does not keep it: Apply takes the log's next event and End
+// says the log has ended, each yielding the transcripts of the windows
+// that end there. An event's payloads (Data) must stay valid until the
+// windows that hold it are yielded; the event itself need not.
+type Windows struct {
+	windows []Window
+	opts    Options
+	byStart []int // window indexes in order of Start
+	next    int   // byStart[next] is the next window to open
+	active  []openWindow
+	done    []openWindow
+	i       int // events applied
+}
+
+type openWindow struct {
+	k int
+	r *trReplay
+}
+
+// NewWindows returns a projection of windows of a log yet to be read. It
+// panics if a window's range is not one (0 ≤ Start ≤ End).
+func NewWindows(windows []Window, opts Options) *Windows {
+	for k, w := range windows {
+		if w.Start < 0 || w.Start > w.End {
+			panic(fmt.Sprintf("transcript: window %d [%d:%d] is not a range", k, w.Start, w.End))
 		}
 	}
+	byStart := make([]int, len(windows))
+	for k := range byStart {
+		byStart[k] = k
+	}
+	slices.SortStableFunc(byStart, func(a, b int) int { return windows[a].Start - windows[b].Start })
+	return &Windows{windows: windows, opts: opts, byStart: byStart}
+}
+
+// Apply projects the log's next event into every window that holds it,
+// first yielding the windows that end before it. It returns false when
+// yield did.
+func (p *Windows) Apply(e *sessionlog.Event, yield func(int, Transcript) bool) bool {
+	if !p.open(yield) {
+		return false
+	}
+	p.i++
+	if len(p.active) == 0 {
+		return true
+	}
+	if trDependsOnWindow(e) {
+		// Summaries and the markers that cite them depend on what else
+		// the window holds: decode per window.
+		for _, a := range p.active {
+			a.r.apply(e)
+		}
+		return true
+	}
+	d := trDecode(e, nil, true)
+	for _, a := range p.active {
+		a.r.applyDecoded(e, &d)
+	}
+	return true
+}
+
+// End yields the windows that end with the log. It panics if a window
+// reaches past the log's end.
+func (p *Windows) End(yield func(int, Transcript) bool) {
+	if !p.open(yield) {
+		return
+	}
+	if len(p.active) > 0 || p.next < len(p.byStart) {
+		k := p.byStart[min(p.next, len(p.byStart)-1)]
+		if len(p.active) > 0 {
+			k = p.active[0].k
+		}
+		w := p.windows[k]
+		panic(fmt.Sprintf("transcript: window %d [%d:%d] is not within a log of %d events", k, w.Start, w.End, p.i))
+	}
+}
+
+// open opens the windows that start at the current position and yields
+// those that end there, in order of k.
+func (p *Windows) open(yield func(int, Transcript) bool) bool {
+	for p.next < len(p.byStart) && p.windows[p.byStart[p.next]].Start == p.i {
+		p.active = append(p.active, openWindow{p.byStart[p.next], newTrReplay(p.opts)})
+		p.next++
+	}
+	kept := p.active[:0]
+	done := p.done[:0]
+	for _, a := range p.active {
+		if p.windows[a.k].End == p.i {
+			done = append(done, a)
+		} else {
+			kept = append(kept, a)
+		}
+	}
+	clear(p.active[len(kept):])
+	p.active = kept
+	slices.SortFunc(done, func(a, b openWindow) int { return a.k - b.k })
+	p.done = done
+	for _, a := range done {
+		if !yield(a.k, a.r.finish()) {
+			return false
+		}
+	}
+	clear(p.done)
+	return true
 }
 
 // trDependsOnWindow reports whether trDecode of e reads or writes the

@@ -130,3 +130,38 @@ func TestProjectWindowsPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestWindowsStreamed: Windows fed a log one event at a time, each from a
+// variable overwritten after Apply, yields what ProjectWindows does, and
+// its End panics on a window that reaches past the log.
+func TestWindowsStreamed(t *testing.T) {
+	events := sessiongen.Generate(3, sessiongen.Config{Events: 2000})
+	windows := randomWindows(rand.New(rand.NewPCG(7, 8)), len(events), 60)
+	want := map[int]transcript.Transcript{}
+	for k, tr := range transcript.ProjectWindows(events, windows, transcript.Options{}) {
+		want[k] = tr
+	}
+	got := map[int]transcript.Transcript{}
+	keep := func(k int, tr transcript.Transcript) bool { got[k] = tr; return true }
+	p := transcript.NewWindows(windows, transcript.Options{})
+	var e sessionlog.Event
+	for i := range events {
+		e = events[i]
+		p.Apply(&e, keep)
+		e = sessionlog.Event{Type: "overwritten", Seq: -1}
+	}
+	p.End(keep)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("streamed windows differ (-ProjectWindows +Windows):\n%s", diff)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a window past the log's end: no panic")
+		}
+	}()
+	p = transcript.NewWindows([]transcript.Window{{0, len(events) + 1}}, transcript.Options{})
+	for i := range events {
+		p.Apply(&events[i], keep)
+	}
+	p.End(keep)
+}
