@@ -27,6 +27,12 @@ type Config struct {
 	// EventMsg: it does not keep Log to prime a live projector with, so a
 	// long log can be freed once mounted. An EventMsg to it panics.
 	ReplayOnly bool
+	// Replayed, when set, is a stored log a reader replayed itself
+	// (transcript.Replay) as it read it, keeping none of its events: the
+	// model mounts its transcript in place of Log. It must be ReplayOnly,
+	// and it is what Projection.Replay would have made of the log, so it
+	// is for the default projection.
+	Replayed *Replayed
 	// Width and Height are the initial terminal size; a tea.WindowSizeMsg
 	// replaces them.
 	Width, Height int
@@ -52,6 +58,12 @@ type Config struct {
 	// open timing buckets and the compaction indicator count up. Zero (the
 	// default, and what tests use) renders only on messages.
 	Refresh time.Duration
+}
+
+// Replayed is a stored log's transcript and its number of events.
+type Replayed struct {
+	Transcript transcript.Transcript
+	Events     int
 }
 
 // EventMsg appends one event to the log through the live path.
@@ -152,6 +164,14 @@ func New(cfg Config) *Model {
 	if m.clock == nil {
 		m.clock = func() int64 { return time.Now().UnixMilli() }
 	}
+	if r := cfg.Replayed; r != nil {
+		if !cfg.ReplayOnly || cfg.Log != nil || cfg.Projection.Replay != nil {
+			panic("terminal: Config.Replayed is for a ReplayOnly model of the default projection, without Log")
+		}
+		m.mountTranscript(r.Transcript, r.Events)
+		m.cfg.Replayed = nil
+		return m
+	}
 	m.mount(cfg.Log)
 	m.cfg.Log = nil // mount keeps what it needs
 	return m
@@ -161,13 +181,18 @@ func New(cfg Config) *Model {
 // live event, not here: a model that only shows a stored log (a viewer, a
 // replay check) never pays for a second projection of it.
 func (m *Model) mount(log []sessionlog.Event) {
-	m.t = m.proj.Replay(log, m.cfg.Transcript)
-	m.live, m.mounted = nil, log
-	if m.cfg.ReplayOnly {
-		m.mounted = nil
+	m.mountTranscript(m.proj.Replay(log, m.cfg.Transcript), len(log))
+	if !m.cfg.ReplayOnly {
+		m.mounted = log
 	}
+}
+
+// mountTranscript shows t, the replayed transcript of a log of n events.
+func (m *Model) mountTranscript(t transcript.Transcript, n int) {
+	m.t = t
+	m.live, m.mounted = nil, nil
 	m.liveView = false
-	m.events = len(log)
+	m.events = n
 	m.resetIndexes()
 	m.follow, m.top = true, anchor{}
 }

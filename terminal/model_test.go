@@ -500,3 +500,40 @@ func TestStatusMsg(t *testing.T) {
 		t.Fatalf("status after an empty StatusMsg: %q, want %q and the notice", got, before)
 	}
 }
+
+// TestReplayed: a ReplayOnly model mounted on a transcript its reader
+// replayed (Config.Replayed) shows what one mounted on the log does, and
+// Replayed is refused where it cannot stand for the log.
+func TestReplayed(t *testing.T) {
+	clock := func() int64 { return ms("2026-07-21 10:45:00") }
+	for name, log := range logs(t) {
+		r := transcript.NewReplay(transcript.Options{})
+		for i := range log {
+			r.Apply(&log[i])
+		}
+		mounted := New(Config{SessionID: name, Width: 44, Height: 12, Clock: clock, Log: log, ReplayOnly: true})
+		replayed := New(Config{SessionID: name, Width: 44, Height: 12, Clock: clock, ReplayOnly: true,
+			Replayed: &Replayed{Transcript: r.Transcript(), Events: len(log)}})
+		if a, b := mounted.Document(), replayed.Document(); !slices.Equal(a.Lines, b.Lines) {
+			t.Fatalf("%s: document:\n%s", name, lineDiffText(a.Lines, b.Lines))
+		}
+		if a, b := mounted.Screen(), replayed.Screen(); !slices.Equal(a, b) {
+			t.Fatalf("%s: screen:\n%s", name, lineDiffText(a, b))
+		}
+	}
+	for name, cfg := range map[string]Config{
+		"not ReplayOnly": {Replayed: &Replayed{}},
+		"with Log":       {Replayed: &Replayed{}, ReplayOnly: true, Log: []sessionlog.Event{{}}},
+		"with a Replay seam": {Replayed: &Replayed{}, ReplayOnly: true,
+			Projection: Projection{Replay: transcript.Project}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			New(cfg)
+		}()
+	}
+}
