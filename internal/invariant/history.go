@@ -1,7 +1,6 @@
 package invariant
 
 import (
-	"cmp"
 	"fmt"
 	"iter"
 	"slices"
@@ -18,127 +17,213 @@ import (
 // historyMaxes are the page sizes history-pages walks the log with.
 var historyMaxes = []int{1, 2, 3, 5, 50}
 
-// summarySeq returns the seq of the compaction summary a checkpoint cites.
-func summarySeq(events []sessionlog.Event, cp *sessionlog.Event) (int64, bool) {
+// summarySeq returns the seq of the compaction summary a checkpoint cites:
+// the first of its sources that is a compaction summary's index in the log.
+func summarySeq(s *logScan, cp *sessionlog.Event) (int64, bool) {
 	seqs, _ := cp.Sources()
-	for _, s := range seqs {
-		if s >= 0 && s < int64(len(events)) && sessionlog.Canonical(events[s].Type) == sessionlog.TypeCompactionSummary {
-			return s, true
+	for _, q := range seqs {
+		if q >= 0 && q < int64(s.n) {
+			if _, ok := slices.BinarySearch(s.summaries, int(q)); ok {
+				return q, true
+			}
 		}
 	}
 	return 0, false
 }
 
-func (c *Checker) checkHistory(events []sessionlog.Event) (bool, string) {
-	if len(events) == 0 {
-		// A header-only log is an empty session: no page to read.
-		return true, "no events, so no pages (an empty session)"
+// historyPlan is history-pages worked out from the first pass: every page
+// of every page size, and what each must project. failed, when not "", is
+// a verdict reached without projecting a page.
+type historyPlan struct {
+	failed     string
+	pages      []page
+	windows    []transcript.Window
+	pageCounts []string
+	cited      int
+}
+
+// page is one page of one page size, and the checkpoints it holds.
+type page struct {
+	max, from, to int64
+	checkpoints   int
+}
+
+// planHistory walks the log's pages at every page size on its index.
+func (c *Checker) planHistory() *historyPlan {
+	s := c.scanned
+	h := s.hist
+	n := int64(s.n)
+	plan := &historyPlan{}
+	fail := func(format string, a ...any) *historyPlan {
+		plan.failed = fmt.Sprintf(format, a...)
+		return plan
 	}
-	h := history.New(events)
-	cps := checkpoints(events)
-	n := int64(len(events))
-	// Every page of every page size, and what it must project.
-	type page struct {
-		max, from, to int64
-		checkpoints   int
-	}
-	var pages []page
-	var windows []transcript.Window
-	var pageCounts []string
 	for _, mx := range historyMaxes {
 		before := int64(-1)
 		next := n // the seq the next (older) page must end just before
 		var walked []history.Page
 		for {
 			p := h.Page(before, mx)
-			if len(p.Events) == 0 {
-				return false, fmt.Sprintf("max %d: empty page before seq %d", mx, next)
+			if p.Start == p.End {
+				return fail("max %d: empty page before seq %d", mx, next)
 			}
 			if p.To+1 != next {
-				return false, fmt.Sprintf("max %d: page %d–%d does not end just before seq %d", mx, p.From, p.To, next)
+				return fail("max %d: page %d–%d does not end just before seq %d", mx, p.From, p.To, next)
 			}
-			for i := range p.Events {
-				if p.Events[i].Seq != p.From+int64(i) {
-					return false, fmt.Sprintf("max %d: page %d–%d is not one contiguous range", mx, p.From, p.To)
-				}
+			if i, _ := slices.BinarySearch(s.gaps, p.Start+1); i < len(s.gaps) && s.gaps[i] < p.End {
+				return fail("max %d: page %d–%d is not one contiguous range", mx, p.From, p.To)
 			}
 			walked = append(walked, p)
 			if !p.HasMore {
 				if p.From != 0 {
-					return false, fmt.Sprintf("max %d: last page starts at seq %d, not 0", mx, p.From)
+					return fail("max %d: last page starts at seq %d, not 0", mx, p.From)
 				}
 				break
 			}
 			if int64(len(walked)) > n {
-				return false, fmt.Sprintf("max %d: paging does not end", mx)
+				return fail("max %d: paging does not end", mx)
 			}
 			before, next = p.From, p.From
 		}
-		for _, cp := range cps {
-			ss, ok := summarySeq(events, cp)
+		for i := range s.checkpoints {
+			cp := &s.checkpoints[i]
+			ss, ok := summarySeq(s, cp)
 			if !ok {
 				continue
 			}
 			for _, p := range walked {
 				if cp.Seq >= p.From && cp.Seq <= p.To && (ss < p.From || ss > p.To) {
-					return false, fmt.Sprintf("max %d: summary seq %d is not on the page %d–%d of its checkpoint seq %d", mx, ss, p.From, p.To, cp.Seq)
+					return fail("max %d: summary seq %d is not on the page %d–%d of its checkpoint seq %d", mx, ss, p.From, p.To, cp.Seq)
 				}
 			}
 		}
 		for _, p := range walked {
-			start := indexOf(events, p.From)
-			pages = append(pages, page{int64(mx), p.From, p.To, len(checkpoints(p.Events))})
-			windows = append(windows, transcript.Window{Start: start, End: start + len(p.Events)})
+			lo, _ := slices.BinarySearch(s.checkpointAt, p.Start)
+			hi, _ := slices.BinarySearch(s.checkpointAt, p.End)
+			plan.pages = append(plan.pages, page{int64(mx), p.From, p.To, hi - lo})
+			plan.windows = append(plan.windows, transcript.Window{Start: p.Start, End: p.End})
 		}
-		pageCounts = append(pageCounts, fmt.Sprintf("%d", len(walked)))
+		plan.pageCounts = append(plan.pageCounts, fmt.Sprintf("%d", len(walked)))
 	}
-	// Project every page in one pass (each event decoded once, however
-	// many pages hold it); report the first page, in walk order, whose
-	// markers do not match its checkpoints.
-	bad := -1
-	var got int
-	for k, t := range c.windows(events, windows, c.opts) {
-		markers := 0
-		for _, it := range t.Items {
-			if it.Kind == transcript.KindMarker {
-				markers++
-			}
-		}
-		if markers != pages[k].checkpoints && (bad < 0 || k < bad) {
-			bad, got = k, markers
+	for i := range s.checkpoints {
+		if _, ok := summarySeq(s, &s.checkpoints[i]); ok {
+			plan.cited++
 		}
 	}
-	if bad >= 0 {
-		p := pages[bad]
-		return false, fmt.Sprintf("max %d: page %d–%d projects %s for %s", p.max, p.from, p.to, Plural(got, "marker"), Plural(p.checkpoints, "checkpoint"))
+	return plan
+}
+
+// verdict is history-pages' verdict given the markers each page projects.
+func (p *historyPlan) verdict(markers []int, checkpoints int) Result {
+	r := Result{Name: HistoryPages}
+	if p.failed != "" {
+		r.Detail = p.failed
+		return r
+	}
+	for k, got := range markers {
+		if pg := p.pages[k]; got != pg.checkpoints {
+			r.Detail = fmt.Sprintf("max %d: page %d–%d projects %s for %s", pg.max, pg.from, pg.to, Plural(got, "marker"), Plural(pg.checkpoints, "checkpoint"))
+			return r
+		}
 	}
 	maxes := make([]string, len(historyMaxes))
 	for i, m := range historyMaxes {
 		maxes[i] = fmt.Sprint(m)
 	}
-	cited := 0
-	for _, cp := range cps {
-		if _, ok := summarySeq(events, cp); ok {
-			cited++
+	r.OK = true
+	r.Detail = fmt.Sprintf("%s pages at max %s, contiguous; %d of %s with its summary on its page",
+		strings.Join(p.pageCounts, "/"), strings.Join(maxes, "/"), p.cited, Plural(checkpoints, "checkpoint"))
+	return r
+}
+
+// markerCount counts a transcript's markers.
+func markerCount(t transcript.Transcript) int {
+	n := 0
+	for _, it := range t.Items {
+		if it.Kind == transcript.KindMarker {
+			n++
 		}
 	}
-	return true, fmt.Sprintf("%s pages at max %s, contiguous; %d of %s with its summary on its page",
-		strings.Join(pageCounts, "/"), strings.Join(maxes, "/"), cited, Plural(len(cps), "checkpoint"))
+	return n
 }
 
-// indexOf returns the index in events of the event with the given seq (the
-// log is in seq order).
-func indexOf(events []sessionlog.Event, seq int64) int {
-	i, _ := slices.BinarySearchFunc(events, seq, func(e sessionlog.Event, s int64) int { return cmp.Compare(e.Seq, s) })
-	return i
+// pageProjection projects the history pages as the log is read again.
+type pageProjection struct {
+	c       *Checker
+	plan    *historyPlan
+	w       *transcript.Windows
+	markers []int
 }
 
-// windowsFunc projects windows of a log: transcript.ProjectWindows, or a
-// Replay seam's projection of each window on its own.
-type windowsFunc func([]sessionlog.Event, []transcript.Window, transcript.Options) iter.Seq2[int, transcript.Transcript]
+func (p *pageProjection) yield(k int, t transcript.Transcript) bool {
+	p.markers[k] = markerCount(t)
+	return true
+}
 
-// eachWindow projects every window with replay, one by one.
-func eachWindow(replay func([]sessionlog.Event, transcript.Options) transcript.Transcript) windowsFunc {
+func (p *pageProjection) apply(e *sessionlog.Event) { p.w.Apply(e, p.yield) }
+
+// end ends the projection and records the verdict.
+func (p *pageProjection) end() {
+	p.w.End(p.yield)
+	r := p.plan.verdict(p.markers, len(p.c.scanned.checkpoints))
+	p.c.historyVerdict = &r
+}
+
+// historyConsumer returns the projection of the history pages to feed the
+// log to, or nil when none is needed: the verdict is known or can be found
+// without one, or a Replay seam projects the pages from the kept log.
+func (c *Checker) historyConsumer() *pageProjection {
+	if c.historyVerdict != nil || c.scanned.n == 0 || c.proj.Replay != nil {
+		return nil
+	}
+	if c.history == nil {
+		c.history = c.planHistory()
+	}
+	if c.history.failed != "" {
+		return nil
+	}
+	return &pageProjection{c: c, plan: c.history, w: transcript.NewWindows(c.history.windows, c.opts),
+		markers: make([]int, len(c.history.windows))}
+}
+
+func (c *Checker) checkHistory() (bool, string) {
+	s := c.scanned
+	if s.n == 0 {
+		// A header-only log is an empty session: no page to read.
+		return true, "no events, so no pages (an empty session)"
+	}
+	if c.historyVerdict == nil {
+		if c.history == nil {
+			c.history = c.planHistory()
+		}
+		plan := c.history
+		switch {
+		case plan.failed != "" || c.proj.Replay != nil:
+			markers := make([]int, len(plan.windows))
+			if plan.failed == "" {
+				for k, t := range eachWindow(c.proj.Replay)(s.events, plan.windows, c.opts) {
+					markers[k] = markerCount(t)
+				}
+			}
+			r := plan.verdict(markers, len(s.checkpoints))
+			c.historyVerdict = &r
+		default:
+			p := c.historyConsumer()
+			fed, err := c.feed(s.n, p.apply)
+			if err == nil && fed != s.n {
+				err = fmt.Errorf("%d events, not %d", fed, s.n)
+			}
+			if err != nil {
+				return false, fmt.Sprintf("the log changed while repro read it: %v", err)
+			}
+			p.end()
+		}
+	}
+	return c.historyVerdict.OK, c.historyVerdict.Detail
+}
+
+// eachWindow projects every window of events with replay, one by one.
+func eachWindow(replay func([]sessionlog.Event, transcript.Options) transcript.Transcript) func([]sessionlog.Event, []transcript.Window, transcript.Options) iter.Seq2[int, transcript.Transcript] {
 	return func(events []sessionlog.Event, windows []transcript.Window, opts transcript.Options) iter.Seq2[int, transcript.Transcript] {
 		return func(yield func(int, transcript.Transcript) bool) {
 			for k, w := range windows {

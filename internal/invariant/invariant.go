@@ -43,7 +43,7 @@ var registry = [...]Invariant{
 	{NoPayload, "no checkpoint payload (preamble or summary) shown",
 		(*Checker).checkNoPayload, true},
 	{HistoryPages, "session.history pages are contiguous and cover the log, each compaction summary is on its checkpoint's page, and each page projects one marker per checkpoint on it",
-		func(c *Checker) (bool, string) { return c.checkHistory(c.events) }, false},
+		(*Checker).checkHistory, false},
 }
 
 // All returns every invariant in report order.
@@ -74,14 +74,20 @@ type Size struct{ W, H int }
 func (s Size) String() string { return fmt.Sprintf("%dx%d", s.W, s.H) }
 
 // Checker renders a log both ways at each size and checks the invariants.
+//
+// It reads the log twice (scan.go): once to derive what the documents are
+// checked against, replaying it as it goes, and once to feed the live
+// model and project the history pages. A Checker built by Read keeps none
+// of the log's events, only what it derived; one built by New is given
+// them.
 type Checker struct {
-	events    []sessionlog.Event
+	read      Source
+	events    []sessionlog.Event // New's log; nil for Read's
 	sizes     []Size
 	opts      transcript.Options
 	proj      terminal.Projection
-	windows   windowsFunc // projects history pages with proj
-	sessionID string
-	now       int64
+	name      func() string // the session id (Read)
+	sessionID string        // name's answer, once the log is read
 	// quick skips work that only refines a failure's detail (bisecting
 	// for the first diverging event).
 	Quick bool
@@ -89,19 +95,19 @@ type Checker struct {
 	// default).
 	MaxToolOutputLines int
 
+	// The first pass's findings, once it is done (scanErr if it failed).
+	scanned *logScan
+	scanErr error
+	// history is the plan of history-pages, derived from the scan.
+	history *historyPlan
+	// historyVerdict is history-pages' verdict, once found.
+	historyVerdict *Result
 	// What the invariants need from the documents, per size, filled by
 	// render (the documents themselves are dropped once read: on a long
 	// log each is tens of megabytes).
 	sized []sizeResult
-	// checkpointSeqs are the seqs of the log's landed checkpoints, noted
-	// by render.
+	// checkpointSeqs are the seqs of the log's landed checkpoints.
 	checkpointSeqs []int64
-	// reread, when set, reads the log's events again, in order, until
-	// yield returns false. render then drops c.events once the replay
-	// model is built and feeds the live model from reread, and a
-	// failure's detail that needs the log (the first diverging event)
-	// rereads it.
-	Reread func(yield func(*sessionlog.Event) bool) error
 	// renderPanic is what render panicked with, if it did.
 	renderPanic string
 	// The log's expected texts, derived once on first use.
@@ -127,7 +133,7 @@ type sizeResult struct {
 // computed once.
 func (c *Checker) expected() []shownText {
 	if !c.shownDone {
-		c.shown, c.shownDone = shownTexts(ExpectedTexts(c.events, c.opts.EagerSteps)), true
+		c.shown, c.shownDone = shownTexts(c.scanned.expected), true
 	}
 	return c.shown
 }
@@ -139,20 +145,54 @@ type Result struct {
 	Detail string `json:"detail"`
 }
 
+// New returns a checker of events, held in memory.
 func New(events []sessionlog.Event, sizes []Size, opts transcript.Options, proj terminal.Projection, sessionID string) *Checker {
-	windows := windowsFunc(transcript.ProjectWindows)
-	if proj.Replay != nil {
-		windows = eachWindow(proj.Replay)
-	}
-	return &Checker{events: events, sizes: sizes, opts: opts, proj: proj, windows: windows, sessionID: sessionID, now: FrozenNow(events)}
+	c := Read(sliceSource(events), sizes, opts, proj, func() string { return sessionID })
+	c.events = events
+	return c
+}
+
+// Read returns a checker of the log read reads, which it reads whenever it
+// needs the log (twice to check every invariant, once more to bisect for
+// the first event on which live and replay part) and never keeps: what it
+// holds at most is the two transcripts, not the events. If the log read
+// the second time is not the log read the first, the rendered invariants
+// fail saying so. sessionID names the session in the models' header and
+// status line; it is asked for once the log has been read (a log's header
+// line, which names it, is read with the log).
+func Read(read Source, sizes []Size, opts transcript.Options, proj terminal.Projection, sessionID func() string) *Checker {
+	return &Checker{read: read, sizes: sizes, opts: opts, proj: proj, name: sessionID}
 }
 
 // WithEvents returns a checker of events with c's sizes, options,
 // projection and session id.
 func (c *Checker) WithEvents(events []sessionlog.Event) *Checker {
-	n := New(events, c.sizes, c.opts, c.proj, c.sessionID)
+	n := Read(sliceSource(events), c.sizes, c.opts, c.proj, c.name)
+	n.events = events
 	n.MaxToolOutputLines = c.MaxToolOutputLines
 	return n
+}
+
+// ensureScan runs the first pass once.
+func (c *Checker) ensureScan() error {
+	if c.scanned == nil && c.scanErr == nil {
+		c.scanned, c.scanErr = c.safeScan()
+		c.sessionID = c.name()
+	}
+	return c.scanErr
+}
+
+// safeScan is scan, its panic turned into its error.
+func (c *Checker) safeScan() (s *logScan, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	if s, err = c.scan(); err != nil {
+		return nil, fmt.Errorf("the log could not be read: %w", err)
+	}
+	return s, nil
 }
 
 func (c *Checker) model(log []sessionlog.Event, sz Size) *terminal.Model {
@@ -174,10 +214,19 @@ func (c *Checker) config(log []sessionlog.Event, sz Size, rows *terminal.RowCach
 		Height:     sz.H,
 		Transcript: c.opts,
 		Projection: c.proj,
-		Clock:      func() int64 { return c.now },
+		Clock:      c.clock,
 
 		MaxToolOutputLines: c.MaxToolOutputLines,
 	}
+}
+
+// clock is the frozen clock of every rendering: the time of the log's last
+// event (FrozenNow).
+func (c *Checker) clock() int64 {
+	if c.scanned == nil {
+		return 0
+	}
+	return c.scanned.now
 }
 
 // replay renders the stored log mounted at once.
@@ -198,63 +247,59 @@ func (c *Checker) live(events []sessionlog.Event, sz Size) (doc, scr []string) {
 // render renders both paths at every size and keeps what the invariants
 // need of each size's documents: one model mounted on the stored log and one
 // fed every event, each resized to every size in turn. The projection work
-// (replaying, priming the live projector, feeding) is done once per path,
-// not once per size: it does not depend on the size, and neither does
-// anything else the models hold but their render caches, whose rows are
-// keyed by width. The two paths are resized alike, so live and replay are
-// compared under the same history of sizes. The live model reuses the rows
-// the replay rendered for equal items (terminal.RowCache).
+// (replaying, feeding) is done once per path, not once per size: it does
+// not depend on the size, and neither does anything else the models hold
+// but their render caches, whose rows are keyed by width. The two paths
+// are resized alike, so live and replay are compared under the same
+// history of sizes. The live model reuses the rows the replay rendered for
+// equal items (terminal.RowCache).
 //
-// Without reread the two paths are built side by side from c.events; with
-// it, the replay is mounted first, the log dropped, and the live model fed
-// from a second read. A size's norms are searched while the next size
-// renders.
+// The replay model is mounted on the transcript the first pass replayed;
+// the live model is fed from the second read, alongside the history pages
+// when they are still to be projected. A size's norms are searched while
+// the next size renders.
 func (c *Checker) render() {
 	defer func() {
 		if p := recover(); p != nil {
 			c.renderPanic = fmt.Sprint(p)
 		}
 	}()
+	s := c.scanned
 	c.sized = make([]sizeResult, len(c.sizes))
-	rows := terminal.NewRowCache()
-	var live *terminal.Model
-	var replay *terminal.Model
-	if c.Reread == nil {
-		wait := Go(func() {
-			live = c.sharedModel(nil, c.sizes[0], rows)
-			for i := range c.events {
-				live.Update(terminal.EventMsg{Event: c.events[i]})
-			}
-		})
-		replay = terminal.New(c.config(c.events, c.sizes[0], rows, true))
-		wait()
-	} else {
-		replay = terminal.New(c.config(c.events, c.sizes[0], rows, true))
+	if s.replayPanic != "" {
+		panic(s.replayPanic)
 	}
-	for _, cp := range checkpoints(c.events) {
+	rows := terminal.NewRowCache()
+	cfg := c.config(nil, c.sizes[0], rows, true)
+	if s.replayed != nil {
+		cfg.Replayed = s.replayed
+		s.replayed = nil // the model holds it now
+	} else {
+		cfg.Log = s.events
+	}
+	replay := terminal.New(cfg)
+	for _, cp := range s.checkpoints {
 		c.checkpointSeqs = append(c.checkpointSeqs, cp.Seq)
 	}
 	in := &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
 		quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
-	if c.Reread != nil {
-		// Everything the documents are checked against is derived now: let
-		// the log go (the replay model keeps none of it) and feed the live
-		// model from the file as it is read again, so the log's events and
-		// both transcripts are never in memory at once.
-		n := len(c.events)
-		c.events = nil
-		live = c.sharedModel(nil, c.sizes[0], rows)
-		fed := 0
-		err := c.pipeline(n, func(e *sessionlog.Event) {
-			live.Update(terminal.EventMsg{Event: *e})
-			fed++
-		})
-		if err == nil && fed != n {
-			err = fmt.Errorf("%d events, not %d", fed, n)
-		}
-		if err != nil {
-			panic(fmt.Sprintf("the log changed while repro read it: %v", err))
-		}
+	live := c.sharedModel(nil, c.sizes[0], rows)
+	consumers := []func(*sessionlog.Event){func(e *sessionlog.Event) {
+		live.Update(terminal.EventMsg{Event: *e})
+	}}
+	pages := c.historyConsumer()
+	if pages != nil {
+		consumers = append(consumers, pages.apply)
+	}
+	fed, err := c.feed(s.n, consumers...)
+	if err == nil && fed != s.n {
+		err = fmt.Errorf("%d events, not %d", fed, s.n)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("the log changed while repro read it: %v", err))
+	}
+	if pages != nil {
+		pages.end()
 	}
 	// Each size's documents are compared and reduced to their norms as
 	// they are read, row by row (not held: a long document's row list is
@@ -317,50 +362,6 @@ func compareDocuments(replay, live *terminal.Model, hint int) (diff, replayNorm,
 	return diff, replayNorm, string(norm)
 }
 
-// pipeline rereads the first n events of the log on one goroutine and
-// hands them to feed, in order, on this one, a batch at a time: decoding
-// and feeding proceed side by side.
-func (c *Checker) pipeline(n int, feed func(*sessionlog.Event)) error {
-	const batch = 256
-	batches := make(chan []sessionlog.Event, 4)
-	stop := make(chan struct{}) // closed when feeding ends, even by a panic
-	var err error
-	wait := Go(func() {
-		defer close(batches)
-		send := func(b []sessionlog.Event) bool {
-			select {
-			case batches <- b:
-				return true
-			case <-stop:
-				return false
-			}
-		}
-		b := make([]sessionlog.Event, 0, batch)
-		read := 0
-		err = c.Reread(func(e *sessionlog.Event) bool {
-			b = append(b, *e)
-			if read++; len(b) == batch {
-				if !send(b) {
-					return false
-				}
-				b = make([]sessionlog.Event, 0, batch)
-			}
-			return read < n
-		})
-		if len(b) > 0 {
-			send(b)
-		}
-	})
-	defer close(stop)
-	for b := range batches {
-		for i := range b {
-			feed(&b[i])
-		}
-	}
-	wait()
-	return err
-}
-
 // Go runs f in a goroutine and returns a function that waits for it
 // and re-raises its panic, if any, in the caller.
 func Go(f func()) (wait func()) {
@@ -409,21 +410,11 @@ func searchSize(diff, replay, live string, in *sizeInputs) sizeResult {
 	return r
 }
 
-// CheckAll runs every invariant, in report order; history-pages, which does
-// not read the rendered documents, runs alongside the rendering.
+// CheckAll runs every invariant, in report order. The history pages are
+// projected as the live model is fed.
 func (c *Checker) CheckAll() []Result {
-	var hist Result
-	events := c.events // render may drop c.events while the pages are checked
-	wait := Go(func() {
-		hist = guard(HistoryPages, func() (bool, string) { return c.checkHistory(events) })
-	})
 	var out []Result
 	for _, inv := range registry {
-		if inv.Name == HistoryPages {
-			wait()
-			out = append(out, hist)
-			continue
-		}
 		out = append(out, c.Check(inv.Name))
 	}
 	return out
@@ -435,6 +426,9 @@ func (c *Checker) Check(name string) Result {
 	return guard(name, func() (bool, string) {
 		if !ok {
 			return false, "unknown invariant"
+		}
+		if err := c.ensureScan(); err != nil {
+			return false, err.Error()
 		}
 		if inv.rendered {
 			if c.sized == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -161,7 +162,7 @@ func TestInvariantsOnGeneratedSessions(t *testing.T) {
 				}
 			}
 		}
-		if len(checkpoints(events)) == 0 {
+		if !slices.ContainsFunc(events, func(e sessionlog.Event) bool { return sessionlog.IsCheckpoint(&e) }) {
 			continue
 		}
 		withCheckpoint++
@@ -219,7 +220,7 @@ func TestLiveReplayDivergence(t *testing.T) {
 		c := New(events, []Size{{80, 24}}, transcript.Options{}, proj, "gen")
 		reads := 0
 		if reload {
-			c.Reread = func(yield func(*sessionlog.Event) bool) error {
+			c = Read(func(yield func(*sessionlog.Event) bool) error {
 				reads++
 				for i := range events {
 					if !yield(&events[i]) {
@@ -227,15 +228,16 @@ func TestLiveReplayDivergence(t *testing.T) {
 					}
 				}
 				return nil
-			}
+			}, []Size{{80, 24}}, transcript.Options{}, proj, func() string { return "gen" })
 		}
 		r := c.Check(LiveReplay)
 		if want := fmt.Sprintf("first diverging event seq %d", from); r.OK || !strings.Contains(r.Detail, want) {
 			t.Errorf("reload %v: %+v, want a failure naming %q", reload, r, want)
 		}
-		// Read again once for the live model, once for the bisection.
-		if reload && (c.events != nil || reads != 2) {
-			t.Errorf("checker kept the log (%v) or read it %d times", c.events != nil, reads)
+		// Read once for the first pass, once for the live model, once
+		// for the bisection, and kept no event.
+		if reload && (c.events != nil || c.scanned.events != nil || reads != 3) {
+			t.Errorf("checker kept the log (%v, %v) or read it %d times", c.events != nil, c.scanned.events != nil, reads)
 		}
 	}
 }
@@ -244,18 +246,29 @@ func TestLiveReplayDivergence(t *testing.T) {
 // while repro read it) fails the invariants with what happened.
 func TestRereadChanged(t *testing.T) {
 	events := sessiongen.GenerateN(5, 200)
-	c := New(events, []Size{{80, 24}}, transcript.Options{}, terminal.Projection{}, "gen")
-	c.Reread = func(yield func(*sessionlog.Event) bool) error {
-		for i := range events[:100] {
-			if !yield(&events[i]) {
+	reads := 0
+	read := func(yield func(*sessionlog.Event) bool) error {
+		log := events
+		if reads++; reads > 1 {
+			log = events[:100]
+		}
+		for i := range log {
+			if !yield(&log[i]) {
 				break
 			}
 		}
 		return nil
 	}
+	gen := func() string { return "gen" }
+	c := Read(read, []Size{{80, 24}}, transcript.Options{}, terminal.Projection{}, gen)
 	for _, name := range []string{LiveReplay, NoLostMessage} {
 		if r := c.Check(name); r.OK || !strings.Contains(r.Detail, "the log changed while repro read it: 100 events, not") {
 			t.Errorf("%s: %+v", name, r)
 		}
+	}
+	c = Read(read, []Size{{80, 24}}, transcript.Options{}, terminal.Projection{}, gen)
+	reads = 0
+	if r := c.Check(HistoryPages); r.OK || !strings.Contains(r.Detail, "the log changed while repro read it: 100 events, not") {
+		t.Errorf("%s: %+v", HistoryPages, r)
 	}
 }

@@ -75,8 +75,11 @@ func (c *Checker) checkLiveReplay() (bool, string) {
 // live and replay differ at sz (assuming they agree on the empty prefix).
 func (c *Checker) divergence(sz Size) (int64, bool) {
 	events := c.events
-	if events == nil && c.Reread != nil {
-		_ = c.Reread(func(e *sessionlog.Event) bool {
+	if events == nil && c.scanned != nil {
+		events = c.scanned.events
+	}
+	if events == nil {
+		_ = c.read(func(e *sessionlog.Event) bool {
 			events = append(events, *e)
 			return true
 		})

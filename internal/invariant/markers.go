@@ -13,17 +13,6 @@ import (
 // This file is one-marker and no-payload: a compaction checkpoint shows as
 // one marker, and never its payload.
 
-// checkpoints returns the log's landed checkpoints.
-func checkpoints(events []sessionlog.Event) []*sessionlog.Event {
-	var out []*sessionlog.Event
-	for i := range events {
-		if sessionlog.IsCheckpoint(&events[i]) {
-			out = append(out, &events[i])
-		}
-	}
-	return out
-}
-
 // countMarkers counts the marker rows of a document (its docNorm),
 // however the marker wrapped, less quoted: the times conversation text
 // itself says the same words.
@@ -91,7 +80,7 @@ func payloadTexts(conversation map[string]bool, cp *sessionlog.Event) []string {
 }
 
 // payloads finds the payload pieces of the log's checkpoints in a
-// document: owner[p] is the index (among checkpoints(c.events)) of the
+// document: owner[p] is the index (among the log's checkpoints) of the
 // checkpoint piece p belongs to.
 type payloads struct {
 	*pieceFinder
@@ -105,8 +94,8 @@ func (c *Checker) payloadFinder() *payloads {
 	}
 	var pieces []string
 	var owner []int
-	for k, cp := range checkpoints(c.events) {
-		for _, p := range payloadTexts(conversation, cp) {
+	for k := range c.scanned.checkpoints {
+		for _, p := range payloadTexts(conversation, &c.scanned.checkpoints[k]) {
 			pieces = append(pieces, p)
 			owner = append(owner, k)
 		}

@@ -47,89 +47,108 @@ type Text struct {
 // one, llm/retry removes the current block (else the one step/end just
 // completed), and turn/end removes a block still open.
 func ExpectedTexts(events []sessionlog.Event, eager bool) []Text {
-	type block struct {
-		settled bool
-		msgs    []Text
-		removed bool
-	}
-	var (
-		out              []Text
-		blocks           []*block
-		current, lastEnd *block
-	)
-	newBlock := func() *block {
-		b := &block{}
-		blocks = append(blocks, b)
-		current = b
-		return b
-	}
+	x := newExpecter(eager)
 	for i := range events {
-		e := &events[i]
-		if sessionlog.IsReplacementSurfaceEvent(e) {
-			continue
-		}
-		switch sessionlog.Canonical(e.Type) {
-		case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
-			raw := e.Data
-			header := "You"
-			if e.Type == sessionlog.TypeSteeringMessage {
-				var d struct {
-					Message json.RawMessage `json:"message"`
-				}
-				_ = json.Unmarshal(e.Data, &d)
-				raw, header = d.Message, "Steering"
-			}
-			var m sessionlog.Message
-			if json.Unmarshal(raw, &m) != nil {
-				continue
-			}
-			text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
-			src := sessionlog.DecodeSource(m.Source)
-			switch {
-			case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
-				if text != "" {
-					out = append(out, Text{Seq: e.Seq, Kind: transcript.KindPrompt, Header: header, Text: text})
-				}
-			case src.Kind == "session-reference" && sessionRefEntries(m.Source) >= 0:
-				out = append(out, Text{Seq: e.Seq, Kind: transcript.KindSessionRef, SessionRef: sessionRefEntries(m.Source)})
-			case text != "":
-				out = append(out, Text{Seq: e.Seq, Kind: transcript.KindContext, Text: text})
-			}
-		case sessionlog.TypeStepStart:
-			lastEnd = nil
-			if eager {
-				newBlock()
-			}
-		case sessionlog.TypeAssistantChunk:
-			if current == nil || current.settled {
-				newBlock()
-			}
-		case sessionlog.TypeAssistantMessage:
-			if current == nil || current.settled {
-				newBlock()
-			}
-			current.settled = true
-			var d sessionlog.AssistantMessageData
-			if json.Unmarshal(e.Data, &d) != nil {
-				continue
-			}
-			st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
-			if x := (Text{Seq: e.Seq, Kind: transcript.KindStep, Text: st.Text(), Reasoning: st.Reasoning()}); x.Text != "" || x.Reasoning != "" {
-				current.msgs = append(current.msgs, x)
-			}
-		case sessionlog.TypeStepEnd:
-			if current == nil {
-				newBlock()
-			}
-			lastEnd, current = current, nil
-		case sessionlog.TypeLLMRetry, sessionlog.TypeTurnEnd:
-			if b := transcript.RemovedStep(e.Type, current, lastEnd); b != nil {
-				b.removed = true
-			}
-			current, lastEnd = nil, nil
-		}
+		x.add(&events[i])
 	}
-	for _, b := range blocks {
+	return x.texts()
+}
+
+// expecter is ExpectedTexts for a log read an event at a time.
+type expecter struct {
+	eager            bool
+	out              []Text
+	blocks           []*expectedBlock
+	current, lastEnd *expectedBlock
+}
+
+// expectedBlock is a step block and the assistant texts it shows.
+type expectedBlock struct {
+	settled bool
+	msgs    []Text
+	removed bool
+}
+
+func newExpecter(eager bool) *expecter { return &expecter{eager: eager} }
+
+func (x *expecter) newBlock() *expectedBlock {
+	b := &expectedBlock{}
+	x.blocks = append(x.blocks, b)
+	x.current = b
+	return b
+}
+
+// add reads the log's next event.
+func (x *expecter) add(e *sessionlog.Event) {
+	if sessionlog.IsReplacementSurfaceEvent(e) {
+		return
+	}
+	switch sessionlog.Canonical(e.Type) {
+	case sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage:
+		raw := e.Data
+		header := "You"
+		if e.Type == sessionlog.TypeSteeringMessage {
+			var d struct {
+				Message json.RawMessage `json:"message"`
+			}
+			_ = json.Unmarshal(e.Data, &d)
+			raw, header = d.Message, "Steering"
+		}
+		var m sessionlog.Message
+		if json.Unmarshal(raw, &m) != nil {
+			return
+		}
+		text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
+		src := sessionlog.DecodeSource(m.Source)
+		switch {
+		case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
+			if text != "" {
+				x.out = append(x.out, Text{Seq: e.Seq, Kind: transcript.KindPrompt, Header: header, Text: text})
+			}
+		case src.Kind == "session-reference" && sessionRefEntries(m.Source) >= 0:
+			x.out = append(x.out, Text{Seq: e.Seq, Kind: transcript.KindSessionRef, SessionRef: sessionRefEntries(m.Source)})
+		case text != "":
+			x.out = append(x.out, Text{Seq: e.Seq, Kind: transcript.KindContext, Text: text})
+		}
+	case sessionlog.TypeStepStart:
+		x.lastEnd = nil
+		if x.eager {
+			x.newBlock()
+		}
+	case sessionlog.TypeAssistantChunk:
+		if x.current == nil || x.current.settled {
+			x.newBlock()
+		}
+	case sessionlog.TypeAssistantMessage:
+		if x.current == nil || x.current.settled {
+			x.newBlock()
+		}
+		x.current.settled = true
+		var d sessionlog.AssistantMessageData
+		if json.Unmarshal(e.Data, &d) != nil {
+			return
+		}
+		st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
+		if t := (Text{Seq: e.Seq, Kind: transcript.KindStep, Text: st.Text(), Reasoning: st.Reasoning()}); t.Text != "" || t.Reasoning != "" {
+			x.current.msgs = append(x.current.msgs, t)
+		}
+	case sessionlog.TypeStepEnd:
+		if x.current == nil {
+			x.newBlock()
+		}
+		x.lastEnd, x.current = x.current, nil
+	case sessionlog.TypeLLMRetry, sessionlog.TypeTurnEnd:
+		if b := transcript.RemovedStep(e.Type, x.current, x.lastEnd); b != nil {
+			b.removed = true
+		}
+		x.current, x.lastEnd = nil, nil
+	}
+}
+
+// texts returns the expected texts of the events added.
+func (x *expecter) texts() []Text {
+	out := x.out
+	for _, b := range x.blocks {
 		if !b.removed {
 			out = append(out, b.msgs...)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/dshtest/dshtest/internal/safefile"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -80,9 +81,10 @@ writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 Memory: repro keeps its memory within about 3 times the log's text (the Go
 runtime's soft memory limit, at least 64 MiB; check, history, render and view
 keep within twice it), so that a CI runner can plan for it; GOMEMLIMIT, when
-set, decides instead. Without --minimize and
---emit it reads the log twice (once for the replay, once for the live path)
-rather than hold its events and both transcripts at once.
+set, decides instead. Without --minimize and --emit it keeps none of the
+log's events: it reads the log twice (once to validate and replay it, once
+for the live path and the history pages) and holds only the two
+transcripts.
 
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
 for one that draws the transcript from the model surface (the bug the design
@@ -188,45 +190,74 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	}
 	held := holdInput(path) // the log is read more than once: it must not change
 	defer held.Close()
-	lf, err := a.readLog(args, &f.log, readOptions{deferLoad: true, budget: reproBudget})
-	if err == nil {
-		err = held.unchanged()
-	}
-	if err != nil {
-		if f.asJSON {
-			writeJSONError(a.stdout, path, err)
-		}
-		return err
-	}
-	path = lf.Path
-	// Validate the log while the checks start: their results are thrown
-	// away if it is not valid.
-	var loadErr, changed error
-	toValidate := lf.Events // lf.Events may be dropped below
-	loaded := invariant.Go(func() { _, loadErr = lf.validate(toValidate) })
 	opts := transcript.Options{EagerSteps: f.eager}
-	c := invariant.New(lf.Events, sizes, opts, proj, sessionIDOf(lf))
-	c.MaxToolOutputLines = f.maxLines
-	rep := &reproReport{File: path, Events: len(lf.Events), Projection: projName, Eager: f.eager, OK: true}
+	var (
+		lf               *logFile
+		c                *invariant.Checker
+		n                int
+		loaded           func()
+		loadErr, changed error
+	)
 	if f.minimize == "" && f.emit == "" && held != nil {
-		// Nothing after the checks needs the events: let the checker drop
-		// them once the replay is mounted (a long log's events are larger
-		// than the file) and read the file again for the live path.
-		n := len(lf.Events)
-		lf.Events = nil
-		c.Reread = func(yield func(*sessionlog.Event) bool) error {
-			err := held.each(func() error { return lf.eachEvent(n, yield) })
-			if changedInput(err) != nil {
-				changed = err
+		// Nothing after the checks needs the events: the checker reads
+		// the log as it needs it and keeps none of them. Its first read
+		// is the validating one; a refusal there is the command's error.
+		var s *reader.Stream
+		lf, s, err = a.openLog(args, &f.log)
+		if err != nil {
+			if f.asJSON {
+				writeJSONError(a.stdout, path, err)
 			}
 			return err
 		}
+		b := a.startBudget(reproBudget)
+		first := true
+		read := func(yield func(*sessionlog.Event) bool) error {
+			if !first {
+				err := held.each(func() error { return lf.eachEvent(n, yield) })
+				if changedInput(err) != nil {
+					changed = err
+				}
+				return err
+			}
+			first = false
+			read, err := a.streamLog(lf, s, b, func(e *sessionlog.Event, _ int64) bool { n++; return yield(e) }, &f.log)
+			if read != nil {
+				a.printWarnings(read.Read)
+			}
+			if err != nil && err != errStopped { // stopped: the checker says why
+				loadErr = err
+			}
+			return err
+		}
+		c = invariant.Read(read, sizes, opts, proj, func() string { return sessionIDOf(lf) })
+		loaded = func() {}
+	} else {
+		lf, err = a.readLog(args, &f.log, readOptions{deferLoad: true, budget: reproBudget})
+		if err == nil {
+			err = held.unchanged()
+		}
+		if err != nil {
+			if f.asJSON {
+				writeJSONError(a.stdout, path, err)
+			}
+			return err
+		}
+		// Validate the log while the checks run: their results are thrown
+		// away if it is not valid.
+		n = len(lf.Events)
+		loaded = invariant.Go(func() { _, loadErr = lf.validate(lf.Events) })
+		c = invariant.New(lf.Events, sizes, opts, proj, sessionIDOf(lf))
 	}
+	path = lf.Path
+	c.MaxToolOutputLines = f.maxLines
+	rep := &reproReport{File: path, Projection: projName, Eager: f.eager, OK: true}
 	for _, sz := range sizes {
 		rep.Sizes = append(rep.Sizes, sz.String())
 	}
 	results := c.CheckAll()
 	loaded()
+	rep.Events = n
 	if changed == nil {
 		changed = held.unchanged()
 	}

@@ -1,0 +1,213 @@
+package invariant
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// This file is the checker's reading of the log: the first pass derives
+// everything the invariants check the documents against, and the second
+// feeds the live model and the history pages. Neither keeps the log's
+// events, so a checker built by Read holds no event, only what it derived.
+
+// Source reads a log's events from its start, in order, until yield
+// returns false. An event's payloads (Data, SurfaceOp, SourceEventSeqs)
+// must stay valid after yield returns; the event itself need not.
+type Source func(yield func(*sessionlog.Event) bool) error
+
+// sliceSource reads events held in memory.
+func sliceSource(events []sessionlog.Event) Source {
+	return func(yield func(*sessionlog.Event) bool) error {
+		for i := range events {
+			if !yield(&events[i]) {
+				break
+			}
+		}
+		return nil
+	}
+}
+
+// logScan is what the first pass derives from the log.
+type logScan struct {
+	n   int   // events
+	now int64 // the last event's time (FrozenNow)
+	// replayed is the replay path's transcript, built as the log is read;
+	// nil with a Replay seam, which is given the log instead (events).
+	replayed *terminal.Replayed
+	// replayPanic is what the replay projection panicked with, if it did:
+	// the rendered invariants fail with it, history-pages is still checked.
+	replayPanic string
+	// events is the log, kept only for a Replay seam (a projection that
+	// replays a whole log needs it).
+	events []sessionlog.Event
+	hist   *history.History // the log's page index
+	// gaps are the indexes i at which a seq is not its predecessor's plus
+	// one: a page is one contiguous range if none falls inside it.
+	gaps []int
+	// checkpoints are the landed checkpoints (their payloads copied) at
+	// the indexes checkpointAt.
+	checkpoints  []sessionlog.Event
+	checkpointAt []int
+	// summaries are the indexes of the compaction summaries, ascending.
+	summaries []int
+	expected  []Text // ExpectedTexts of the log
+}
+
+// scan reads the log once and derives a logScan from it. The replay is
+// projected on a goroutine of its own, beside the rest.
+func (c *Checker) scan() (*logScan, error) {
+	s := &logScan{}
+	idx := history.NewIndex()
+	ex := newExpecter(c.opts.EagerSteps)
+	var replay *transcript.Replay
+	var consumers []func(*sessionlog.Event)
+	prev := int64(0)
+	consumers = append(consumers, func(e *sessionlog.Event) {
+		if s.n > 0 && e.Seq != prev+1 {
+			s.gaps = append(s.gaps, s.n)
+		}
+		prev, s.now = e.Seq, e.Time
+		idx.Add(e)
+		ex.add(e)
+		if sessionlog.Canonical(e.Type) == sessionlog.TypeCompactionSummary {
+			s.summaries = append(s.summaries, s.n)
+		}
+		if sessionlog.IsCheckpoint(e) {
+			s.checkpoints = append(s.checkpoints, detach(e))
+			s.checkpointAt = append(s.checkpointAt, s.n)
+		}
+		if c.proj.Replay != nil && c.events == nil {
+			s.events = append(s.events, *e)
+		}
+		s.n++
+	})
+	if c.proj.Replay == nil {
+		replay = transcript.NewReplay(c.opts)
+		consumers = append(consumers, func(e *sessionlog.Event) {
+			if s.replayPanic != "" {
+				return
+			}
+			defer func() {
+				if p := recover(); p != nil {
+					s.replayPanic = fmt.Sprint(p)
+				}
+			}()
+			replay.Apply(e)
+		})
+	}
+	_, err := c.feed(-1, consumers...)
+	if err != nil {
+		return nil, err
+	}
+	if replay != nil && s.replayPanic == "" {
+		s.replayed = &terminal.Replayed{Transcript: replay.Transcript(), Events: s.n}
+	}
+	if c.events != nil {
+		s.events = c.events
+	}
+	s.hist = idx.History()
+	s.expected = ex.texts()
+	return s, nil
+}
+
+// detach returns a copy of e whose payloads share no memory with e's: a
+// kept event must not pin the reader's buffers.
+func detach(e *sessionlog.Event) sessionlog.Event {
+	d := *e
+	d.Data, d.SurfaceOp, d.SourceEventSeqs = bytes.Clone(e.Data), bytes.Clone(e.SurfaceOp), bytes.Clone(e.SourceEventSeqs)
+	return d
+}
+
+// feed reads the first n events of the log (every event when n < 0)
+// through c.read on a goroutine of its own and hands them to every
+// consumer in order, a batch at a time, each consumer on a goroutine of
+// its own, so that decoding and every consumer proceed side by side. The consumers share each event; they must
+// not modify it. It returns the events read and the read's error; a
+// consumer's panic is raised again here once every goroutine has ended.
+func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
+	const batch = 256
+	chans := make([]chan []sessionlog.Event, len(consumers))
+	for i := range chans {
+		chans[i] = make(chan []sessionlog.Event, 4)
+	}
+	stop := make(chan struct{}) // closed when a consumer ends early
+	var once sync.Once
+	halt := func() { once.Do(func() { close(stop) }) }
+	read := 0
+	var err error
+	waitRead := Go(func() {
+		defer func() {
+			for _, ch := range chans {
+				close(ch)
+			}
+		}()
+		send := func(b []sessionlog.Event) bool {
+			for _, ch := range chans {
+				select {
+				case ch <- b:
+				case <-stop:
+					return false
+				}
+			}
+			return true
+		}
+		b := make([]sessionlog.Event, 0, batch)
+		if n == 0 {
+			return
+		}
+		err = c.read(func(e *sessionlog.Event) bool {
+			b = append(b, *e)
+			read++
+			if len(b) == batch {
+				if !send(b) {
+					return false
+				}
+				b = make([]sessionlog.Event, 0, batch)
+			}
+			return n < 0 || read < n
+		})
+		if len(b) > 0 {
+			send(b)
+		}
+	})
+	consume := func(i int) {
+		defer func() {
+			if p := recover(); p != nil {
+				halt()
+				for range chans[i] { // let the reader end
+				}
+				panic(p)
+			}
+		}()
+		for b := range chans[i] {
+			for k := range b {
+				consumers[i](&b[k])
+			}
+		}
+	}
+	var waits []func()
+	for i := range consumers {
+		waits = append(waits, Go(func() { consume(i) }))
+	}
+	var panicked any
+	for _, w := range append(waits, waitRead) {
+		func() {
+			defer func() {
+				if p := recover(); p != nil && panicked == nil {
+					panicked = p
+				}
+			}()
+			w()
+		}()
+	}
+	if panicked != nil {
+		panic(panicked)
+	}
+	return read, err
+}
