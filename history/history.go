@@ -15,15 +15,12 @@ const DefaultMessages = 50
 // range of the log, every event type included. From and To are the seqs of
 // its first and last event; an empty page has From > To (To+1 == From, and
 // From is the requested beforeSeq, or 0). HasMore says an older page exists.
-//
-// The page is log[Start:End], by index in the log paged: Events, unless
-// the History was built by an Index, which keeps no event (Events is then
-// nil and Start and End say where the page lies).
+// A page of a History built by an Index holds no Events: History.Span says
+// where it lies.
 type Page struct {
-	From, To   int64
-	Start, End int
-	Events     []sessionlog.Event
-	HasMore    bool
+	From, To int64
+	Events   []sessionlog.Event
+	HasMore  bool
 }
 
 // History indexes a log once for paging. Events must be in log order (seq
@@ -245,7 +242,7 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 	if maxMessages <= 0 {
 		maxMessages = DefaultMessages
 	}
-	if !h.contiguous {
+	if !h.contiguous || h.events == nil {
 		return h.searchPage(beforeSeq, maxMessages)
 	}
 	// A seq's index is arithmetic: this path is short, so that a caller
@@ -261,17 +258,14 @@ func (h *History) Page(beforeSeq int64, maxMessages int) Page {
 	}
 	start := min(max(cut-h.base, 0), end)
 	if start == end {
-		return historyMakePage(nil, int(start), beforeSeq, cut)
+		return historyMakePage(nil, beforeSeq, cut)
 	}
-	p := Page{From: h.base + start, To: h.base + end - 1, Start: int(start), End: int(end), HasMore: cut > 0}
-	if h.events != nil {
-		p.Events = h.events[start:end]
-	}
-	return p
+	return Page{From: h.base + start, To: h.base + end - 1, Events: h.events[start:end], HasMore: cut > 0}
 }
 
-// searchPage is Page on a log whose seqs have gaps: seqs are found by binary
-// search. It stays out of line to keep Page's contiguous path short.
+// searchPage is Page on a log whose seqs have gaps, where seqs are found
+// by binary search, and on an Index's History, which has no events to
+// slice. It stays out of line to keep Page's contiguous path short.
 //
 //go:noinline
 func (h *History) searchPage(beforeSeq int64, maxMessages int) Page {
@@ -285,21 +279,38 @@ func (h *History) searchPage(beforeSeq int64, maxMessages int) Page {
 	}
 	start := min(h.search(cut), end)
 	if h.events != nil {
-		return historyMakePage(h.events[start:end], start, beforeSeq, cut)
+		return historyMakePage(h.events[start:end], beforeSeq, cut)
 	}
-	p := historyMakePage(nil, start, beforeSeq, cut)
+	p := historyMakePage(nil, beforeSeq, cut)
 	if start < end {
-		p.From, p.To, p.End = h.seqs[start], h.seqs[end-1], end
+		p.From, p.To = h.seq(start), h.seq(end-1)
 	}
 	return p
 }
 
+// Span returns where the page p of this History lies in the log paged:
+// p is log[start:end] (start == end for an empty page).
+func (h *History) Span(p Page) (start, end int) {
+	return h.search(p.From), h.search(p.To + 1)
+}
+
 // search returns the index of the first event whose seq is at least seq.
 func (h *History) search(seq int64) int {
-	if h.events == nil {
+	switch {
+	case h.contiguous:
+		return int(min(max(seq-h.base, 0), int64(h.len)))
+	case h.events == nil:
 		return sort.Search(h.len, func(i int) bool { return h.seqs[i] >= seq })
 	}
 	return sort.Search(h.len, func(i int) bool { return h.events[i].Seq >= seq })
+}
+
+// seq is the seq of the i-th event of an Index's History.
+func (h *History) seq(i int) int64 {
+	if h.contiguous {
+		return h.base + int64(i)
+	}
+	return h.seqs[i]
 }
 
 // ScanPage is session.history over events as log.md §12.2 writes it: a
@@ -333,13 +344,11 @@ func ScanPage(events []sessionlog.Event, beforeSeq int64, maxMessages int) Page 
 	for start < len(window) && window[start].Seq < cut {
 		start++
 	}
-	return historyMakePage(window[start:], start, beforeSeq, cut)
+	return historyMakePage(window[start:], beforeSeq, cut)
 }
 
-// historyMakePage is the page events, which lie at log[start:] (an empty
-// page when there are none).
-func historyMakePage(events []sessionlog.Event, start int, beforeSeq, cut int64) Page {
-	p := Page{Events: events, Start: start, End: start + len(events), HasMore: cut > 0}
+func historyMakePage(events []sessionlog.Event, beforeSeq, cut int64) Page {
+	p := Page{Events: events, HasMore: cut > 0}
 	if len(events) == 0 {
 		p.From = max(beforeSeq, 0)
 		p.To = p.From - 1

@@ -112,8 +112,8 @@ func (p *Pager) Page() (page Page, ok bool) {
 	}
 	start := min(max(cut, p.base), end)
 	if start == end {
-		return historyMakePage(nil, int(start-p.base), p.before, cut), true
+		return historyMakePage(nil, p.before, cut), true
 	}
 	evs := p.kept[start-p.keptFrom : end-p.keptFrom]
-	return Page{From: start, To: end - 1, Start: int(start - p.base), End: int(end - p.base), Events: evs, HasMore: cut > 0}, true
+	return Page{From: start, To: end - 1, Events: evs, HasMore: cut > 0}, true
 }

@@ -34,7 +34,7 @@ func TestPagerIsPage(t *testing.T) {
 				}
 				pages++
 				if got.From != want.From || got.To != want.To || got.HasMore != want.HasMore ||
-					got.Start != want.Start || got.End != want.End || !reflect.DeepEqual(got.Events, want.Events) {
+					!reflect.DeepEqual(got.Events, want.Events) {
 					t.Fatalf("seed %d before %d max %d: Pager %s, Page %s", seed, before, max, pageString(got), pageString(want))
 				}
 			}

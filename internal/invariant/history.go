@@ -62,18 +62,21 @@ func (c *Checker) planHistory() *historyPlan {
 		before := int64(-1)
 		next := n // the seq the next (older) page must end just before
 		var walked []history.Page
+		var spans []transcript.Window // where each walked page lies
 		for {
 			p := h.Page(before, mx)
-			if p.Start == p.End {
+			start, end := h.Span(p)
+			if start == end {
 				return fail("max %d: empty page before seq %d", mx, next)
 			}
 			if p.To+1 != next {
 				return fail("max %d: page %d–%d does not end just before seq %d", mx, p.From, p.To, next)
 			}
-			if i, _ := slices.BinarySearch(s.gaps, p.Start+1); i < len(s.gaps) && s.gaps[i] < p.End {
+			if i, _ := slices.BinarySearch(s.gaps, start+1); i < len(s.gaps) && s.gaps[i] < end {
 				return fail("max %d: page %d–%d is not one contiguous range", mx, p.From, p.To)
 			}
 			walked = append(walked, p)
+			spans = append(spans, transcript.Window{Start: start, End: end})
 			if !p.HasMore {
 				if p.From != 0 {
 					return fail("max %d: last page starts at seq %d, not 0", mx, p.From)
@@ -97,11 +100,12 @@ func (c *Checker) planHistory() *historyPlan {
 				}
 			}
 		}
-		for _, p := range walked {
-			lo, _ := slices.BinarySearch(s.checkpointAt, p.Start)
-			hi, _ := slices.BinarySearch(s.checkpointAt, p.End)
+		for k, p := range walked {
+			w := spans[k]
+			lo, _ := slices.BinarySearch(s.checkpointAt, w.Start)
+			hi, _ := slices.BinarySearch(s.checkpointAt, w.End)
 			plan.pages = append(plan.pages, page{int64(mx), p.From, p.To, hi - lo})
-			plan.windows = append(plan.windows, transcript.Window{Start: p.Start, End: p.End})
+			plan.windows = append(plan.windows, w)
 		}
 		plan.pageCounts = append(plan.pageCounts, fmt.Sprintf("%d", len(walked)))
 	}
