@@ -272,3 +272,40 @@ func TestRereadChanged(t *testing.T) {
 		t.Errorf("%s: %+v", HistoryPages, r)
 	}
 }
+
+// TestReadKeepsNoEvent: a checker that reads the log (Read), handed each
+// event in a variable overwritten once yield returns, reaches New's
+// verdicts on the same log, under the real projection (keeping no event)
+// and under a Replay seam (which is given the log).
+func TestReadKeepsNoEvent(t *testing.T) {
+	sizes := []Size{{80, 24}, {33, 12}}
+	for seed := int64(1); seed <= 6; seed++ {
+		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 4})
+		for name, proj := range map[string]terminal.Projection{"transcript": {}, "surface": mutant.Surface()} {
+			want := New(events, sizes, transcript.Options{}, proj, "gen").CheckAll()
+			reads := 0
+			c := Read(func(yield func(*sessionlog.Event) bool) error {
+				reads++
+				var e sessionlog.Event
+				for i := range events {
+					e = events[i]
+					ok := yield(&e)
+					e = sessionlog.Event{Type: "overwritten", Seq: -1}
+					if !ok {
+						break
+					}
+				}
+				return nil
+			}, sizes, transcript.Options{}, proj, func() string { return "gen" })
+			if diff := cmp.Diff(want, c.CheckAll()); diff != "" {
+				t.Errorf("seed %d %s: Read's verdicts differ from New's (-New +Read):\n%s", seed, name, diff)
+			}
+			if reads != 2 {
+				t.Errorf("seed %d %s: read the log %d times, want 2", seed, name, reads)
+			}
+			if name == "transcript" && c.scanned.events != nil {
+				t.Errorf("seed %d: the checker kept the log's events", seed)
+			}
+		}
+	}
+}
