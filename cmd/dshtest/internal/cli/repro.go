@@ -190,6 +190,13 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	}
 	held := holdInput(path) // the log is read more than once: it must not change
 	defer held.Close()
+	// fail is a refusal of the log, also as JSON with --json.
+	fail := func(err error) error {
+		if f.asJSON {
+			writeJSONError(a.stdout, path, err)
+		}
+		return err
+	}
 	opts := transcript.Options{EagerSteps: f.eager}
 	var (
 		lf               *logFile
@@ -205,10 +212,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		var s *reader.Stream
 		lf, s, err = a.openLog(args, &f.log)
 		if err != nil {
-			if f.asJSON {
-				writeJSONError(a.stdout, path, err)
-			}
-			return err
+			return fail(err)
 		}
 		b := a.startBudget(reproBudget)
 		first := true
@@ -238,10 +242,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 			err = held.unchanged()
 		}
 		if err != nil {
-			if f.asJSON {
-				writeJSONError(a.stdout, path, err)
-			}
-			return err
+			return fail(err)
 		}
 		// Validate the log while the checks run: their results are thrown
 		// away if it is not valid.
@@ -262,19 +263,15 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		changed = held.unchanged()
 	}
 	if changed != nil {
-		if f.asJSON {
-			writeJSONError(a.stdout, path, changed)
-		}
-		return changed
+		return fail(changed)
 	}
 	if loadErr != nil {
-		if f.asJSON {
-			writeJSONError(a.stdout, path, loadErr)
-		}
-		return loadErr
+		return fail(loadErr)
 	}
-	for _, w := range lf.Read.Warnings {
-		rep.Warnings = append(rep.Warnings, w.String())
+	if lf.Read != nil { // nil when the checker stopped the first read
+		for _, w := range lf.Read.Warnings {
+			rep.Warnings = append(rep.Warnings, w.String())
+		}
 	}
 	for _, r := range results {
 		rep.Invariants = append(rep.Invariants, r)
