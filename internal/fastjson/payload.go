@@ -75,11 +75,11 @@ func ScanToolResult(b []byte) (r ToolResult, ok bool) {
 	var top, msg onceSet
 	var source json.RawMessage
 	var first *resultContent
-	ok = s.object(func(key string) bool {
-		switch key {
+	ok = s.object(func(key []byte) bool {
+		switch string(key) {
 		case "message":
-			return top.first(1) && s.object(func(key string) bool {
-				switch key {
+			return top.first(1) && s.object(func(key []byte) bool {
+				switch string(key) {
 				case "content":
 					if !msg.first(1) || !s.next('[') {
 						return false
@@ -90,8 +90,8 @@ func ScanToolResult(b []byte) (r ToolResult, ok bool) {
 					for {
 						var c resultContent
 						var seen onceSet
-						if !s.peek('{') || !s.object(func(key string) bool {
-							switch key {
+						if !s.peek('{') || !s.object(func(key []byte) bool {
+							switch string(key) {
 							case "content":
 								return seen.first(1) && s.contentBlocks(&c.Content)
 							case "isError":
@@ -138,15 +138,15 @@ func ScanToolResult(b []byte) (r ToolResult, ok bool) {
 func ScanAssistant(b []byte) (turn, step int64, content []sessionlog.ContentBlock, ok bool) {
 	s := &chunkScanner{b: b}
 	var top, msg onceSet
-	ok = s.object(func(k string) bool {
-		switch k {
+	ok = s.object(func(k []byte) bool {
+		switch string(k) {
 		case "turn":
 			return top.first(1) && s.integer(&turn)
 		case "step":
 			return top.first(2) && s.integer(&step)
 		case "message":
-			return top.first(4) && s.object(func(k string) bool {
-				if k == "content" {
+			return top.first(4) && s.object(func(k []byte) bool {
+				if string(k) == "content" {
 					return msg.first(1) && s.contentBlocks(&content)
 				}
 				return s.skipUnknown(k, assistantMsgFields)
@@ -166,8 +166,8 @@ func ScanAssistant(b []byte) (turn, step int64, content []sessionlog.ContentBloc
 func ScanUser(b []byte) (content []sessionlog.ContentBlock, src map[string]json.RawMessage, ok bool) {
 	s := &chunkScanner{b: b}
 	var top onceSet
-	ok = s.object(func(k string) bool {
-		switch k {
+	ok = s.object(func(k []byte) bool {
+		switch string(k) {
 		case "content":
 			return top.first(1) && s.contentBlocks(&content)
 		case "source":
@@ -175,12 +175,12 @@ func ScanUser(b []byte) (content []sessionlog.ContentBlock, src map[string]json.
 				return false
 			}
 			src = map[string]json.RawMessage{}
-			return s.peek('{') && s.object(func(k string) bool {
+			return s.peek('{') && s.object(func(k []byte) bool {
 				var v json.RawMessage
 				if !s.raw(&v) {
 					return false
 				}
-				src[k] = v
+				src[string(k)] = v
 				return true
 			})
 		}
@@ -211,8 +211,8 @@ func Valid(b []byte) bool {
 // keys is left to DecodeSource.
 func scanSource(b []byte) (src sessionlog.Source, ok bool) {
 	s := &chunkScanner{b: b}
-	ok = s.peek('{') && s.object(func(k string) bool {
-		switch k {
+	ok = s.peek('{') && s.object(func(k []byte) bool {
+		switch string(k) {
 		case "kind":
 			return s.str(&src.Kind)
 		case "plugin":

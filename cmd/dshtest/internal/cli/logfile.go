@@ -420,15 +420,18 @@ func (lf *logFile) line(seq int64) int {
 
 // eachEvent reads the first n events of the log again, as readLog read
 // them (validation aside: readLog did it), and yields them in order until
-// yield returns false.
+// yield returns false. yield's event is valid until yield returns; its
+// payloads stay valid.
 func (lf *logFile) eachEvent(n int, yield func(*sessionlog.Event) bool) error {
 	s, err := lf.open()
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	var e sessionlog.Event // one variable for every event: yield may not keep it
 	for i := 0; i < n && s.Next(); i++ {
-		if !yield(s.Event()) {
+		e = *s.Event()
+		if !yield(&e) {
 			return nil
 		}
 	}
