@@ -167,7 +167,7 @@ func Open(path string, opts Options) (*Log, error) {
 		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
 	}
 	if fi.IsDir() {
-		file, err := sessionFile(path)
+		file, err := SessionFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -215,8 +215,9 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// sessionFile finds the log of a session directory.
-func sessionFile(dir string) (string, error) {
+// SessionFile finds the log of a session directory: its session.jsonl or
+// session.jsonl.zstd (Open reads a directory through it).
+func SessionFile(dir string) (string, error) {
 	var found []string
 	for _, name := range []string{"session.jsonl", "session.jsonl.zstd"} {
 		p := filepath.Join(dir, name)

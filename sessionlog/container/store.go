@@ -329,7 +329,7 @@ func ListStore(store string) ([]Session, error) {
 			var file, seg string
 			switch {
 			case e.IsDir():
-				f, err := sessionFile(filepath.Join(project, e.Name()))
+				f, err := SessionFile(filepath.Join(project, e.Name()))
 				if err != nil {
 					if both := filepath.Join(project, e.Name(), "session.jsonl"); fileExists(both) {
 						s := Session{ID: e.Name(), Path: filepath.Dir(both), Problem: err.Error()}

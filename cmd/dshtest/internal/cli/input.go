@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"os"
+
+	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
 // heldInput is a log repro reads more than once: the file is held open from
@@ -16,19 +18,28 @@ type heldInput struct {
 	fi   os.FileInfo
 }
 
-// holdInput opens path and notes what it is. A file that cannot be opened
-// is left for readLog to report.
+// holdInput opens path (a session directory's log file, for a directory)
+// and notes what it is. A file that cannot be opened is left for readLog
+// to report.
 func holdInput(path string) *heldInput {
 	// A pipe or a device is not opened here: it reads once, and repro
 	// then keeps its events rather than read it again.
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+	fi, err := os.Stat(path)
+	if err == nil && fi.IsDir() {
+		// A session directory: the reader reads its log file.
+		if path, err = container.SessionFile(path); err != nil {
+			return nil // the reader says why
+		}
+		fi, err = os.Stat(path)
+	}
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
-	fi, err := f.Stat()
+	fi, err = f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
 		f.Close()
 		return nil

@@ -89,3 +89,39 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestReproInput: repro holds the file it reads, LOG or the store's file
+// of --session (so that it reads a user's session twice rather than keep
+// its events), and holds nothing it cannot read again as it was.
+func TestReproInput(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	session := filepath.Join(store, "--home-u-proj--", "s-one", "session.jsonl")
+	must(t, os.MkdirAll(filepath.Dir(session), 0o755))
+	must(t, os.WriteFile(session, []byte("{}\n"), 0o644))
+	a := &app{}
+	for _, tc := range []struct {
+		name string
+		args []string
+		f    logFlags
+		want string // the file held, "" for none
+	}{
+		{"a file", []string{session}, logFlags{}, session},
+		{"a session directory", []string{filepath.Dir(session)}, logFlags{}, session},
+		{"a store's session", nil, logFlags{session: "s-one", store: store}, session},
+		{"no such session", nil, logFlags{session: "s-two", store: store}, ""},
+		{"a pipe", []string{"/dev/stdin"}, logFlags{}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := a.reproInput(tc.args, &tc.f)
+			defer h.Close()
+			got := ""
+			if h != nil {
+				got = h.path
+			}
+			if got != tc.want {
+				t.Errorf("held %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -181,14 +181,9 @@ func (a *app) openLog(args []string, f *logFlags) (*logFile, *reader.Stream, err
 		ro.Session = f.session
 		lf.open = func() (*reader.Stream, error) { return reader.Open(args[0], ro) }
 	default:
-		home, _ := os.UserHomeDir()
-		store, err := container.StoreDir(f.store, a.getenv, home)
+		p, err := a.storeSession(f)
 		if err != nil {
-			return nil, nil, &inputError{Path: f.store, Seq: -1, Reason: err.Error()}
-		}
-		p, err := container.FindSession(store, f.session)
-		if err != nil {
-			return nil, nil, a.inputErr(err, f)
+			return nil, nil, err
 		}
 		lf.Path = p
 		lf.open = func() (*reader.Stream, error) { return reader.Open(p, ro) }
@@ -198,6 +193,20 @@ func (a *app) openLog(args []string, f *logFlags) (*logFile, *reader.Stream, err
 		return nil, nil, a.inputErr(err, f)
 	}
 	return lf, s, nil
+}
+
+// storeSession finds the file of --session in the session store.
+func (a *app) storeSession(f *logFlags) (string, error) {
+	home, _ := os.UserHomeDir()
+	store, err := container.StoreDir(f.store, a.getenv, home)
+	if err != nil {
+		return "", &inputError{Path: f.store, Seq: -1, Reason: err.Error()}
+	}
+	p, err := container.FindSession(store, f.session)
+	if err != nil {
+		return "", a.inputErr(err, f)
+	}
+	return p, nil
 }
 
 // printWarnings prints what the reader warned of.

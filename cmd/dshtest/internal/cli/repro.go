@@ -188,7 +188,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	if err != nil {
 		return err
 	}
-	held := holdInput(path) // the log is read more than once: it must not change
+	held := a.reproInput(args, &f.log) // the log is read more than once: it must not change
 	defer held.Close()
 	// fail is a refusal of the log, also as JSON with --json.
 	fail := func(err error) error {
@@ -319,6 +319,21 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		return errFailed
 	}
 	return nil
+}
+
+// reproInput holds the file repro reads: LOG, or the store's file of
+// --session (where a user's sessions are). It is nil for what cannot be
+// read twice as it was (a pipe, a device), which repro then reads once
+// and keeps.
+func (a *app) reproInput(args []string, f *logFlags) *heldInput {
+	if len(args) > 0 {
+		return holdInput(args[0])
+	}
+	p, err := a.storeSession(f)
+	if err != nil {
+		return nil // openLog reports it
+	}
+	return holdInput(p)
 }
 
 func (a *app) printReport(rep *reproReport) {
