@@ -2,7 +2,6 @@ package invariant
 
 import (
 	"fmt"
-	"iter"
 	"slices"
 	"strings"
 
@@ -173,6 +172,14 @@ func (p *pageProjection) end() {
 	p.c.historyVerdict = &r
 }
 
+// plan returns history-pages' plan, worked out once.
+func (c *Checker) plan() *historyPlan {
+	if c.history == nil {
+		c.history = c.planHistory()
+	}
+	return c.history
+}
+
 // historyConsumer returns the projection of the history pages to feed the
 // log to, or nil when none is needed: the verdict is known or can be found
 // without one, or a Replay seam projects the pages from the kept log.
@@ -180,14 +187,12 @@ func (c *Checker) historyConsumer() *pageProjection {
 	if c.historyVerdict != nil || c.scanned.n == 0 || c.proj.Replay != nil {
 		return nil
 	}
-	if c.history == nil {
-		c.history = c.planHistory()
-	}
-	if c.history.failed != "" {
+	plan := c.plan()
+	if plan.failed != "" {
 		return nil
 	}
-	return &pageProjection{c: c, plan: c.history, w: transcript.NewWindows(c.history.windows, c.opts),
-		markers: make([]int, len(c.history.windows))}
+	return &pageProjection{c: c, plan: plan, w: transcript.NewWindows(plan.windows, c.opts),
+		markers: make([]int, len(plan.windows))}
 }
 
 func (c *Checker) checkHistory() (bool, string) {
@@ -197,44 +202,24 @@ func (c *Checker) checkHistory() (bool, string) {
 		return true, "no events, so no pages (an empty session)"
 	}
 	if c.historyVerdict == nil {
-		if c.history == nil {
-			c.history = c.planHistory()
-		}
-		plan := c.history
-		switch {
-		case plan.failed != "" || c.proj.Replay != nil:
+		if p := c.historyConsumer(); p != nil {
+			if err := c.reread(p.apply); err != nil {
+				return false, err.Error()
+			}
+			p.end()
+		} else {
+			// A verdict reached without a page, or a Replay seam's, which
+			// projects each page from the kept log.
+			plan := c.plan()
 			markers := make([]int, len(plan.windows))
 			if plan.failed == "" {
-				for k, t := range eachWindow(c.proj.Replay)(s.events, plan.windows, c.opts) {
-					markers[k] = markerCount(t)
+				for k, w := range plan.windows {
+					markers[k] = markerCount(c.proj.Replay(s.events[w.Start:w.End], c.opts))
 				}
 			}
 			r := plan.verdict(markers, len(s.checkpoints))
 			c.historyVerdict = &r
-		default:
-			p := c.historyConsumer()
-			fed, err := c.feed(s.n, p.apply)
-			if err == nil && fed != s.n {
-				err = fmt.Errorf("%d events, not %d", fed, s.n)
-			}
-			if err != nil {
-				return false, fmt.Sprintf("the log changed while repro read it: %v", err)
-			}
-			p.end()
 		}
 	}
 	return c.historyVerdict.OK, c.historyVerdict.Detail
-}
-
-// eachWindow projects every window of events with replay, one by one.
-func eachWindow(replay func([]sessionlog.Event, transcript.Options) transcript.Transcript) func([]sessionlog.Event, []transcript.Window, transcript.Options) iter.Seq2[int, transcript.Transcript] {
-	return func(events []sessionlog.Event, windows []transcript.Window, opts transcript.Options) iter.Seq2[int, transcript.Transcript] {
-		return func(yield func(int, transcript.Transcript) bool) {
-			for k, w := range windows {
-				if !yield(k, replay(events[w.Start:w.End], opts)) {
-					return
-				}
-			}
-		}
-	}
 }

@@ -291,12 +291,8 @@ func (c *Checker) render() {
 	if pages != nil {
 		consumers = append(consumers, pages.apply)
 	}
-	fed, err := c.feed(s.n, consumers...)
-	if err == nil && fed != s.n {
-		err = fmt.Errorf("%d events, not %d", fed, s.n)
-	}
-	if err != nil {
-		panic(fmt.Sprintf("the log changed while repro read it: %v", err))
+	if err := c.reread(consumers...); err != nil {
+		panic(err.Error())
 	}
 	if pages != nil {
 		pages.end()

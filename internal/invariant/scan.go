@@ -124,6 +124,21 @@ func detach(e *sessionlog.Event) sessionlog.Event {
 	return d
 }
 
+// reread is the second read: the log's events, as many as the first read
+// found, handed to consumers (feed). A log that is shorter now, or cannot
+// be read again, is one that changed under the checker.
+func (c *Checker) reread(consumers ...func(*sessionlog.Event)) error {
+	n := c.scanned.n
+	fed, err := c.feed(n, consumers...)
+	if err == nil && fed != n {
+		err = fmt.Errorf("%d events, not %d", fed, n)
+	}
+	if err != nil {
+		return fmt.Errorf("the log changed while repro read it: %w", err)
+	}
+	return nil
+}
+
 // feed reads the first n events of the log (every event when n < 0)
 // through c.read on a goroutine of its own and hands them to every
 // consumer in order, a batch at a time, each consumer on a goroutine of
