@@ -364,7 +364,11 @@ func (s *Stream) readLine(data []byte, line int) error {
 	} else if n := len(evs); n > 0 {
 		// A packed row: recovery reads only the last event's seq and time.
 		last := &evs[n-1]
-		s.rec.Feed(fmt.Appendf(nil, `{"type":%q,"seq":%d,"time":%d}`, last.Type, last.Seq, last.Time))
+		if last.Type == sessionlog.TypeAssistantChunk {
+			s.rec.FeedChunk(last.Seq, last.Time)
+		} else {
+			s.rec.Feed(fmt.Appendf(nil, `{"type":%q,"seq":%d,"time":%d}`, last.Type, last.Seq, last.Time))
+		}
 	}
 	return nil
 }

@@ -166,6 +166,14 @@ func (r *Recoverer) Feed(line []byte) {
 	}
 }
 
+// FeedChunk reads an assistant/chunk event by its seq and time, which is
+// all Feed reads of one: a packed row's chunks need no line built for them.
+func (r *Recoverer) FeedChunk(seq, time int64) {
+	r.fed = true
+	r.lastSeq = strconv.AppendInt(r.lastSeq[:0], seq, 10)
+	r.lastTime = strconv.AppendInt(r.lastTime[:0], time, 10)
+}
+
 // field returns a copy of data.<key> of an event line, nil when absent.
 func field(line []byte, key string) []byte {
 	data, _ := envscan.Find(line, "data")

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -191,4 +194,21 @@ func FuzzRecoverer(f *testing.F) {
 			t.Fatalf("%d more closers after the closers", len(more))
 		}
 	})
+}
+
+// TestFeedChunk: a chunk fed by its seq and time leaves the recoverer as
+// the chunk's line does.
+func TestFeedChunk(t *testing.T) {
+	prefixes := [][]string{nil, {turn1}, {turn1, user1, step1}, {turn1, user1, step1, asst2, call1}}
+	for _, pre := range prefixes {
+		for _, st := range [][2]int64{{0, 0}, {7, 1784630400002}, {9007199254740991, -5}} {
+			line := `{"type":"assistant/chunk","seq":` + strconv.FormatInt(st[0], 10) + `,"time":` +
+				strconv.FormatInt(st[1], 10) + `,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"y"}}}`
+			byLine, bySeq := feed(append(slices.Clone(pre), line)...), feed(pre...)
+			bySeq.FeedChunk(st[0], st[1])
+			if !reflect.DeepEqual(byLine, bySeq) {
+				t.Errorf("after %d lines, chunk %v: FeedChunk left %+v, Feed %+v", len(pre), st, bySeq, byLine)
+			}
+		}
+	}
 }

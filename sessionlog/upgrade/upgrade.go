@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
 
@@ -154,7 +155,7 @@ func (e *event) set(k string, v []byte) {
 // slow decodes the envelope's members and runs upstream's chain, in its
 // order: refusals, turn/start, turn/end, steering/message, messages.
 func (u *Upgrader) slow(line json.RawMessage) (json.RawMessage, bool, error) {
-	if !json.Valid(line) {
+	if !fastjson.Valid(line) {
 		return line, false, nil
 	}
 	members, ok := envscan.Members(line)
