@@ -1,6 +1,7 @@
 package fastjson
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
@@ -102,4 +103,67 @@ func FuzzValid(f *testing.F) {
 			t.Fatalf("Valid(%q) = %v, json.Valid says otherwise", s, !json.Valid([]byte(s)))
 		}
 	})
+}
+
+// checkValidMembers holds ValidMembers to Valid and SplitObject: when it
+// takes a line, the line is a valid object and the members it handed over,
+// keys unquoted, are SplitObject's.
+func checkValidMembers(t *testing.T, s string) {
+	t.Helper()
+	b := []byte(s)
+	var got []Field
+	if !ValidMembers(b, func(key, val []byte) {
+		k, ok := DecodeString(key)
+		if !ok {
+			t.Fatalf("ValidMembers(%q): key %q is not a JSON string", s, key)
+		}
+		got = append(got, Field{k, val})
+	}) {
+		return
+	}
+	if !json.Valid(b) {
+		t.Fatalf("ValidMembers took %q, which json.Valid refuses", s)
+	}
+	want, ok := SplitObject(b)
+	if !ok || len(got) != len(want) {
+		t.Fatalf("ValidMembers(%q) = %d members, SplitObject %d (ok %v)", s, len(got), len(want), ok)
+	}
+	for i := range got {
+		if got[i].Key != want[i].Key || !bytes.Equal(got[i].Val, want[i].Val) {
+			t.Fatalf("ValidMembers(%q) member %d = %q: %s, SplitObject's %q: %s", s, i, got[i].Key, got[i].Val, want[i].Key, want[i].Val)
+		}
+	}
+}
+
+// TestValidMembers: ValidMembers takes the usual line and agrees with Valid
+// and SplitObject on every line it takes.
+func TestValidMembers(t *testing.T) {
+	taken := []string{`{}`, `{"type":"x","seq":1,"time":2,"data":{"a":[1,"}"]},"surfaceOp":"append"}`}
+	for _, s := range taken {
+		if !ValidMembers([]byte(s), func(_, _ []byte) {}) {
+			t.Errorf("ValidMembers(%q) = false, want it taken", s)
+		}
+	}
+	for _, s := range []string{` {}`, `{"a" :1}`, `{"\u0074":1}`, `[1]`, `{"a":1}x`, `{"a":}`, `"s"`, ``} {
+		if ValidMembers([]byte(s), func(_, _ []byte) {}) {
+			t.Errorf("ValidMembers(%q) = true, want it left to Valid", s)
+		}
+	}
+	corpus := append(sourceCorpus(), chunkCorpus...)
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 50_000 {
+		s := corpus[i%len(corpus)]
+		if i >= len(corpus) {
+			s = synthlog.EditPayload(r, s, []string{`"kind"`, `"type"`, `"text"`})
+		}
+		checkValidMembers(t, s)
+	}
+}
+
+// FuzzValidMembers: see checkValidMembers.
+func FuzzValidMembers(f *testing.F) {
+	for _, s := range chunkCorpus {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkValidMembers(t, s) })
 }

@@ -218,56 +218,71 @@ var rowTags = map[string]bool{"text-chunks": true, "reasoning-chunks": true, "to
 // peek reads the envelope of a line. ok is false when the line is not valid
 // JSON or is a malformed packed row: upstream's "unparsable" line.
 func peek(line []byte) (rec record, ok bool) {
-	if !fastjson.Valid(line) {
-		return rec, false
-	}
-	v := skipWS(line)
-	v = v[:valueEnd(v)]
-	if v[0] != '{' {
-		return rec, true // JSON.parse accepts it; its seq is undefined
-	}
-	rec.object = true
-	var seq0, time0, data []byte
-	var hasSeq0, hasTime0, hasData bool
-	other := false
-	members(v, func(key, val []byte) {
-		switch {
-		case keyIs(key, "type"):
-			rec.typ, rec.hasType = stringValue(val)
-		case keyIs(key, "seq"):
-			rec.seq, rec.hasSeq = val, true
-			other = true
-		case keyIs(key, "seq0"):
-			seq0, hasSeq0 = val, true
-		case keyIs(key, "time0"):
-			time0, hasTime0 = val, true
-		case keyIs(key, "data"):
-			data, hasData = val, true
-		default:
-			other = true
+	// The usual line is checked and split in one pass; any other goes the
+	// long way, checked whole and then walked.
+	var env envelope
+	if !fastjson.ValidMembers(line, env.member) {
+		env = envelope{}
+		if !fastjson.Valid(line) {
+			return rec, false
 		}
-	})
+		v := skipWS(line)
+		v = v[:valueEnd(v)]
+		if v[0] != '{' {
+			return rec, true // JSON.parse accepts it; its seq is undefined
+		}
+		members(v, env.member)
+	}
+	rec = env.rec
+	rec.object = true
 	if !rec.hasType || !rowTags[rec.typ] {
 		return rec, true
 	}
 	rec.row = true
-	if other || !hasSeq0 || !hasTime0 || !hasData {
+	if env.other || !env.hasSeq0 || !env.hasTime0 || !env.hasData {
 		return rec, false // envelope must be exactly {type, seq0, time0, data}
 	}
-	s0, isNum := number(seq0)
+	s0, isNum := number(env.seq0)
 	if !isNum || !isSafeInt(s0) || s0 < 0 {
 		return rec, false
 	}
-	t0, isNum := number(time0)
+	t0, isNum := number(env.time0)
 	if !isNum || !isSafeInt(t0) {
 		return rec, false
 	}
-	n, good := validRowData(rec.typ, data, t0, 0)
+	n, good := validRowData(rec.typ, env.data, t0, 0)
 	if !good || !isSafeInt(s0+float64(n)-1) {
 		return rec, false
 	}
 	rec.seq0, rec.members = int64(s0), n
 	return rec, true
+}
+
+// envelope is what peek gathers from a line's members.
+type envelope struct {
+	rec                        record
+	seq0, time0, data          []byte
+	hasSeq0, hasTime0, hasData bool
+	other                      bool // a member other than a packed row's
+}
+
+// member takes one member: its raw key, quoted as it stands, and value.
+func (e *envelope) member(key, val []byte) {
+	switch {
+	case keyIs(key, "type"):
+		e.rec.typ, e.rec.hasType = stringValue(val)
+	case keyIs(key, "seq"):
+		e.rec.seq, e.rec.hasSeq = val, true
+		e.other = true
+	case keyIs(key, "seq0"):
+		e.seq0, e.hasSeq0 = val, true
+	case keyIs(key, "time0"):
+		e.time0, e.hasTime0 = val, true
+	case keyIs(key, "data"):
+		e.data, e.hasData = val, true
+	default:
+		e.other = true
+	}
 }
 
 // validRowData applies upstream's validateRow to a packed row's data and
