@@ -122,7 +122,8 @@ type Stream struct {
 	rec      recovery.Recoverer
 	head     header.Header
 	hasHead  bool
-	pending  []sessionlog.Event
+	pending  []sessionlog.Event // the events of the line read last
+	next     int                // pending[next] is the next to yield
 	line     int
 	ev       sessionlog.Event
 	closers  []recovery.Closer
@@ -290,9 +291,9 @@ func (s *Stream) Next() bool {
 		return s.nextBare()
 	}
 	for {
-		if len(s.pending) > 0 {
-			s.ev = s.pending[0]
-			s.pending = s.pending[1:]
+		if s.next < len(s.pending) {
+			s.ev = s.pending[s.next]
+			s.next++
 			s.events++
 			return true
 		}
@@ -358,7 +359,7 @@ func (s *Stream) readLine(data []byte, line int) error {
 			return err
 		}
 	}
-	s.pending = append(s.pending[:0], evs...)
+	s.pending, s.next = append(s.pending[:0], evs...), 0
 	if len(evs) == 1 && evs[0].Type != sessionlog.TypeAssistantChunk {
 		s.rec.Feed(out)
 	} else if n := len(evs); n > 0 {
