@@ -48,6 +48,7 @@ var fastCorpus = []string{
 	`{"kind":"tool","callId":"c1"}`, `{"kind":"plugin","plugin":"compact","compactionId":"x","kind":"user"}`, `{"kind":1}`, `{"Kind":"x","callId":null}`,
 	`{"provider":"anthropic","model":"m\u00e9","extra":{"a":[1]}}`, `{"kind":"tool"} `,
 	`[]`, `[1,2,-3]`, `[0]`, `[01]`, `[1.0]`, `[1,]`, `[9223372036854775808]`, `[1] `, `[ 1]`, `[null]`,
+	`{"turn":1,"step":2}`, `{"turn":1,"Step":2}`, `{"turn":1,"step":2,"turn":3}`, `{"turn":-0,"step":null}`, `{"turn":1e2}`, `{"step":9223372036854775807,"x":[1]}`,
 	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
 }
 
@@ -69,7 +70,8 @@ func fastPayloads(t *testing.T) []string {
 	events = append(events, synthlog.Log(2000)...)
 	for _, e := range events {
 		switch e.Type {
-		case sessionlog.TypeUserMessage, sessionlog.TypeAssistantMessage, sessionlog.TypeToolResult:
+		case sessionlog.TypeUserMessage, sessionlog.TypeAssistantMessage, sessionlog.TypeToolResult,
+			sessionlog.TypeStepStart, sessionlog.TypeStepEnd:
 			out = append(out, string(e.Data))
 		}
 	}
@@ -108,6 +110,16 @@ func checkFastDecoders(t *testing.T, data string) int {
 		}
 		if want := (trKey{fast.Turn, fast.Step}); key != want || !reflect.DeepEqual(content, fast.Message.Content) {
 			t.Fatalf("scanAssistant(%q) = %v %+v, json.Unmarshal gives %v %+v", data, key, content, want, fast.Message.Content)
+		}
+	}
+	if turn, step, ok := fastjson.ScanTurnStep(b); ok {
+		took++
+		var ts sessionlog.TurnStep
+		if err := json.Unmarshal(b, &ts); err != nil {
+			t.Fatalf("ScanTurnStep(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if turn != ts.Turn || step != ts.Step {
+			t.Fatalf("ScanTurnStep(%q) = %d %d, json.Unmarshal gives %d %d", data, turn, step, ts.Turn, ts.Step)
 		}
 	}
 	if content, src, ok := fastjson.ScanUser(b); ok {
@@ -211,6 +223,19 @@ func BenchmarkScanAssistant(b *testing.B) {
 			}
 		},
 		func(p []byte) { _, _ = trAssistantSlow(p) })
+}
+
+func BenchmarkScanTurnStep(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeStepStart,
+		func(p []byte) {
+			if _, _, ok := fastjson.ScanTurnStep(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) {
+			var ts sessionlog.TurnStep
+			_ = json.Unmarshal(p, &ts)
+		})
 }
 
 func BenchmarkScanUser(b *testing.B) {

@@ -422,6 +422,9 @@ func trAssistantSlow(data json.RawMessage) (trKey, []sessionlog.ContentBlock) {
 }
 
 func trTurnStep(data json.RawMessage) trKey {
+	if turn, step, ok := fastjson.ScanTurnStep(data); ok {
+		return trKey{turn, step}
+	}
 	var ts sessionlog.TurnStep
 	_ = json.Unmarshal(data, &ts)
 	return trKey{ts.Turn, ts.Step}

@@ -8,8 +8,8 @@ import (
 )
 
 // The scanners below read the usual shapes of the payloads a projection
-// decodes most after chunks: tool results, assistant messages and user
-// messages. Each says ok only where json.Unmarshal into the struct its
+// decodes most after chunks: tool results, assistant messages, user
+// messages and the turn and step of step events. Each says ok only where json.Unmarshal into the struct its
 // caller used before would succeed and give the same values; anything
 // else (null, whitespace, a repeated key, a key that matches a field only
 // when case is ignored, a value of another type, malformed JSON) is left
@@ -22,6 +22,7 @@ var (
 	resultMessageFields = []string{"content", "source"}
 	resultContentFields = []string{"content", "isError"}
 	assistantFields     = []string{"turn", "step", "message"}
+	turnStepFields      = []string{"turn", "step"}
 	assistantMsgFields  = []string{"content"}
 	userFields          = []string{"content", "source"}
 )
@@ -158,6 +159,25 @@ func ScanAssistant(b []byte) (turn, step int64, content []sessionlog.ContentBloc
 		return 0, 0, nil, false
 	}
 	return turn, step, content, true
+}
+
+// ScanTurnStep reads a step/start or step/end payload as {turn, step}.
+func ScanTurnStep(b []byte) (turn, step int64, ok bool) {
+	s := &chunkScanner{b: b}
+	var top onceSet
+	ok = s.object(func(k []byte) bool {
+		switch string(k) {
+		case "turn":
+			return top.first(1) && s.integer(&turn)
+		case "step":
+			return top.first(2) && s.integer(&step)
+		}
+		return s.skipUnknown(k, turnStepFields)
+	})
+	if !ok || s.i != len(b) {
+		return 0, 0, false
+	}
+	return turn, step, true
 }
 
 // ScanUser reads a user/message payload as {content, source} with source a

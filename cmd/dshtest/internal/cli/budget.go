@@ -69,6 +69,28 @@ func (a *app) startBudget(factor float64) *budget {
 	return b
 }
 
+// spendBudget has the collector run only as the heap nears b's limit
+// (debug.SetGCPercent(-1): the memory limit alone paces it) until the
+// command ends. repro's live heap comes near its budget on a long log
+// anyway; on the way there the default pacing collects at every doubling
+// of a heap still small, for nothing: on the 100k small log that was 18 of
+// repro's 55 collections and 6% of its wall time, on the 1M one 15%. It
+// does nothing when GOGC is set, or when b is off: with no limit, nothing
+// would collect at all.
+func (a *app) spendBudget(b *budget) {
+	if b.off || a.getenv("GOGC") != "" {
+		return
+	}
+	before := debug.SetGCPercent(-1)
+	prev := a.restore
+	a.restore = func() {
+		debug.SetGCPercent(before)
+		if prev != nil {
+			prev()
+		}
+	}
+}
+
 // budgetLimit is the soft memory limit for text bytes of log at factor.
 func budgetLimit(factor float64, text int64) int64 {
 	return max(int64(float64(text)*factor), budgetMin) - budgetReserve

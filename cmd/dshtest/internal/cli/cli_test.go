@@ -339,3 +339,32 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestSpendBudget: a spent budget turns the collector's pacing off (the
+// limit alone paces it) until the command ends, unless GOGC is set or the
+// budget is off (GOMEMLIMIT set): then no limit would pace it.
+func TestSpendBudget(t *testing.T) {
+	gcBefore := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(gcBefore)
+	for _, tt := range []struct {
+		env  map[string]string
+		want int
+	}{
+		{nil, -1},
+		{map[string]string{"GOGC": "200"}, 100},
+		{map[string]string{"GOMEMLIMIT": "1GiB"}, 100},
+	} {
+		a := &app{env: tt.env}
+		a.spendBudget(a.startBudget(reproBudget))
+		if got := debug.SetGCPercent(-1); got != tt.want {
+			t.Errorf("env %v: GC percent %d while the command runs, want %d", tt.env, got, tt.want)
+		}
+		debug.SetGCPercent(tt.want)
+		if a.restore != nil {
+			a.restore()
+		}
+		if got := debug.SetGCPercent(100); got != 100 {
+			t.Errorf("env %v: GC percent %d after the command, want 100", tt.env, got)
+		}
+	}
+}

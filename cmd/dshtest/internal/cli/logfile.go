@@ -87,6 +87,8 @@ type readOptions struct {
 	// budget is the command's memory budget, in times the log's text
 	// (budget.go); 0 means readBudget.
 	budget float64
+	// spend has the collector wait for the budget's limit (spendBudget).
+	spend bool
 	// each, when set, streams the log: each event is handed to it (and
 	// checked and folded, surface.Folder) as it is read, and none is kept
 	// (logFile.Events stays nil, Session nil, Surface set).
@@ -130,6 +132,9 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 		factor = readBudget
 	}
 	b := a.startBudget(factor)
+	if opts.spend {
+		a.spendBudget(b)
+	}
 	if opts.each != nil {
 		each := opts.each
 		lf, err := a.streamLog(lf, s, b, func(e *sessionlog.Event, _ int64) bool { each(e); return true }, f)

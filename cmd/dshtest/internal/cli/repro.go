@@ -215,6 +215,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 			return fail(err)
 		}
 		b := a.startBudget(reproBudget)
+		a.spendBudget(b)
 		first := true
 		read := func(yield func(*sessionlog.Event) bool) error {
 			if !first {
@@ -237,7 +238,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		c = invariant.Read(read, sizes, opts, proj, func() string { return sessionIDOf(lf) })
 		loaded = func() {}
 	} else {
-		lf, err = a.readLog(args, &f.log, readOptions{deferLoad: true, budget: reproBudget})
+		lf, err = a.readLog(args, &f.log, readOptions{deferLoad: true, budget: reproBudget, spend: true})
 		if err == nil {
 			err = held.unchanged()
 		}
