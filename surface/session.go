@@ -97,7 +97,7 @@ func (s *Session) Append(e sessionlog.Event) (sessionlog.Event, error) {
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
 		return sessionlog.Event{}, eventErrorf(&e, e.Seq, "session event at seq %d uses unsupported legacy request/header-delta format", e.Seq)
 	}
-	if err := CheckMessageShape(&e, fmt.Sprintf("session event at seq %d", e.Seq)); err != nil {
+	if err := CheckMessageShape(&e, func() string { return fmt.Sprintf("session event at seq %d", e.Seq) }); err != nil {
 		return sessionlog.Event{}, err
 	}
 	if err := checkKnown(&e); err != nil {

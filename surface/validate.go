@@ -59,7 +59,7 @@ func validateStored(e *sessionlog.Event, i int64) error {
 	if e.Seq != i {
 		return eventErrorf(e, i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
 	}
-	if err := CheckMessageShape(e, fmt.Sprintf("seed %s at index %d", e.Type, i)); err != nil {
+	if err := CheckMessageShape(e, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
 		return err
 	}
 	return checkKnown(e)
@@ -145,16 +145,17 @@ func isMessageType(t string) bool {
 
 // CheckMessageShape runs the message shape checks of log.md §8.3 on a
 // message event (user/message, steering/message, assistant/message,
-// tool/result) and returns nil for any other type. subject starts every
-// error text: "seed <type> at index N" when loading, "session event at seq
-// N" when appending. Data is expected to be valid JSON (the envelope check
+// tool/result) and returns nil for any other type. subject gives what
+// starts every error text, "seed <type> at index N" when loading, "session
+// event at seq N" when appending: it is asked for only on a failure (every
+// event of a log is checked). Data is expected to be valid JSON (the envelope check
 // runs first); malformed data fails the first check that cannot read it.
-func CheckMessageShape(e *sessionlog.Event, subject string) error {
+func CheckMessageShape(e *sessionlog.Event, subject func() string) error {
 	if !isMessageType(e.Type) {
 		return nil
 	}
 	fail := func(format string, args ...any) error {
-		return eventErrorf(e, e.Seq, "%s %s", subject, fmt.Sprintf(format, args...))
+		return eventErrorf(e, e.Seq, "%s %s", subject(), fmt.Sprintf(format, args...))
 	}
 	msgRaw := []byte(e.Data)
 	if e.Type != sessionlog.TypeUserMessage {
