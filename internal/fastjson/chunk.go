@@ -85,7 +85,7 @@ func scanChunkData(b []byte, head bool) (c sessionlog.ChunkData, ok bool) {
 				ch := &c.Chunk
 				switch string(key) {
 				case "type":
-					return once(1<<3) && s.str(&ch.Type)
+					return once(1<<3) && s.word(&ch.Type)
 				case "index":
 					var n int64
 					if !once(1<<4) || !s.integer(&n) || int64(int(n)) != n {
@@ -94,7 +94,7 @@ func scanChunkData(b []byte, head bool) (c sessionlog.ChunkData, ok bool) {
 					ch.Index = int(n)
 					return true
 				case "blockType":
-					return once(1<<5) && s.str(&ch.BlockType)
+					return once(1<<5) && s.word(&ch.BlockType)
 				case "text":
 					return once(1<<6) && text(&ch.Text)
 				case "id":
@@ -201,17 +201,26 @@ func (s *chunkScanner) integer(v *int64) bool {
 
 // str reads a string. Plain ASCII is taken as it is; escapes, surrogates
 // and other bytes are decoded as json.Unmarshal decodes them (unquote).
-func (s *chunkScanner) str(v *string) bool {
+func (s *chunkScanner) str(v *string) bool { return s.strAs(v, false) }
+
+// word is str for a type-like value, one of a few words repeated on every
+// line (sessionlog.Intern).
+func (s *chunkScanner) word(v *string) bool { return s.strAs(v, true) }
+
+func (s *chunkScanner) strAs(v *string, word bool) bool {
 	start := s.i
 	ok, plain := s.scanString()
 	if !ok {
 		return false
 	}
 	body := s.b[start+1 : s.i-1]
-	if plain {
-		*v = string(body)
-	} else {
+	switch {
+	case !plain:
 		*v = unquote(body)
+	case word:
+		*v = sessionlog.Intern(body)
+	default:
+		*v = string(body)
 	}
 	return true
 }
@@ -480,7 +489,7 @@ func (s *chunkScanner) contentBlock(b *sessionlog.ContentBlock) bool {
 	return s.object(func(key []byte) bool {
 		switch string(key) {
 		case "type":
-			return once(1<<0) && s.str(&b.Type)
+			return once(1<<0) && s.word(&b.Type)
 		case "text":
 			return once(1<<1) && s.str(&b.Text)
 		case "id":

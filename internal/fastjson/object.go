@@ -121,10 +121,7 @@ func DecodeString(tok []byte) (string, bool) {
 				return "", false
 			}
 		}
-		if s, ok := internedStrings[string(body)]; ok {
-			return s, true
-		}
-		return string(body), true
+		return sessionlog.Intern(body), true
 	}
 	var s string
 	if json.Unmarshal(tok, &s) != nil {
@@ -260,19 +257,3 @@ func isDelim(c byte) bool {
 	}
 	return false
 }
-
-// internedStrings are the strings a log repeats on every line, envelope
-// keys and event types: DecodeString returns these rather than allocate a
-// copy per line. The table is built once and only read.
-var internedStrings = func() map[string]string {
-	m := map[string]string{}
-	for _, s := range []string{"type", "seq", "time", "data", "surfaceOp", "sourceEventSeqs", "ignorable",
-		sessionlog.TypeTurnStart, sessionlog.TypeTurnEnd, sessionlog.TypeStepStart, sessionlog.TypeStepEnd, sessionlog.TypeUserMessage, sessionlog.TypeSteeringMessage,
-		sessionlog.TypeAssistantChunk, sessionlog.TypeAssistantMessage, sessionlog.TypeToolCall, sessionlog.TypeToolResult, sessionlog.TypeTodoWrite,
-		sessionlog.TypeRequestHeader, sessionlog.TypeRequestContext, sessionlog.TypeSessionTitle, sessionlog.TypeSessionEndSeed, sessionlog.TypeLLMRetry,
-		sessionlog.TypeCompactionStart, sessionlog.TypeCompactionSummary, sessionlog.TypeCompactionEnd, sessionlog.TypeCompactionPrune,
-		sessionlog.TypeCompactStart, sessionlog.TypeCompactSummary, sessionlog.TypeCompactEnd, sessionlog.TypeLegacyHeaderDelta} {
-		m[s] = s
-	}
-	return m
-}()

@@ -252,7 +252,7 @@ func scanSource(b []byte) (src sessionlog.Source, ok bool) {
 	ok = s.peek('{') && s.object(func(k []byte) bool {
 		switch string(k) {
 		case "kind":
-			return s.str(&src.Kind)
+			return s.word(&src.Kind)
 		case "plugin":
 			return s.str(&src.Plugin)
 		case "callId":

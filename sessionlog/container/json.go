@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // This file is the minimal, exact look at a record that the torn-tail rules
@@ -133,7 +134,7 @@ func stringValue(raw []byte) (string, bool) {
 			return unquote(raw), true
 		}
 	}
-	return string(raw[1 : len(raw)-1]), true
+	return sessionlog.Intern(raw[1 : len(raw)-1]), true
 }
 
 func isNumber(raw []byte) bool {

@@ -15,6 +15,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // Member is one member of a JSON object: its decoded key and raw value.
@@ -147,7 +149,7 @@ func keyIs(rawKey []byte, key string) bool {
 // is returned raw, which matches no real key.
 func keyString(rawKey []byte) string {
 	if bytes.IndexByte(rawKey, '\\') < 0 && utf8.Valid(rawKey) {
-		return string(rawKey[1 : len(rawKey)-1])
+		return sessionlog.Intern(rawKey[1 : len(rawKey)-1])
 	}
 	s, ok := String(rawKey)
 	if !ok {
@@ -164,7 +166,7 @@ func Type(line []byte) (string, bool) {
 	if bytes.HasPrefix(line, []byte(prefix)) {
 		rest := line[len(prefix):]
 		if end := bytes.IndexByte(rest, '"'); end >= 0 && bytes.IndexByte(rest[:end], '\\') < 0 {
-			return string(rest[:end]), true
+			return sessionlog.Intern(rest[:end]), true
 		}
 	}
 	v, ok := Find(line, "type")
@@ -180,7 +182,7 @@ func String(raw []byte) (string, bool) {
 		return "", false
 	}
 	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) && skipString(raw, 0) == len(raw) {
-		return string(raw[1 : len(raw)-1]), true
+		return sessionlog.Intern(raw[1 : len(raw)-1]), true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {

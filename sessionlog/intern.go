@@ -1,0 +1,38 @@
+package sessionlog
+
+// Intern returns b as a string: a shared one when b is one of the words a
+// log repeats on nearly every line (envelope keys, event types, packed-row
+// tags, content-block and chunk types, source kinds), a fresh copy
+// otherwise. The decoders read their type-like strings through it, so that
+// a long log's words are not allocated once per line: they were the
+// largest share of a decode pass's allocations.
+func Intern(b []byte) string {
+	if s, ok := interned[string(b)]; ok {
+		return s
+	}
+	return string(b)
+}
+
+// interned is Intern's table, built once and only read.
+var interned = func() map[string]string {
+	words := []string{
+		// envelope keys and values
+		"type", "seq", "time", "data", "surfaceOp", "sourceEventSeqs", "ignorable", "append", "replace",
+		// packed rows
+		"text-chunks", "reasoning-chunks", "tool-call-chunks", "seq0", "time0",
+		// content blocks, chunks and their blocks
+		"text", "reasoning", "tool-call", "tool-result", "image", "file",
+		"text-delta", "reasoning-delta", "tool-call-delta", "block-start", "block-end", "finish", "usage",
+		// sources, roles and turn-end reasons
+		"user", "assistant", "model", "tool", "plugin", "context", "session-reference",
+		"completed", "aborted", "error", "interrupted", "max-tokens", "blocked", "stop", "tool-calls",
+	}
+	m := make(map[string]string, len(words)+len(vocabulary))
+	for _, w := range words {
+		m[w] = w
+	}
+	for _, t := range vocabulary {
+		m[t.Name] = t.Name
+	}
+	return m
+}()
