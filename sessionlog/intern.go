@@ -1,8 +1,8 @@
 package sessionlog
 
 // Intern returns b as a string: a shared one when b is one of the words a
-// log repeats on nearly every line (envelope keys, event types, packed-row
-// tags, content-block and chunk types, source kinds), a fresh copy
+// log repeats on nearly every line (envelope and payload keys, event types,
+// packed-row tags, content-block and chunk types, source kinds), a fresh copy
 // otherwise. The decoders read their type-like strings through it, so that
 // a long log's words are not allocated once per line: they were the
 // largest share of a decode pass's allocations.
@@ -23,6 +23,10 @@ var interned = func() map[string]string {
 		// content blocks, chunks and their blocks
 		"text", "reasoning", "tool-call", "tool-result", "image", "file",
 		"text-delta", "reasoning-delta", "tool-call-delta", "block-start", "block-end", "finish", "usage",
+		// payload keys
+		"turn", "step", "trigger", "kind", "source", "content", "message", "id", "role", "reason",
+		"callId", "name", "arguments", "index", "chunk", "blockType", "texts", "args", "dt", "isError",
+		"toolCallId", "toolName", "meta", "error", "cause", "provenance", "summary", "header",
 		// sources, roles and turn-end reasons
 		"user", "assistant", "model", "tool", "plugin", "context", "session-reference",
 		"completed", "aborted", "error", "interrupted", "max-tokens", "blocked", "stop", "tool-calls",

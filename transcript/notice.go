@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/json"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -35,7 +36,11 @@ func trTurnEndNotice(data json.RawMessage) *Notice {
 	var t struct {
 		Reason turnEndReason `json:"reason"`
 	}
-	_ = json.Unmarshal(data, &t)
+	if kind, ok := fastjson.ScanTurnEndKind(data); ok {
+		t.Reason.Kind = kind
+	} else {
+		_ = json.Unmarshal(data, &t)
+	}
 	if t.Reason.Kind == "" {
 		// A malformed reason keeps what is well formed of its kind.
 		var k struct {

@@ -48,6 +48,8 @@ var fastCorpus = []string{
 	`{"kind":"tool","callId":"c1"}`, `{"kind":"plugin","plugin":"compact","compactionId":"x","kind":"user"}`, `{"kind":1}`, `{"Kind":"x","callId":null}`,
 	`{"provider":"anthropic","model":"m\u00e9","extra":{"a":[1]}}`, `{"kind":"tool"} `,
 	`[]`, `[1,2,-3]`, `[0]`, `[01]`, `[1.0]`, `[1,]`, `[9223372036854775808]`, `[1] `, `[ 1]`, `[null]`,
+	`{"turn":1,"reason":{"kind":"completed"}}`, `{"turn":1,"reason":{"kind":"error","error":{"message":"x"}}}`, `{"turn":1,"reason":{"KIND":"x"}}`,
+	`{"turn":1,"reason":{"kind":"aborted","Reason":"user"}}`, `{"reason":{"kind":"a"},"reason":{}}`, `{"turn":1,"reason":{"x":1}}`, `{"turn":1}`, `{"Reason":{"kind":"a"}}`,
 	`{"turn":1,"step":2}`, `{"turn":1,"Step":2}`, `{"turn":1,"step":2,"turn":3}`, `{"turn":-0,"step":null}`, `{"turn":1e2}`, `{"step":9223372036854775807,"x":[1]}`,
 	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
 }
@@ -71,7 +73,7 @@ func fastPayloads(t *testing.T) []string {
 	for _, e := range events {
 		switch e.Type {
 		case sessionlog.TypeUserMessage, sessionlog.TypeAssistantMessage, sessionlog.TypeToolResult,
-			sessionlog.TypeStepStart, sessionlog.TypeStepEnd:
+			sessionlog.TypeStepStart, sessionlog.TypeStepEnd, sessionlog.TypeTurnEnd:
 			out = append(out, string(e.Data))
 		}
 	}
@@ -120,6 +122,18 @@ func checkFastDecoders(t *testing.T, data string) int {
 		}
 		if turn != ts.Turn || step != ts.Step {
 			t.Fatalf("ScanTurnStep(%q) = %d %d, json.Unmarshal gives %d %d", data, turn, step, ts.Turn, ts.Step)
+		}
+	}
+	if kind, ok := fastjson.ScanTurnEndKind(b); ok {
+		took++
+		var te struct {
+			Reason turnEndReason `json:"reason"`
+		}
+		if err := json.Unmarshal(b, &te); err != nil {
+			t.Fatalf("ScanTurnEndKind(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if !reflect.DeepEqual(te.Reason, turnEndReason{Kind: kind}) {
+			t.Fatalf("ScanTurnEndKind(%q) = %q, json.Unmarshal gives %+v", data, kind, te.Reason)
 		}
 	}
 	if content, src, ok := fastjson.ScanUser(b); ok {
@@ -235,6 +249,21 @@ func BenchmarkScanTurnStep(b *testing.B) {
 		func(p []byte) {
 			var ts sessionlog.TurnStep
 			_ = json.Unmarshal(p, &ts)
+		})
+}
+
+func BenchmarkScanTurnEnd(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeTurnEnd,
+		func(p []byte) {
+			if _, ok := fastjson.ScanTurnEndKind(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) {
+			var t struct {
+				Reason turnEndReason `json:"reason"`
+			}
+			_ = json.Unmarshal(p, &t)
 		})
 }
 

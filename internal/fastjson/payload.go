@@ -9,7 +9,7 @@ import (
 
 // The scanners below read the usual shapes of the payloads a projection
 // decodes most after chunks: tool results, assistant messages, user
-// messages and the turn and step of step events. Each says ok only where json.Unmarshal into the struct its
+// messages, the turn and step of step events, and a turn/end's reason. Each says ok only where json.Unmarshal into the struct its
 // caller used before would succeed and give the same values; anything
 // else (null, whitespace, a repeated key, a key that matches a field only
 // when case is ignored, a value of another type, malformed JSON) is left
@@ -23,6 +23,8 @@ var (
 	resultContentFields = []string{"content", "isError"}
 	assistantFields     = []string{"turn", "step", "message"}
 	turnStepFields      = []string{"turn", "step"}
+	turnEndFields       = []string{"reason"}
+	turnEndReasonFields = []string{"kind", "error", "failure", "message", "reason"}
 	assistantMsgFields  = []string{"content"}
 	userFields          = []string{"content", "source"}
 )
@@ -178,6 +180,30 @@ func ScanTurnStep(b []byte) (turn, step int64, ok bool) {
 		return 0, 0, false
 	}
 	return turn, step, true
+}
+
+// ScanTurnEndKind reads a turn/end payload whose reason is {kind} alone,
+// the usual shape, and returns the kind. A reason with any other member
+// json.Unmarshal would decode (error, failure, message, reason) is left to
+// it.
+func ScanTurnEndKind(b []byte) (kind string, ok bool) {
+	s := &chunkScanner{b: b}
+	var top, reason onceSet
+	ok = s.object(func(k []byte) bool {
+		if string(k) != "reason" {
+			return s.skipUnknown(k, turnEndFields)
+		}
+		return top.first(1) && s.object(func(k []byte) bool {
+			if string(k) == "kind" {
+				return reason.first(1) && s.word(&kind)
+			}
+			return s.skipUnknown(k, turnEndReasonFields)
+		})
+	})
+	if !ok || s.i != len(b) || top == 0 || reason == 0 {
+		return "", false
+	}
+	return kind, true
 }
 
 // ScanUser reads a user/message payload as {content, source} with source a
