@@ -398,10 +398,20 @@ func (u *Upgrader) legacyID(e *event) []byte {
 	return envscan.Quote("legacy-message:" + u.sessionID + ":" + e.seq)
 }
 
+// isMessage says typ is one of the message types message and recordEvent
+// read: any other event's data they need not decode (turn/start and
+// turn/end, common and always on the slow path, would decode it twice more).
+func isMessage(typ string) bool {
+	return typ == "user/message" || typ == "assistant/message" || typ == "tool/result"
+}
+
 // message is upstream's migrateLegacyMessageEvent.
 func (u *Upgrader) message(e *event) {
 	typRaw, _ := e.get("type")
 	typ, _ := envscan.String(typRaw)
+	if !isMessage(typ) {
+		return
+	}
 	dm, ok := e.dataMembers()
 	if !ok {
 		return
@@ -491,6 +501,9 @@ func (u *Upgrader) inheritedID(e *event) (id []byte, ok bool) {
 func (u *Upgrader) recordEvent(e *event) {
 	typRaw, _ := e.get("type")
 	typ, _ := envscan.String(typRaw)
+	if !isMessage(typ) {
+		return
+	}
 	dm, ok := e.dataMembers()
 	if !ok {
 		return
