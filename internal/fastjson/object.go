@@ -19,6 +19,24 @@ type Field struct {
 	Val json.RawMessage
 }
 
+// Span is one member of a JSON object split by an earlier pass over it: its
+// key, decoded, and where its value lies in the object's bytes,
+// [Start:End). Offsets, not a slice, so that the bytes may be copied.
+type Span struct {
+	Key        string
+	Start, End int
+}
+
+// FieldsOf is SplitObjectInto of raw given the spans an earlier pass split
+// it into.
+func FieldsOf(fields []Field, raw []byte, spans []Span) []Field {
+	fields = fields[:0]
+	for _, sp := range spans {
+		fields = append(fields, Field{sp.Key, raw[sp.Start:sp.End]})
+	}
+	return fields
+}
+
 // SplitObject splits raw holding a JSON object into its members, in order,
 // repeated keys included. Values are sub-slices of raw. ok is false when raw
 // is not an object or its member structure is broken.

@@ -253,17 +253,17 @@ func Valid(b []byte) bool {
 // ValidMembers is Valid for the usual log line, a JSON object without white
 // space whose keys need no unescaping, checked in the same one pass that
 // hands member each top-level member: its key as it stands in b (quoted) and
-// its value. false says the pass did not take b (not such an object, or not
-// valid JSON): member may have been called for some members, and the caller
-// must check b with Valid and walk it itself.
-func ValidMembers(b []byte, member func(key, val []byte)) bool {
+// where its value lies, b[start:end]. false says the pass did not take b
+// (not such an object, or not valid JSON): member may have been called for
+// some members, and the caller must check b with Valid and walk it itself.
+func ValidMembers(b []byte, member func(key []byte, start, end int)) bool {
 	s := &chunkScanner{b: b, depth: 1} // as Valid's skip of the object
 	return s.peek('{') && s.object(func(k []byte) bool {
 		start := s.i
 		if !s.skip() {
 			return false
 		}
-		member(b[start-len(k)-3:start-1], b[start:s.i]) // "k" before the ':'
+		member(b[start-len(k)-3:start-1], start, s.i) // "k" before the ':'
 		return true
 	}) && s.i == len(b)
 }

@@ -112,12 +112,12 @@ func checkValidMembers(t *testing.T, s string) {
 	t.Helper()
 	b := []byte(s)
 	var got []Field
-	if !ValidMembers(b, func(key, val []byte) {
+	if !ValidMembers(b, func(key []byte, start, end int) {
 		k, ok := DecodeString(key)
 		if !ok {
 			t.Fatalf("ValidMembers(%q): key %q is not a JSON string", s, key)
 		}
-		got = append(got, Field{k, val})
+		got = append(got, Field{k, b[start:end]})
 	}) {
 		return
 	}
@@ -140,12 +140,12 @@ func checkValidMembers(t *testing.T, s string) {
 func TestValidMembers(t *testing.T) {
 	taken := []string{`{}`, `{"type":"x","seq":1,"time":2,"data":{"a":[1,"}"]},"surfaceOp":"append"}`}
 	for _, s := range taken {
-		if !ValidMembers([]byte(s), func(_, _ []byte) {}) {
+		if !ValidMembers([]byte(s), func([]byte, int, int) {}) {
 			t.Errorf("ValidMembers(%q) = false, want it taken", s)
 		}
 	}
 	for _, s := range []string{` {}`, `{"a" :1}`, `{"\u0074":1}`, `[1]`, `{"a":1}x`, `{"a":}`, `"s"`, ``} {
-		if ValidMembers([]byte(s), func(_, _ []byte) {}) {
+		if ValidMembers([]byte(s), func([]byte, int, int) {}) {
 			t.Errorf("ValidMembers(%q) = true, want it left to Valid", s)
 		}
 	}

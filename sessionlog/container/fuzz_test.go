@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
 )
 
 // FuzzRead feeds random bytes and mutations of valid raw and Zstandard logs
@@ -57,6 +59,7 @@ func FuzzRead(f *testing.F) {
 				t.Fatalf("line %d at position %d after %d", n, l.Pos.Line, prev)
 			}
 			prev = l.Pos.Line
+			checkMembers(t, l)
 			if raw != nil && (l.Pos.Line > len(raw) || !bytes.Equal(raw[l.Pos.Line-1], l.Data)) {
 				t.Fatalf("line %d is not the file's line", l.Pos.Line)
 			}
@@ -97,4 +100,46 @@ func FuzzSourceEventSeqs(f *testing.F) {
 			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
 		}
 	})
+}
+
+// checkMembers: a line's Members, when the container split it, are its
+// top-level members as fastjson.SplitObject splits it.
+func checkMembers(t *testing.T, l Line) {
+	t.Helper()
+	if l.Members == nil {
+		return
+	}
+	want, ok := fastjson.SplitObject(l.Data)
+	if !ok || len(want) != len(l.Members) {
+		t.Fatalf("line %d %q: members %v, SplitObject %d (ok %v)", l.Pos.Line, l.Data, l.Members, len(want), ok)
+	}
+	for i, sp := range l.Members {
+		if sp.Key != want[i].Key || !bytes.Equal(l.Data[sp.Start:sp.End], want[i].Val) {
+			t.Fatalf("line %d %q: member %d is %q %q, SplitObject's %q %q", l.Pos.Line, l.Data, i, sp.Key, l.Data[sp.Start:sp.End], want[i].Key, want[i].Val)
+		}
+	}
+}
+
+// TestLineMembers: every corpus log's lines that the container split are
+// split as fastjson.SplitObject splits them, and the usual line is split.
+func TestLineMembers(t *testing.T) {
+	split, lines := 0, 0
+	for _, c := range readCorpus(t) {
+		lg, err := Open(filepath.Join(corpusDir, "upstream-logs", c.file), Options{})
+		if err != nil {
+			continue
+		}
+		for lg.Next() {
+			l := lg.Line()
+			checkMembers(t, l)
+			lines++
+			if l.Members != nil {
+				split++
+			}
+		}
+		lg.Close()
+	}
+	if lines == 0 || split < lines*9/10 {
+		t.Errorf("%d of %d corpus lines split by the container; want nine in ten at least", split, lines)
+	}
 }

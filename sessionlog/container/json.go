@@ -217,50 +217,57 @@ type record struct {
 var rowTags = map[string]bool{"text-chunks": true, "reasoning-chunks": true, "tool-call-chunks": true}
 
 // peek reads the envelope of a line. ok is false when the line is not valid
-// JSON or is a malformed packed row: upstream's "unparsable" line.
-func peek(line []byte) (rec record, ok bool) {
-	// The usual line is checked and split in one pass; any other goes the
-	// long way, checked whole and then walked.
-	var env envelope
-	if !fastjson.ValidMembers(line, env.member) {
+// JSON or is a malformed packed row: upstream's "unparsable" line. The
+// usual line is checked and split in one pass, and split is its members,
+// appended to spans[:0] (Line.Members); any other goes the long way,
+// checked whole and then walked, and split is nil.
+func peek(line []byte, spans []fastjson.Span) (rec record, split []fastjson.Span, ok bool) {
+	env := envelope{spans: spans[:0]}
+	if fastjson.ValidMembers(line, func(key []byte, start, end int) {
+		env.member(key, line[start:end])
+		env.spans = append(env.spans, fastjson.Span{Key: sessionlog.Intern(key[1 : len(key)-1]), Start: start, End: end})
+	}) {
+		split = env.spans
+	} else {
 		env = envelope{}
 		if !fastjson.Valid(line) {
-			return rec, false
+			return rec, nil, false
 		}
 		v := skipWS(line)
 		v = v[:valueEnd(v)]
 		if v[0] != '{' {
-			return rec, true // JSON.parse accepts it; its seq is undefined
+			return rec, nil, true // JSON.parse accepts it; its seq is undefined
 		}
 		members(v, env.member)
 	}
 	rec = env.rec
 	rec.object = true
 	if !rec.hasType || !rowTags[rec.typ] {
-		return rec, true
+		return rec, split, true
 	}
 	rec.row = true
 	if env.other || !env.hasSeq0 || !env.hasTime0 || !env.hasData {
-		return rec, false // envelope must be exactly {type, seq0, time0, data}
+		return rec, nil, false // envelope must be exactly {type, seq0, time0, data}
 	}
 	s0, isNum := number(env.seq0)
 	if !isNum || !isSafeInt(s0) || s0 < 0 {
-		return rec, false
+		return rec, nil, false
 	}
 	t0, isNum := number(env.time0)
 	if !isNum || !isSafeInt(t0) {
-		return rec, false
+		return rec, nil, false
 	}
 	n, good := validRowData(rec.typ, env.data, t0, 0)
 	if !good || !isSafeInt(s0+float64(n)-1) {
-		return rec, false
+		return rec, nil, false
 	}
 	rec.seq0, rec.members = int64(s0), n
-	return rec, true
+	return rec, split, true
 }
 
 // envelope is what peek gathers from a line's members.
 type envelope struct {
+	spans                      []fastjson.Span
 	rec                        record
 	seq0, time0, data          []byte
 	hasSeq0, hasTime0, hasData bool

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
 )
 
 // DefaultMaxLine is the default cap on one line's length, 64 MiB.
@@ -73,6 +75,11 @@ type Line struct {
 	// next call to Next: copy it to keep it.
 	Data []byte
 	Pos  Pos
+	// Members is the split of a line the container checked in one pass
+	// (the usual line: an object without white space whose keys need no
+	// unescaping), its top-level members in order, so that the decoder
+	// need not split it again; nil for any other line. Valid as Data is.
+	Members []fastjson.Span
 }
 
 // lines is what each form provides.

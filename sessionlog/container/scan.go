@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/dshtest/dshtest/internal/fastjson"
 )
 
 // part is one stretch of plaintext fed to the scanner. The scanner reads the
@@ -46,7 +48,8 @@ type scanner struct {
 	err      error
 	done     bool
 	line     Line
-	header   []byte // header line, set by the opener for a Zstandard log
+	members  []fastjson.Span // the buffer of line's Members
+	header   []byte          // header line, set by the opener for a Zstandard log
 	headerID string
 	declared int64 // the plaintext size the container declares, ≤ 0 if none (Log.DeclaredSize)
 }
@@ -210,7 +213,10 @@ func (s *scanner) next() bool {
 			s.startIssue(&Error{Reason: "the final line has no newline"})
 			continue
 		}
-		rec, ok := peek(line)
+		rec, members, ok := peek(line, s.members)
+		if members != nil {
+			s.members = members // the buffer, for the next line
+		}
 		if ok && rec.object && rec.hasType && rec.typ == "session" {
 			return s.fail(s.lineNo, -1, fmt.Sprintf("a second session header at line %d", s.lineNo), nil)
 		}
@@ -248,7 +254,7 @@ func (s *scanner) next() bool {
 		}
 		s.expected += n
 		s.kept += n
-		s.line = Line{Data: line, Pos: Pos{Line: s.lineNo, Seq: -1}}
+		s.line = Line{Data: line, Pos: Pos{Line: s.lineNo, Seq: -1}, Members: members}
 		return true
 	}
 }
@@ -321,7 +327,7 @@ func (s *scanner) readHeader() bool {
 // headerProblem applies the container's part of the header gate: JSON, and
 // an object whose type is "session". The field rules belong to the reader.
 func headerProblem(line []byte) string {
-	rec, ok := peek(line)
+	rec, _, ok := peek(line, nil)
 	if !ok && !rec.row {
 		return "corrupt session log: header line is not valid JSON"
 	}

@@ -207,7 +207,7 @@ func (d *Decoder) readRecord() error {
 		}
 		first := !d.started
 		d.started = true
-		return d.decodeLine(line, first)
+		return d.decodeLine(line, first, nil)
 	}
 }
 
@@ -286,8 +286,17 @@ func (d *Decoder) malformed(line []byte, newline bool) error {
 //
 // The events' raw members are copied into the decoder's arena: they share
 // no memory with line, which the caller may reuse.
-func (d *Decoder) decodeLine(line []byte, first bool) error {
-	fields, ok := fastjson.SplitObjectInto(d.fields, line)
+//
+// split, when not nil, is the line's top-level members as an earlier pass
+// split them (container.Line.Members).
+func (d *Decoder) decodeLine(line []byte, first bool, split []fastjson.Span) error {
+	var fields []fastjson.Field
+	ok := true
+	if split != nil {
+		fields = fastjson.FieldsOf(d.fields, line, split)
+	} else {
+		fields, ok = fastjson.SplitObjectInto(d.fields, line)
+	}
 	d.fields = fields // reused by the next line: nothing keeps it
 	if !ok || fastjson.HasDuplicateKey(fields) {
 		return d.errorf(-1, reasonEnvelope)

@@ -36,12 +36,23 @@ func (l *LineDecoder) Decode(line []byte, lineNo int) ([]sessionlog.Event, error
 // DecodeValid is Decode of a line already known to be valid JSON (the
 // container checked every line it yields), without checking it again.
 func (l *LineDecoder) DecodeValid(line []byte, lineNo int) ([]sessionlog.Event, error) {
+	return l.decode(line, nil, lineNo)
+}
+
+// DecodeSplit is DecodeValid of a line an earlier pass has already split
+// into its top-level members (container.Line.Members), without splitting
+// it again.
+func (l *LineDecoder) DecodeSplit(line []byte, members []fastjson.Span, lineNo int) ([]sessionlog.Event, error) {
+	return l.decode(line, members, lineNo)
+}
+
+func (l *LineDecoder) decode(line []byte, split []fastjson.Span, lineNo int) ([]sessionlog.Event, error) {
 	d := &l.d
 	d.line = lineNo
 	d.pending = d.pending[:0]
 	first := !d.started
 	d.started = true
-	if err := d.decodeLine(line, first); err != nil {
+	if err := d.decodeLine(line, first, split); err != nil {
 		return nil, err
 	}
 	return d.pending, nil

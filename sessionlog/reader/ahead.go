@@ -3,6 +3,7 @@ package reader
 import (
 	"sync"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
@@ -18,8 +19,9 @@ import (
 // (its verdict and torn tails) it asks once the scanner is done, which the
 // closing of the batches channel says.
 type lineBatch struct {
-	lines []container.Line
-	buf   []byte
+	lines   []container.Line
+	buf     []byte
+	members []fastjson.Span // the lines' Members, one after another
 }
 
 const (
@@ -51,9 +53,14 @@ func startScanner(lg *container.Log) *lineScanner {
 		b := sc.batch()
 		for lg.Next() {
 			ln := lg.Line()
-			start := len(b.buf)
+			start, m := len(b.buf), len(b.members)
 			b.buf = append(b.buf, ln.Data...)
-			b.lines = append(b.lines, container.Line{Pos: ln.Pos, Data: b.buf[start:len(b.buf):len(b.buf)]})
+			b.members = append(b.members, ln.Members...)
+			cp := container.Line{Pos: ln.Pos, Data: b.buf[start:len(b.buf):len(b.buf)]}
+			if ln.Members != nil {
+				cp.Members = b.members[m:len(b.members):len(b.members)]
+			}
+			b.lines = append(b.lines, cp)
 			if len(b.lines) == aheadLines {
 				if !sc.send(b) {
 					return
@@ -75,9 +82,10 @@ func startScanner(lg *container.Log) *lineScanner {
 func (sc *lineScanner) batch() lineBatch {
 	select {
 	case b := <-sc.free:
-		return lineBatch{lines: b.lines[:0], buf: b.buf[:0]}
+		return lineBatch{lines: b.lines[:0], buf: b.buf[:0], members: b.members[:0]}
 	default:
-		return lineBatch{lines: make([]container.Line, 0, aheadLines), buf: make([]byte, 0, 64<<10)}
+		return lineBatch{lines: make([]container.Line, 0, aheadLines), buf: make([]byte, 0, 64<<10),
+			members: make([]fastjson.Span, 0, 8*aheadLines)}
 	}
 }
 
@@ -91,13 +99,17 @@ func (sc *lineScanner) send(b lineBatch) bool {
 	}
 }
 
-// fix points each line's Data into the batch's final buffer.
+// fix points each line's Data and Members into the batch's final buffers.
 func fix(b *lineBatch) {
-	off := 0
+	off, moff := 0, 0
 	for i := range b.lines {
 		n := len(b.lines[i].Data)
 		b.lines[i].Data = b.buf[off : off+n : off+n]
 		off += n
+		if ms := b.lines[i].Members; ms != nil {
+			b.lines[i].Members = b.members[moff : moff+len(ms) : moff+len(ms)]
+			moff += len(ms)
+		}
 	}
 }
 

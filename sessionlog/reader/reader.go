@@ -36,6 +36,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/header"
@@ -308,7 +309,7 @@ func (s *Stream) Next() bool {
 			return s.end()
 		}
 		s.text += int64(len(ln.Data)) + 1
-		if err := s.readLine(ln.Data, ln.Pos.Line); err != nil {
+		if err := s.readLine(ln.Data, ln.Members, ln.Pos.Line); err != nil {
 			s.err, s.done = err, true
 			return false
 		}
@@ -317,7 +318,7 @@ func (s *Stream) Next() bool {
 
 // readLine takes one container line through the header rules, the
 // upgrades, the decoder, the vocabulary and recovery.
-func (s *Stream) readLine(data []byte, line int) error {
+func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error {
 	s.line = line
 	if !s.hasHead {
 		h, err := header.Parse(data)
@@ -346,11 +347,15 @@ func (s *Stream) readLine(data []byte, line int) error {
 		}
 		return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: err.Error(), Err: err}
 	}
-	decode := s.dec.DecodeValid // the container yields only valid JSON lines
-	if changed {
-		decode = s.dec.Decode
+	var evs []sessionlog.Event
+	switch {
+	case changed:
+		evs, err = s.dec.Decode(out, line)
+	case members != nil: // split by the container as it checked the line
+		evs, err = s.dec.DecodeSplit(out, members, line)
+	default: // the container yields only valid JSON lines
+		evs, err = s.dec.DecodeValid(out, line)
 	}
-	evs, err := decode(out, line)
 	if err != nil {
 		return decodeErr(err)
 	}
