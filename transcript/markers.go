@@ -18,7 +18,10 @@ type trSummary struct {
 	tokens int64
 }
 
-func (s trSummaries) record(e *sessionlog.Event) {
+func (s trSummaries) record(e *sessionlog.Event) { s[e.Seq] = trDecodeSummary(e) }
+
+// trDecodeSummary decodes a compaction summary; nil when it is malformed.
+func trDecodeSummary(e *sessionlog.Event) *trSummary {
 	var m map[string]json.RawMessage
 	var sum trSummary
 	var blocks []sessionlog.ContentBlock
@@ -27,8 +30,7 @@ func (s trSummaries) record(e *sessionlog.Event) {
 		json.Unmarshal(m["summary"], &blocks) != nil || m["summary"] == nil ||
 		json.Unmarshal(m["shadowedSeqs"], &seqs) != nil || seqs == nil ||
 		!trNumber(m["shadowedTokenCount"]) || json.Unmarshal(m["shadowedTokenCount"], &sum.tokens) != nil {
-		s[e.Seq] = nil
-		return
+		return nil
 	}
 	var text []byte
 	for _, b := range blocks {
@@ -40,7 +42,7 @@ func (s trSummaries) record(e *sessionlog.Event) {
 		sum.text = &str
 	}
 	sum.items = len(seqs)
-	s[e.Seq] = &sum
+	return &sum
 }
 
 // marker is the marker of checkpoint e, with data from the first

@@ -535,11 +535,7 @@ func trString(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return fastjson.DecodeString(raw) // json.Unmarshal into a string
 }
 
 // trNumber reports whether raw is a JSON number.

@@ -89,10 +89,20 @@ func (p *Windows) Apply(e *sessionlog.Event, yield func(int, Transcript) bool) b
 		return true
 	}
 	if trDependsOnWindow(e) {
-		// Summaries and the markers that cite them depend on what else
-		// the window holds: decode per window.
+		if sessionlog.IsReplacementSurfaceEvent(e) {
+			// A checkpoint's marker cites the summaries its window
+			// holds: decode per window.
+			for _, a := range p.active {
+				a.r.apply(e)
+			}
+			return true
+		}
+		// A compaction summary (trDecode records it and decodes nothing
+		// else): decoded once, recorded in every window.
+		sum, d := trDecodeSummary(e), trDecoded{}
 		for _, a := range p.active {
-			a.r.apply(e)
+			a.r.summaries[e.Seq] = sum
+			a.r.applyDecoded(e, &d)
 		}
 		return true
 	}

@@ -129,7 +129,7 @@ func ScanToolResult(b []byte) (r ToolResult, ok bool) {
 	if !ok || s.i != len(b) {
 		return ToolResult{}, false
 	}
-	r.CallID = decodeSource(source).CallID
+	r.CallID = DecodeSource(source).CallID
 	if first != nil {
 		r.Result, r.IsError = first.Content, first.IsError
 	}
@@ -293,8 +293,8 @@ func scanSource(b []byte) (src sessionlog.Source, ok bool) {
 	return src, ok && s.i == len(b)
 }
 
-// decodeSource is sessionlog.DecodeSource with scanSource's fast path.
-func decodeSource(b []byte) sessionlog.Source {
+// DecodeSource is sessionlog.DecodeSource with scanSource's fast path.
+func DecodeSource(b []byte) sessionlog.Source {
 	if src, ok := scanSource(b); ok {
 		return src
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
@@ -99,7 +100,7 @@ func (x *expecter) add(e *sessionlog.Event) {
 			return
 		}
 		text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
-		src := sessionlog.DecodeSource(m.Source)
+		src := fastjson.DecodeSource(m.Source)
 		switch {
 		case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
 			if text != "" {
