@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dshtest/dshtest/history"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -139,17 +140,37 @@ func (c *Checker) reread(consumers ...func(*sessionlog.Event)) error {
 	return nil
 }
 
+// feedBatch is a batch of events feed hands its consumers, and how many
+// of them have yet to read it.
+type feedBatch struct {
+	events []sessionlog.Event
+	left   atomic.Int32
+}
+
 // feed reads the first n events of the log (every event when n < 0)
 // through c.read on a goroutine of its own and hands them to every
 // consumer in order, a batch at a time, each consumer on a goroutine of
-// its own, so that decoding and every consumer proceed side by side. The consumers share each event; they must
-// not modify it. It returns the events read and the read's error; a
+// its own, so that decoding and every consumer proceed side by side. The
+// consumers share each event; they must not modify it, nor keep it past
+// the call (its payloads they may keep): a batch all of them are done with
+// is read into again. It returns the events read and the read's error; a
 // consumer's panic is raised again here once every goroutine has ended.
 func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
-	const batch = 256
-	chans := make([]chan []sessionlog.Event, len(consumers))
+	const batch, ahead = 256, 4
+	chans := make([]chan *feedBatch, len(consumers))
 	for i := range chans {
-		chans[i] = make(chan []sessionlog.Event, 4)
+		chans[i] = make(chan *feedBatch, ahead)
+	}
+	// A batch every consumer is done with is read into again.
+	free := make(chan *feedBatch, ahead+2)
+	fresh := func() *feedBatch {
+		select {
+		case b := <-free:
+			b.events = b.events[:0]
+			return b
+		default:
+			return &feedBatch{events: make([]sessionlog.Event, 0, batch)}
+		}
 	}
 	stop := make(chan struct{}) // closed when a consumer ends early
 	var once sync.Once
@@ -162,7 +183,8 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 				close(ch)
 			}
 		}()
-		send := func(b []sessionlog.Event) bool {
+		send := func(b *feedBatch) bool {
+			b.left.Store(int32(len(chans)))
 			for _, ch := range chans {
 				select {
 				case ch <- b:
@@ -172,22 +194,22 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 			}
 			return true
 		}
-		b := make([]sessionlog.Event, 0, batch)
 		if n == 0 {
 			return
 		}
+		b := fresh()
 		err = c.read(func(e *sessionlog.Event) bool {
-			b = append(b, *e)
+			b.events = append(b.events, *e)
 			read++
-			if len(b) == batch {
+			if len(b.events) == batch {
 				if !send(b) {
 					return false
 				}
-				b = make([]sessionlog.Event, 0, batch)
+				b = fresh()
 			}
 			return n < 0 || read < n
 		})
-		if len(b) > 0 {
+		if len(b.events) > 0 {
 			send(b)
 		}
 	})
@@ -201,8 +223,14 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 			}
 		}()
 		for b := range chans[i] {
-			for k := range b {
-				consumers[i](&b[k])
+			for k := range b.events {
+				consumers[i](&b.events[k])
+			}
+			if b.left.Add(-1) == 0 {
+				select {
+				case free <- b:
+				default:
+				}
 			}
 		}
 	}

@@ -236,11 +236,22 @@ type readBatch struct {
 // When fn returns false the read stops there.
 func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int64) bool) error {
 	const batch = 512
-	batches := make(chan readBatch, 8)
+	const ahead = 8
+	batches := make(chan readBatch, ahead)
+	// A batch fn is done with is read into again: fn keeps no event.
+	free := make(chan readBatch, ahead+2)
 	stop := make(chan struct{}) // closed when fn's side ends, even by a panic
 	wait := invariant.Go(func() {
 		defer close(batches)
-		b := readBatch{events: make([]sessionlog.Event, 0, batch), lines: make([]int, 0, batch)}
+		fresh := func() readBatch {
+			select {
+			case b := <-free:
+				return readBatch{events: b.events[:0], lines: b.lines[:0]}
+			default:
+				return readBatch{events: make([]sessionlog.Event, 0, batch), lines: make([]int, 0, batch)}
+			}
+		}
+		b := fresh()
 		send := func() bool {
 			b.text = s.TextBytes()
 			select {
@@ -248,7 +259,7 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 			case <-stop:
 				return false
 			}
-			b = readBatch{events: make([]sessionlog.Event, 0, batch), lines: make([]int, 0, batch)}
+			b = fresh()
 			return true
 		}
 		for s.Next() {
@@ -270,6 +281,10 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 					stopped = true
 					return
 				}
+			}
+			select {
+			case free <- b:
+			default:
 			}
 		}
 	}()
