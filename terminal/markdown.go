@@ -519,7 +519,14 @@ func (m *mdr) wrapAll(lines []line, width int) []mdRow {
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6).
 func wrapPad(l line, width int) []mdRow {
-	wrapped := wrapLine(l, width)
+	var cells []cell // split once, for the wrap and the padding
+	var wrapped []line
+	if w := max(width, 1); l.width() > w && !printableASCII(l) {
+		cells = toCells(l)
+		wrapped = wrapCells(cells, w) // only a wide cluster's text changes
+	} else {
+		wrapped = wrapLine(l, width)
+	}
 	rows := make([]mdRow, len(wrapped))
 	if len(wrapped) == 1 {
 		rows[0].l = wrapped[0]
@@ -528,11 +535,10 @@ func wrapPad(l line, width int) []mdRow {
 	if printableASCII(l) {
 		return padASCII(l, wrapped, rows)
 	}
-	cells := toCells(l)
 	pos := 0
 	for i, w := range wrapped {
 		rows[i].l = w
-		pos += len(toCells(w))
+		pos += cellCount(w)
 		if i == len(wrapped)-1 {
 			break
 		}

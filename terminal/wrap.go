@@ -24,11 +24,24 @@ func toCells(l line) []cell {
 		n += len(sp.text)
 	}
 	cells := make([]cell, 0, n)
+	eachCell(l, func(c cell) { cells = append(cells, c) })
+	return cells
+}
+
+// cellCount is len(toCells(l)), without the cells.
+func cellCount(l line) int {
+	n := 0
+	eachCell(l, func(cell) { n++ })
+	return n
+}
+
+// eachCell calls fn with each of toCells' cells in turn.
+func eachCell(l line, fn func(cell)) {
 	for _, sp := range l {
 		s := sp.text
 		for s != "" {
 			if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80) {
-				cells = append(cells, cell{g: s[:1], w: 1, st: sp.st})
+				fn(cell{g: s[:1], w: 1, st: sp.st})
 				s = s[1:]
 				continue
 			}
@@ -37,12 +50,11 @@ func toCells(l line) []cell {
 				break
 			}
 			termCells(g, w, func(p string, w int) {
-				cells = append(cells, cell{g: p, w: int8(min(w, 127)), st: sp.st})
+				fn(cell{g: p, w: int8(min(w, 127)), st: sp.st})
 			})
 			s = s[len(g):]
 		}
 	}
-	return cells
 }
 
 // textWidth is ansi.StringWidth. A printable ASCII byte followed by another
@@ -110,7 +122,13 @@ func wrapLine(l line, width int) []line {
 	if printableASCII(l) {
 		return wrapASCII(l, width)
 	}
-	cells := toCells(l)
+	return wrapCells(toCells(l), width)
+}
+
+// wrapCells is wrapLine of a line of more than width cells (width ≥ 1),
+// split into cells. It writes into cells: a cluster wider than the width
+// becomes U+FFFD.
+func wrapCells(cells []cell, width int) []line {
 	var rows [][]cell
 	var cur, pend []cell
 	curW, pendW := 0, 0
