@@ -114,8 +114,27 @@ func TestXMLTree(t *testing.T) {
 			t.Errorf("%q: got a tree %q", src, got)
 		}
 	}
+	// mayBeXML declines only what the decoder declines.
+	for _, src := range []string{"", " ", "\u00a0<a/>", " \n<a/>", "&#32;<a/>", "&#65;<a/>", "x<a/>", "\xff<a/>",
+		"\u2003 <a>b</a>", "a", "<", "&", "  plain"} {
+		if !mayBeXML(src) && parseXML(src) != nil {
+			t.Errorf("%q: mayBeXML declines a tree", src)
+		}
+	}
 	many := "<r>" + strings.Repeat("<i>x</i>", 9) + "</r>"
 	if got := render(many, 4); len(got) != 6 || !strings.HasPrefix(got[3], "  … +5 lines (Ctrl+O to expand)") {
 		t.Errorf("folded children: %q", got)
 	}
+}
+
+// FuzzMayBeXML: mayBeXML declines only text the decoder declines.
+func FuzzMayBeXML(f *testing.F) {
+	for _, s := range []string{"<a/>", " &#32;<a>b</a>", "\u00a0<a/>", "x", "&#65;<a/>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if !mayBeXML(src) && parseXML(src) != nil {
+			t.Fatalf("%q: mayBeXML declines a tree", src)
+		}
+	})
 }

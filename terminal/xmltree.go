@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"unicode"
 )
 
 // The tree view of an unknown tool's XML result (presenters.md §1.4 D,
@@ -24,6 +25,23 @@ type xmlElement struct {
 
 // parseXMLTree parses src as one XML element, or returns nil.
 func parseXMLTree(src string) *xmlElement {
+	if !mayBeXML(src) {
+		return nil
+	}
+	return parseXML(src)
+}
+
+// mayBeXML is false for text that parseXML would decline at its first
+// token: what starts, after white space, with neither markup nor a
+// reference is character data outside the root. Most tool results are
+// such text, and the decoder would read the whole of it.
+func mayBeXML(src string) bool {
+	i := strings.IndexFunc(src, func(r rune) bool { return !unicode.IsSpace(r) })
+	return i >= 0 && (src[i] == '<' || src[i] == '&')
+}
+
+// parseXML is parseXMLTree without mayBeXML's shortcut.
+func parseXML(src string) *xmlElement {
 	d := xml.NewDecoder(strings.NewReader(src))
 	d.Strict = true
 	var stack []*xmlElement
