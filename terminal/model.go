@@ -2,11 +2,9 @@ package terminal
 
 import (
 	"iter"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -584,14 +582,6 @@ func (v *viewport) store(i int, key cacheKey, rows []string, rendered bool) {
 	v.m.cache[v.m.t.Items[i].ID] = &cachedRows{key: key, rows: rows}
 }
 
-// parallelMin is the number of items to render from which a batch is
-// spread over several goroutines; documentBatch is how many items
-// DocumentRows renders at a time.
-const (
-	parallelMin   = 512
-	documentBatch = 2048
-)
-
 // renderBatch returns the rows of items [from, to): cached rows where the
 // cache holds them under the current key, else rendered (on up to
 // GOMAXPROCS goroutines when enough are stale to be worth it), without
@@ -620,29 +610,10 @@ func (v *viewport) renderBatch(from, to int) [][]string {
 		}
 		jobs = append(jobs, job{i: int32(i), key: key})
 	}
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	if workers < 2 || len(jobs) < parallelMin {
-		workers = 1
-	}
-	var wg sync.WaitGroup
-	per := (len(jobs) + workers - 1) / workers
-	for w := 0; w < len(jobs); w += per {
-		part := jobs[w:min(w+per, len(jobs))]
-		wg.Go(func() {
-			r := v.r
-			if workers > 1 {
-				r = newRenderer(v.s)
-			}
-			for k := range part {
-				j := &part[k]
-				out[int(j.i)-from], j.done = v.render(r, int(j.i), j.key)
-			}
-		})
-		if workers == 1 {
-			wg.Wait() // v.r is not safe for concurrent use
-		}
-	}
-	wg.Wait()
+	renderEach(len(jobs), v.s, v.r, func(r *renderer, k int) {
+		j := &jobs[k]
+		out[int(j.i)-from], j.done = v.render(r, int(j.i), j.key)
+	})
 	for _, j := range jobs {
 		if j.done {
 			m.misses++

@@ -10,10 +10,25 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// TestDocumentParallel: on a session long enough for Document to render on
-// several goroutines, the document equals the sequential Render at every
-// tool mode and reasoning state and at widths from 1, a live model sharing
-// the replay's rows included. Run it with -race.
+// renderSerial is Render one item after another on one renderer: what
+// Render and Document, which render on several goroutines, must equal.
+func renderSerial(t transcript.Transcript, s Settings) []string {
+	r := newRenderer(s)
+	cont := continuations(t.Items, s)
+	var out []string
+	for i := range t.Items {
+		out = append(out, r.item(&t.Items[i], cont[i])...)
+	}
+	if t.Progress != nil {
+		out = append(out, r.progress(t.Progress)...)
+	}
+	return out
+}
+
+// TestDocumentParallel: on a session long enough for Document and Render
+// to render on several goroutines, each equals a sequential rendering at
+// every tool mode and reasoning state and at widths from 1, a live model
+// sharing the replay's rows included. Run it with -race.
 func TestDocumentParallel(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("one CPU: Document renders sequentially")
@@ -36,10 +51,16 @@ func TestDocumentParallel(t *testing.T) {
 				for _, m := range []*Model{replay, live} {
 					setState(m, width, SchemeDark, hide, tools)
 					before := m.misses
-					got, want := m.Document(), Render(tr, m.Settings())
-					if !slices.Equal(got.Lines, want.Lines) {
-						t.Fatalf("%s width %d hide %v tools %d: Document vs Render:\n%s",
-							fmt.Sprint(m == live), width, hide, tools, lineDiffText(got.Lines, want.Lines))
+					got, want := m.Document(), renderSerial(tr, m.Settings())
+					if !slices.Equal(got.Lines, want) {
+						t.Fatalf("%s width %d hide %v tools %d: Document vs a sequential rendering:\n%s",
+							fmt.Sprint(m == live), width, hide, tools, lineDiffText(got.Lines, want))
+					}
+					if m == replay {
+						if r := Render(tr, m.Settings()); !slices.Equal(r.Lines, want) {
+							t.Fatalf("width %d hide %v tools %d: Render vs a sequential rendering:\n%s",
+								width, hide, tools, lineDiffText(r.Lines, want))
+						}
 					}
 					if m == replay && m.misses-before < parallelMin {
 						t.Fatalf("width %d hide %v tools %d: %d items rendered, fewer than the parallel threshold", width, hide, tools, m.misses-before)

@@ -2,9 +2,11 @@ package terminal
 
 import (
 	"iter"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/transcript"
@@ -19,19 +21,28 @@ func Render(t transcript.Transcript, s Settings) Document {
 	return Document{Width: max(s.Width, 1), Lines: slices.Collect(RenderRows(t, s))}
 }
 
-// RenderRows yields the rows of Render(t, s) one at a time, rendering each
-// item as its rows are reached, so that a caller writing them out holds
-// an item's rows rather than the document's.
+// RenderRows yields the rows of Render(t, s) one at a time, rendering the
+// items a batch at a time (documentBatch, on several goroutines:
+// renderEach) as their rows are reached, so that a caller writing them out
+// holds a batch's rows rather than the document's.
 func RenderRows(t transcript.Transcript, s Settings) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		r := newRenderer(s)
 		cont := continuations(t.Items, s)
-		for i := range t.Items {
-			for _, row := range r.item(&t.Items[i], cont[i]) {
-				if !yield(row) {
-					return
+		rows := make([][]string, min(documentBatch, len(t.Items)))
+		for start := 0; start < len(t.Items); start += documentBatch {
+			batch := rows[:min(documentBatch, len(t.Items)-start)]
+			renderEach(len(batch), s, r, func(r *renderer, k int) {
+				batch[k] = r.item(&t.Items[start+k], cont[start+k])
+			})
+			for _, item := range batch {
+				for _, row := range item {
+					if !yield(row) {
+						return
+					}
 				}
 			}
+			clear(batch)
 		}
 		if t.Progress != nil {
 			for _, row := range r.progress(t.Progress) {
@@ -105,6 +116,41 @@ func newRenderer(s Settings) *renderer {
 		r.pal = &palettes[1]
 	}
 	return r
+}
+
+// parallelMin is the number of items to render from which renderEach
+// spreads them over several goroutines; documentBatch is how many items
+// RenderRows and DocumentRows render at a time.
+const (
+	parallelMin   = 512
+	documentBatch = 2048
+)
+
+// renderEach calls render(r, k) for each k in [0, n): on this goroutine,
+// with r, when n is below parallelMin or there is one CPU; else spread
+// over up to 8 goroutines, each with a renderer of its own for s (a
+// renderer is not safe for concurrent use), and back when all are done.
+// An item's rows are a function of the item and the settings, so the
+// output is the same either way.
+func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int)) {
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if workers < 2 || n < parallelMin {
+		for k := range n {
+			render(r, k)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for w := 0; w < n; w += per {
+		wg.Go(func() {
+			r := newRenderer(s)
+			for k := w; k < min(w+per, n); k++ {
+				render(r, k)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // text wraps logical lines to the width and renders them as padded rows.
