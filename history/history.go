@@ -135,8 +135,8 @@ func New(events []sessionlog.Event) *History {
 
 // An Index builds a History from a log read once, an event at a time, for
 // a reader that does not keep the log. The History keeps no event: its
-// pages say where they lie in the log (Page.Start, Page.End) and hold no
-// Events. It keeps the seqs only of a log that is not contiguous.
+// pages hold no Events, and History.Span says where each lies in the log.
+// It keeps the seqs only of a log that is not contiguous.
 type Index struct {
 	h       *History
 	keep    bool // keep the seqs once the log is not contiguous
