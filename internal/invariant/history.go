@@ -3,6 +3,7 @@ package invariant
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/dshtest/dshtest/history"
@@ -93,8 +94,12 @@ func (c *Checker) planHistory() *historyPlan {
 			if !ok {
 				continue
 			}
-			for _, p := range walked {
-				if cp.Seq >= p.From && cp.Seq <= p.To && (ss < p.From || ss > p.To) {
+			// The walked pages are disjoint, newest first: the one that
+			// can hold the checkpoint is found by search, not by a walk of
+			// every page for every checkpoint.
+			k := sort.Search(len(walked), func(k int) bool { return walked[k].From <= cp.Seq })
+			if k < len(walked) {
+				if p := walked[k]; cp.Seq <= p.To && (ss < p.From || ss > p.To) {
 					return fail("max %d: summary seq %d is not on the page %d–%d of its checkpoint seq %d", mx, ss, p.From, p.To, cp.Seq)
 				}
 			}

@@ -309,3 +309,36 @@ func TestReadKeepsNoEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestHistorySummaryOffPage: a checkpoint that cites a compaction summary
+// on another page fails history-pages, which names the summary, the page
+// and the checkpoint.
+func TestHistorySummaryOffPage(t *testing.T) {
+	events := sessiongen.GenerateN(8, 3000)
+	var summaries, checkpoints []int
+	for i := range events {
+		if sessionlog.Canonical(events[i].Type) == sessionlog.TypeCompactionSummary {
+			summaries = append(summaries, i)
+		}
+		if sessionlog.IsCheckpoint(&events[i]) {
+			checkpoints = append(checkpoints, i)
+		}
+	}
+	if len(summaries) < 2 || len(checkpoints) < 2 {
+		t.Fatalf("%d summaries and %d checkpoints, want two of each", len(summaries), len(checkpoints))
+	}
+	c := New(events, []Size{{80, 24}}, transcript.Options{}, terminal.Projection{}, "gen")
+	if r := c.Check(HistoryPages); !r.OK {
+		t.Fatalf("before the edit: %s", r.Detail)
+	}
+	cp := checkpoints[len(checkpoints)-1]
+	events = slices.Clone(events)
+	events[cp].SourceEventSeqs = json.RawMessage(fmt.Sprintf("[%d]", events[summaries[0]].Seq))
+	c = New(events, []Size{{80, 24}}, transcript.Options{}, terminal.Projection{}, "gen")
+	r := c.Check(HistoryPages)
+	if r.OK || !strings.HasPrefix(r.Detail, fmt.Sprintf("max 1: summary seq %d is not on the page ", events[summaries[0]].Seq)) ||
+		!strings.HasSuffix(r.Detail, fmt.Sprintf("of its checkpoint seq %d", events[cp].Seq)) {
+		t.Errorf("history-pages: %+v, want summary seq %d off the page of checkpoint seq %d", r, events[summaries[0]].Seq, events[cp].Seq)
+	}
+	t.Log(r.Detail)
+}
