@@ -318,3 +318,65 @@ func TestZstdStream(t *testing.T) {
 	lg, err = OpenReader(struct{ io.Reader }{bytes.NewReader(z[:len(z)-1])}, "stream", Options{})
 	check(t, "torn stream", lg, err, want{lines: 9, warn: "is incomplete", wLine: 10})
 }
+
+// TestZstdFrameBatches reads a log of many small frames, whose compressed
+// bytes are read a batch at a time, with a frame larger than a batch among
+// them: the lines are the plain log's, and a corrupt frame after the first
+// batch is named by its own offset.
+func TestZstdFrameBatches(t *testing.T) {
+	lines := []string{hdr}
+	frames := []string{hdr + "\n"}
+	seq := 0
+	add := func(text string) {
+		batch := []string{ev(seq, "turn/start"),
+			fmt.Sprintf(`{"type":"user/message","seq":%d,"time":0,"data":{"text":%q}}`, seq+1, text),
+			ev(seq+2, "turn/end")}
+		seq += 3
+		lines = append(lines, batch...)
+		frames = append(frames, jsonl(batch...))
+	}
+	var offsets []int64 // each frame's start
+	rnd := uint64(1)
+	for i := 0; i < 6000; i++ {
+		if i == 3000 {
+			// Hex of a pseudo-random stream compresses to about half: this
+			// frame is larger than a batch.
+			var b strings.Builder
+			for b.Len() < 3*frameBatch {
+				rnd = rnd*6364136223846793005 + 1442695040888963407
+				fmt.Fprintf(&b, "%016x", rnd)
+			}
+			add(b.String())
+			continue
+		}
+		add(strings.Repeat(fmt.Sprintf("line %d ", i), 1+i%40))
+	}
+	var data []byte
+	for _, f := range frames {
+		offsets = append(offsets, int64(len(data)))
+		data = append(data, zstdFrame(t, []byte(f))...)
+	}
+	if offsets[3001] <= frameBatch || offsets[3002]-offsets[3001] <= frameBatch || offsets[5900]-offsets[3002] <= frameBatch {
+		t.Fatalf("frames at %d, %d, %d: not what the test needs", offsets[3001], offsets[3002], offsets[5900])
+	}
+	p := writeFile(t, t.TempDir(), "log", data)
+	got, _, warns, refusal := read(Open(p, Options{}))
+	if refusal != nil || len(warns) != 0 {
+		t.Fatalf("refusal %v, warnings %v", refusal, warns)
+	}
+	if len(got) != len(lines) {
+		t.Fatalf("%d lines, want %d", len(got), len(lines))
+	}
+	for i := range lines {
+		if string(got[i]) != lines[i] {
+			t.Fatalf("line %d differs", i+1)
+		}
+	}
+
+	// Corrupt the last byte (the checksum) of a frame well past the first
+	// batch and past the big frame.
+	bad := append([]byte(nil), data...)
+	bad[offsets[5900]-1] ^= 0x40
+	lg, err := Open(writeFile(t, t.TempDir(), "bad", bad), Options{})
+	check(t, "corrupt", lg, err, want{err: fmt.Sprintf("frame at byte %d failed validation", offsets[5899])})
+}

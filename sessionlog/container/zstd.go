@@ -1,6 +1,7 @@
 package container
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -38,15 +39,22 @@ type frameLayout struct {
 // scanFrames walks the frame structure of ra[0:size] without decompressing.
 func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLayout, error) {
 	lay := frameLayout{torn: -1}
-	var buf [8]byte
+	// The headers are read through a window of the file: a log of small
+	// frames has several headers in each, and a ReadAt is a system call.
+	win := make([]byte, 0, min(size, 64<<10))
+	winStart := int64(0)
 	read := func(off int64, n int) ([]byte, bool, error) {
 		if size-off < int64(n) {
 			return nil, false, nil
 		}
-		if _, err := ra.ReadAt(buf[:n], off); err != nil {
-			return nil, false, err
+		if off < winStart || off+int64(n) > winStart+int64(len(win)) {
+			win = win[:min(int64(cap(win)), size-off)]
+			if _, err := ra.ReadAt(win, off); err != nil {
+				return nil, false, err
+			}
+			winStart = off
 		}
-		return buf[:n], true, nil
+		return win[off-winStart : off-winStart+int64(n)], true, nil
 	}
 	corrupt := func(off int64, what string) error {
 		return &Error{Path: name, Offset: off, Reason: fmt.Sprintf("corrupt Zstandard session log: %s at byte %d", what, off)}
@@ -234,12 +242,51 @@ func frameFailed(name string, start int64, err error) error {
 }
 
 // framesReader is the plaintext of complete frames, decoded one at a time.
+//
+// The decoder reads a frame in many small pieces (a block header, then the
+// block), and a piece read from a file is a system call: about eleven for
+// each of the sub-kilobyte frames upstream appends. So the compressed bytes
+// of consecutive small frames are read in one batch of up to frameBatch
+// bytes, and each frame is decoded from memory. A frame larger than a batch
+// is read through a buffer of the same size instead.
 type framesReader struct {
 	name   string
 	ra     io.ReaderAt
 	frames []frameRange
 	dec    *zstd.Decoder
 	open   bool
+
+	batch      []byte // the compressed bytes of frames[:batched]
+	batchStart int64  // the file offset of batch[0]
+	batched    int
+	src        bytes.Reader
+}
+
+const frameBatch = 256 << 10
+
+// source returns the compressed bytes of frames[0] to decode.
+func (f *framesReader) source() (io.Reader, error) {
+	fr := f.frames[0]
+	if fr.end-fr.start > frameBatch {
+		return bufio.NewReaderSize(io.NewSectionReader(f.ra, fr.start, fr.end-fr.start), frameBatch), nil
+	}
+	if f.batched == 0 {
+		n := 0
+		for n < len(f.frames) && f.frames[n].end-fr.start <= frameBatch {
+			n++
+		}
+		end := f.frames[n-1].end
+		if cap(f.batch) < frameBatch {
+			f.batch = make([]byte, frameBatch)
+		}
+		f.batch = f.batch[:end-fr.start]
+		if _, err := f.ra.ReadAt(f.batch, fr.start); err != nil {
+			return nil, err
+		}
+		f.batchStart, f.batched = fr.start, n
+	}
+	f.src.Reset(f.batch[fr.start-f.batchStart : fr.end-f.batchStart])
+	return &f.src, nil
 }
 
 func (f *framesReader) Read(p []byte) (int, error) {
@@ -248,9 +295,12 @@ func (f *framesReader) Read(p []byte) (int, error) {
 			if len(f.frames) == 0 {
 				return 0, io.EOF
 			}
-			fr := f.frames[0]
-			if err := f.dec.Reset(io.NewSectionReader(f.ra, fr.start, fr.end-fr.start)); err != nil {
-				return 0, frameFailed(f.name, fr.start, err)
+			r, err := f.source()
+			if err == nil {
+				err = f.dec.Reset(r)
+			}
+			if err != nil {
+				return 0, frameFailed(f.name, f.frames[0].start, err)
 			}
 			f.open = true
 		}
@@ -258,6 +308,9 @@ func (f *framesReader) Read(p []byte) (int, error) {
 		if errors.Is(err, io.EOF) {
 			f.open = false
 			f.frames = f.frames[1:]
+			if f.batched > 0 {
+				f.batched--
+			}
 			if n > 0 {
 				return n, nil
 			}
