@@ -28,7 +28,10 @@
 // so each runs with the defaults a user gets. Each figure is the median wall time and the
 // largest peak RSS of a few runs: by default 5 on logs of up to 20k events
 // (whose times are short and the most disturbed by a shared machine), 3 up
-// to 200k, 1 above; -count N runs every process N times.
+// to 200k, 1 above; -count N runs every process N times. The runs of one
+// shape and size are made in rounds, each round every process once and the
+// two forms of a process one after the other, so that zstd ÷ raw compares
+// runs made side by side.
 //
 // The Markdown table goes to standard output and to -o (bench/shapes.md):
 // every cell, with its target next to it marked ok or MISSED, then the
@@ -201,13 +204,10 @@ func (b *bench) run() error {
 	}
 	for _, shape := range b.shapes {
 		for _, size := range b.sizes {
-			var raw int64
-			for _, form := range b.forms {
-				raw = b.measureLog(shape, size, form, raw)
-				if b.out != "" {
-					if err := b.write(); err != nil {
-						return err
-					}
+			b.measureSize(shape, size)
+			if b.out != "" {
+				if err := b.write(); err != nil {
+					return err
 				}
 			}
 		}
@@ -296,85 +296,112 @@ func (b *bench) logPath(shape string, size int, form string) string {
 	return filepath.Join(dir, name)
 }
 
-// measureLog generates (or reuses) one log and measures every command on
-// it. raw is the raw form's size if it was measured before (0: not yet);
-// it returns the raw size it used.
-func (b *bench) measureLog(shape string, size int, form string, raw int64) int64 {
-	base := result{Shape: shape, Size: size, Form: form}
-	path := b.logPath(shape, size, form)
+// measureSize measures every form of one shape and size, in rounds: a
+// round runs each step (cat, decode, then each command) on each form in
+// turn, and -count rounds give each cell its runs. So a cell's runs are
+// spread over the whole measurement, and the two forms of a command, which
+// zstd ÷ raw compares, run side by side: on a shared machine, runs made
+// minutes apart differ by more than that ratio's margin.
+func (b *bench) measureSize(shape string, size int) {
 	progress := func(r result) {
-		b.results = append(b.results, r)
 		fmt.Fprintf(os.Stderr, "%-8s %8d %-4s %-9s %10s %10s  %s\n", r.Shape, r.Size, r.Form, r.Command,
 			formatDuration(r.Wall), formatBytes(r.RSS), r.Outcome)
 	}
-	if err := b.generate(shape, size, form, path); err != nil {
-		r := base
-		r.Command, r.Outcome = "gen", "error: "+oneLine(err.Error())
-		progress(r)
-		return raw
+	type formLog struct {
+		base  result
+		path  string
+		cells map[string]*cell
+		gen   *result // set when the log could not be made
 	}
-	if b.keep == "" {
-		defer os.Remove(path)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		r := base
-		r.Command, r.Outcome = "gen", "error: "+oneLine(err.Error())
-		progress(r)
-		return raw
-	}
-	base.File = fi.Size()
-	switch {
-	case form == "raw":
-		raw = fi.Size()
-	case raw == 0:
-		if raw, err = decompressedSize(path); err != nil {
-			r := base
-			r.Command, r.Outcome = "gen", "error: "+oneLine(err.Error())
-			progress(r)
-			return raw
+	var logs []*formLog
+	var raw int64
+	for _, form := range b.forms {
+		l := &formLog{cells: map[string]*cell{}}
+		l.base, l.path, raw, l.gen = b.prepare(shape, size, form, raw)
+		if l.gen != nil {
+			progress(*l.gen)
+		} else if b.keep == "" {
+			defer os.Remove(l.path)
 		}
+		logs = append(logs, l)
 	}
-	base.Raw = raw
-
-	// The floor.
-	r := base
-	r.Command = "cat"
-	r.set(b.repeat(size, func() run { return b.process(exec.Command("cat", path), nil) }))
-	catRow := len(b.results)
-	progress(r)
-	r = base
-	r.Command = "decode"
+	steps := append([]string{"cat", "decode"}, b.commands...)
+	rounds := runsFor(b.count, size)
 	var count bytes.Buffer
-	r.set(b.repeat(size, func() run {
-		count.Reset()
-		return b.process(exec.Command(b.self, "-decode", path), &count)
-	}))
-	if r.Outcome == "ok" {
-		n, err := strconv.Atoi(strings.TrimSpace(count.String()))
-		if err != nil {
-			r.Outcome = fmt.Sprintf("error: decode printed %q", count.String())
+	for round := range rounds {
+		for _, step := range steps {
+			for _, l := range logs {
+				c := l.cells[step]
+				if c == nil {
+					c = &cell{}
+					l.cells[step] = c
+				}
+				if l.gen != nil || c.failed != nil || c.viewErr != nil {
+					continue
+				}
+				if step == "view" {
+					v, err := b.measureView(l.path)
+					c.views = append(c.views, v)
+					c.viewErr = err
+					continue
+				}
+				var r run
+				switch step {
+				case "cat":
+					r = b.process(exec.Command("cat", l.path), nil)
+				case "decode":
+					count.Reset()
+					r = b.process(exec.Command(b.self, "-decode", l.path), &count)
+					if n, err := strconv.Atoi(strings.TrimSpace(count.String())); err == nil {
+						l.base.Events = n
+					} else if r.err == "" && r.exit == 0 {
+						r.err = fmt.Sprintf("decode printed %q", count.String())
+					}
+				default:
+					r = b.process(exec.Command(b.dshtest, step, l.path), nil)
+				}
+				if r.err != "" || r.exit != 0 || r.signal != 0 {
+					c.failed = &r
+				} else {
+					c.runs = append(c.runs, r)
+				}
+				if round == rounds-1 || c.failed != nil {
+					row := l.base
+					row.Command = step
+					row.set(c.summary())
+					progress(row)
+				}
+			}
 		}
-		base.Events = n
-		r.Events = n
-		b.results[catRow].Events = n
 	}
-	progress(r)
-
-	for _, c := range b.commands {
-		r := base
-		r.Command = c
-		if c == "view" {
-			v, err := b.measureViewRepeat(size, path)
+	for _, l := range logs {
+		if l.gen != nil {
+			b.results = append(b.results, *l.gen)
+			continue
+		}
+		for _, step := range steps {
+			c := l.cells[step]
+			r := l.base
+			r.Command = step
+			if step != "view" {
+				r.set(c.summary())
+				b.results = append(b.results, r)
+				continue
+			}
+			v := c.views[len(c.views)-1] // the failed run, if one failed
+			if c.viewErr == nil {
+				v = summarizeView(c.views)
+			}
 			r.Wall, r.RSS, r.Outcome = v.firstScreen, v.rep.MaxRSS, "ok"
 			if v.read > 0 {
 				r.Note = "whole log read at " + formatDuration(v.read)
 			}
-			if err != nil {
-				r.Outcome = "error: " + oneLine(err.Error())
+			if c.viewErr != nil {
+				r.Outcome = "error: " + oneLine(c.viewErr.Error())
 			}
+			b.results = append(b.results, r)
 			progress(r)
-			k := base
+			k := l.base
 			k.Command = "view keys"
 			k.Outcome = r.Outcome
 			var notes []string
@@ -386,13 +413,59 @@ func (b *bench) measureLog(shape string, size int, form string, raw int64) int64
 			if len(v.keys) < len(viewKeys) && r.Outcome == "ok" {
 				k.Outcome = "error: not every key was timed"
 			}
+			b.results = append(b.results, k)
 			progress(k)
-			continue
 		}
-		r.set(b.repeat(size, func() run { return b.process(exec.Command(b.dshtest, c, path), nil) }))
-		progress(r)
 	}
-	return raw
+}
+
+// cell is the runs of one step on one form.
+type cell struct {
+	runs    []run
+	views   []viewResult
+	failed  *run // the first run that did not exit 0
+	viewErr error
+}
+
+// summary is a cell's figures: its first failed run, or the median wall
+// time and largest peak RSS of its runs.
+func (c *cell) summary() run {
+	if c.failed != nil {
+		return *c.failed
+	}
+	return summarize(c.runs)
+}
+
+// prepare makes the log of one form (or finds it in -keep) and returns its
+// cell's base: the file's size and the raw size the RSS budgets are of.
+// raw is the raw form's size if it was measured before (0: not yet). gen
+// is the row saying why the log could not be made, or nil.
+func (b *bench) prepare(shape string, size int, form string, raw int64) (base result, path string, rawOut int64, gen *result) {
+	base = result{Shape: shape, Size: size, Form: form}
+	path = b.logPath(shape, size, form)
+	failed := func(err error) (result, string, int64, *result) {
+		r := base
+		r.Command, r.Outcome = "gen", "error: "+oneLine(err.Error())
+		return base, path, raw, &r
+	}
+	if err := b.generate(shape, size, form, path); err != nil {
+		return failed(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return failed(err)
+	}
+	base.File = fi.Size()
+	switch {
+	case form == "raw":
+		raw = fi.Size()
+	case raw == 0:
+		if raw, err = decompressedSize(path); err != nil {
+			return failed(err)
+		}
+	}
+	base.Raw = raw
+	return base, path, raw, nil
 }
 
 // generate writes the log with gen, unless -keep has it already.
@@ -452,34 +525,6 @@ func (b *bench) process(cmd *exec.Cmd, stdout io.Writer) run {
 	}
 	r.rss, r.exit, r.signal = rep.MaxRSS, rep.ExitStatus, rep.Signal
 	return r
-}
-
-// repeat runs measure -count times, and returns the median wall time and
-// the largest peak RSS, or the first run that did not exit 0.
-func (b *bench) repeat(size int, measure func() run) run {
-	var runs []run
-	for range runsFor(b.count, size) {
-		r := measure()
-		if r.err != "" || r.exit != 0 || r.signal != 0 {
-			return r
-		}
-		runs = append(runs, r)
-	}
-	return summarize(runs)
-}
-
-// measureViewRepeat measures view -count times: the median of each time,
-// the largest peak RSS, or the first error.
-func (b *bench) measureViewRepeat(size int, log string) (viewResult, error) {
-	var all []viewResult
-	for range runsFor(b.count, size) {
-		v, err := b.measureView(log)
-		if err != nil {
-			return v, err
-		}
-		all = append(all, v)
-	}
-	return summarizeView(all), nil
 }
 
 // decompressedSize is the size of a .jsonl.zstd log's raw form: its
