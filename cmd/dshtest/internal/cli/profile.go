@@ -6,15 +6,19 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 )
 
 // Profiling for developers measuring a command as a process (make
-// bench-shapes, issue 16):
+// bench-shapes, issue 16): a CPU profile, a heap profile, an execution
+// trace (what a slow key waited for):
 //
 //	DSHTEST_CPUPROFILE=cpu.pprof dshtest repro big.jsonl
 //	DSHTEST_HEAPPROFILE=heap.pprof dshtest repro big.jsonl
 //	go tool pprof -top -sample_index=inuse_space dshtest heap.pprof
+//	DSHTEST_TRACE=trace.out dshtest view big.jsonl
+//	go tool trace trace.out
 //
 // The heap profile is taken at the peak of the live heap: a sampler
 // watches it and rewrites the profile whenever it grows by a tenth, so
@@ -23,6 +27,7 @@ import (
 const (
 	envCPUProfile  = "DSHTEST_CPUPROFILE"
 	envHeapProfile = "DSHTEST_HEAPPROFILE"
+	envTrace       = "DSHTEST_TRACE"
 )
 
 // startProfiles starts the profiles env asks for; the returned function
@@ -38,6 +43,16 @@ func startProfiles(env map[string]string, stderr io.Writer) func() {
 			f.Close()
 		} else {
 			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if p := env[envTrace]; p != "" {
+		if f, err := os.Create(p); err != nil {
+			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envTrace, err)
+		} else if err := trace.Start(f); err != nil {
+			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envTrace, err)
+			f.Close()
+		} else {
+			stops = append(stops, func() { trace.Stop(); f.Close() })
 		}
 	}
 	if p := env[envHeapProfile]; p != "" {
