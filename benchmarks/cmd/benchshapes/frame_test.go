@@ -15,20 +15,21 @@ func TestSettled(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		chunks []chunk
-		signal string
+		shown  bool
 		now    int
 		end    int // -1: not settled
 	}{
-		{"nothing yet", nil, "collapsed", 500, -1},
-		{"queries only, quiet", []chunk{queries}, "collapsed", 500, -1},
-		{"signal split across chunks, not quiet yet", []chunk{queries, frame1, frame2}, "collapsed", 250, -1},
-		{"signal split across chunks, quiet", []chunk{queries, frame1, frame2}, "collapsed", 303, 203},
-		{"quiet ends at the last byte, not when noticed", []chunk{queries, frame1, frame2}, "collapsed", 900, 203},
-		{"any output", []chunk{{at(12), []byte("\x1b[5;1Hx")}}, "", 112, 12},
-		{"any output, too soon", []chunk{{at(12), []byte("\x1b[5;1Hx")}}, "", 111, -1},
+		{"nothing yet", nil, false, 500, -1},
+		{"not shown, quiet", []chunk{queries}, false, 500, -1},
+		{"shown, not quiet yet", []chunk{queries, frame1, frame2}, true, 250, -1},
+		{"shown, quiet", []chunk{queries, frame1, frame2}, true, 303, 203},
+		{"quiet ends at the last byte, not when noticed", []chunk{queries, frame1, frame2}, true, 900, 203},
+		{"any output", []chunk{{at(12), []byte("\x1b[5;1Hx")}}, true, 112, 12},
+		{"any output, too soon", []chunk{{at(12), []byte("\x1b[5;1Hx")}}, true, 111, -1},
+		{"no output", nil, true, 500, -1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			end, ok := settled(tt.chunks, []byte(tt.signal), quiet, at(tt.now))
+			end, ok := settled(tt.chunks, tt.shown, quiet, at(tt.now))
 			switch {
 			case tt.end < 0 && ok:
 				t.Errorf("settled at %v, want not yet", end.Sub(t0))
@@ -38,5 +39,29 @@ func TestSettled(t *testing.T) {
 				t.Errorf("settled at %v, want %dms", end.Sub(t0), tt.end)
 			}
 		})
+	}
+}
+
+// TestScreenStatus holds the status row to the decoded screen: a word the
+// renderer drew around a cell it kept is on the row, though not in the
+// bytes, and a word split between chunks is on it once both arrived.
+func TestScreenStatus(t *testing.T) {
+	scr := newScreen(40, 4)
+	defer scr.close()
+	feed := func(s string) { scr.feed(chunk{time.Time{}, []byte(s)}) }
+	feed("\x1b[?1049h\x1b[H\x1b[2J" + "dshtest · s\r\n\r\n\r\n" + "s · tools col")
+	if got := scr.status(); got != "s · tools col" {
+		t.Fatalf("status %q", got)
+	}
+	feed("lapsed · r")
+	if got := scr.status(); got != "s · tools collapsed · r" {
+		t.Fatalf("status %q", got)
+	}
+	// The next frame's word has an "a" where the row has one already: the
+	// renderer moves over that cell, and "expanded" is not in its bytes.
+	feed("\x1b[4;11Hcxpanzed · r\x1b[K")
+	feed("\x1b[4;11Hexp\x1b[1Cnded")
+	if got := scr.status(); got != "s · tools expanded · r" {
+		t.Fatalf("status %q", got)
 	}
 }

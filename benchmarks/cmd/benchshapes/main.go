@@ -18,9 +18,10 @@
 //     figures; any other non-zero exit is an error of the cell);
 //   - dshtest view in an 80x24 pseudo-terminal (TERM=xterm-256color), under
 //     /usr/bin/time -v: the time to its first screen, then the redraw of
-//     each key (Ctrl+O, PgUp, End), then q. A screen is drawn when the
-//     output holds the text the screen must show and has then been quiet
-//     for -quiet; its time is that of its last byte.
+//     each key (Ctrl+O, PgUp, End), then q. The output is decoded by a
+//     terminal emulator (charmbracelet/x/vt): a screen is drawn when its
+//     status row shows the text it must and the output has then been
+//     quiet for -quiet; its time is that of its last byte.
 //
 // Wall time is the runner's own clock around the process (GNU time's is to
 // the centisecond, too coarse for a 10k-event log). The runtime's knobs

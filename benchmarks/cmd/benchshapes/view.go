@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -18,7 +17,7 @@ import (
 // The keys view is timed on, in order, as a terminal sends them, with the
 // text their frame must draw in the status row (none: any redraw). The
 // first is pressed while view still reads the log behind its first screen
-// (reading): its time is when the signal arrives, since the screen never
+// (reading): its time is when the status row shows the signal, since the screen never
 // settles while the tail grows. The others are pressed once the whole log
 // is read; Ctrl+O cycles the tools back to collapsed before the timed
 // collapsed → expanded.
@@ -40,8 +39,8 @@ var viewKeys = []struct {
 const keyTimeout = 30 * time.Second
 
 // firstScreenSignal is text only the first screen's status row holds
-// (terminal/model.go status: "… · tools collapsed · reasoning on"): the
-// renderer writes it in one run, since no neighbouring cell repeats it.
+// (terminal/model.go status: "… · tools collapsed · reasoning on"), read
+// from the decoded screen (screen).
 const firstScreenSignal = "collapsed"
 
 // viewResult is view's figures on one log.
@@ -99,7 +98,9 @@ func (b *bench) measureView(log string) (viewResult, error) {
 
 	// The first screen is the first frame that holds the status row: view
 	// may go on drawing the tail as it reads.
-	if res.firstScreen, err = b.await(out, start, []byte(firstScreenSignal), b.timeout, true); err != nil {
+	scr := newScreen(80, 24)
+	defer scr.close()
+	if res.firstScreen, err = b.await(out, scr, start, firstScreenSignal, b.timeout, true); err != nil {
 		return fail(fmt.Errorf("view: first screen: %w", err))
 	}
 	read := false
@@ -111,13 +112,13 @@ func (b *bench) measureView(log string) (viewResult, error) {
 			if !ok {
 				return fail(fmt.Errorf("view: still reading the log after %v", b.timeout))
 			}
-			res.read, read = b.quietSince(out, closed).Sub(start), true
+			res.read, read = b.quietSince(out, scr, closed).Sub(start), true
 		}
 		t0 := time.Now()
 		if _, err := tty.WriteString(k.seq); err != nil {
 			return fail(fmt.Errorf("view: %s: %w", k.name, err))
 		}
-		d, err := b.await(out, t0, []byte(k.signal), keyTimeout, k.reading)
+		d, err := b.await(out, scr, t0, k.signal, keyTimeout, k.reading)
 		if err != nil {
 			return fail(fmt.Errorf("view: %s: %w", k.name, err))
 		}
@@ -145,13 +146,18 @@ func (b *bench) measureView(log string) (viewResult, error) {
 	return res, nil
 }
 
-// await reads view's output from the mark t0 until its screen has
-// settled (settled), and returns how long after t0 its last byte came; an
-// error if it has not within timeout. With first, it returns as soon as
-// the output since t0 holds signal, and when the byte completing it came.
-func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout time.Duration, first bool) (time.Duration, error) {
+// await reads view's output from the mark t0, drawing it on scr, until its
+// screen has settled (settled) with signal on its status row, and returns
+// how long after t0 its last byte came; an error if it has not within
+// timeout. With first, it returns as soon as the status row shows signal,
+// with when the output that drew it came. The status row must not show
+// signal before the key: its appearing is what the key drew.
+func (b *bench) await(out <-chan chunk, scr *screen, t0 time.Time, signal string, timeout time.Duration, first bool) (time.Duration, error) {
+	if signal != "" && strings.Contains(scr.status(), signal) {
+		return 0, fmt.Errorf("the status row shows %q already: %q", signal, scr.status())
+	}
 	var got []chunk
-	var seen []byte // with first: the output since t0
+	shown := signal == ""
 	tick := time.NewTicker(b.quiet / 4)
 	defer tick.Stop()
 	for {
@@ -161,28 +167,28 @@ func (b *bench) await(out <-chan chunk, t0 time.Time, signal []byte, timeout tim
 				return 0, errors.New("the terminal closed (view exited)" + tail(got))
 			}
 			got = append(got, c)
-			if first {
-				from := max(len(seen)-len(signal), 0)
-				seen = append(seen, c.data...)
-				if bytes.Contains(seen[from:], signal) {
+			scr.feed(c)
+			if !shown && strings.Contains(scr.status(), signal) {
+				shown = true
+				if first {
 					return c.at.Sub(t0), nil
 				}
 			}
 		case <-tick.C:
 		}
 		now := time.Now()
-		if end, ok := settled(got, signal, b.quiet, now); ok {
+		if end, ok := settled(got, shown, b.quiet, now); ok {
 			return end.Sub(t0), nil
 		}
 		if now.Sub(t0) > timeout {
-			return 0, fmt.Errorf("no settled screen with %q after %v%s", signal, timeout, tail(got))
+			return 0, fmt.Errorf("no settled screen with %q on its status row after %v (it shows %q)%s", signal, timeout, scr.status(), tail(got))
 		}
 	}
 }
 
 // quietSince reads view's output until it has been quiet for b.quiet
 // since t0, and returns when its last byte came (t0 if none did).
-func (b *bench) quietSince(out <-chan chunk, t0 time.Time) time.Time {
+func (b *bench) quietSince(out <-chan chunk, scr *screen, t0 time.Time) time.Time {
 	last := t0
 	tick := time.NewTicker(b.quiet / 4)
 	defer tick.Stop()
@@ -192,6 +198,7 @@ func (b *bench) quietSince(out <-chan chunk, t0 time.Time) time.Time {
 			if !ok {
 				return last
 			}
+			scr.feed(c)
 			last = c.at
 		case now := <-tick.C:
 			if now.Sub(last) >= b.quiet {
