@@ -27,8 +27,8 @@
 // the centisecond, too coarse for a 10k-event log). The runtime's knobs
 // (GOGC, GOMEMLIMIT, GODEBUG) are removed from the commands' environment,
 // so each runs with the defaults a user gets. Each figure is the median wall time and the
-// largest peak RSS of a few runs: by default 5 on logs of up to 20k events
-// (whose times are short and the most disturbed by a shared machine), 3 up
+// largest peak RSS of a few runs: by default 9 on logs of up to 20k events
+// (whose times are short and the most disturbed by a shared machine), 5 up
 // to 200k, 1 above; -count N runs every process N times. The runs of one
 // shape and size are made in rounds, each round every process once and the
 // two forms of a process one after the other, so that zstd ÷ raw compares
@@ -77,7 +77,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "generator seed")
 	quiet := flag.Duration("quiet", 100*time.Millisecond, "view: a screen is drawn once its output has been quiet this long")
 	timeout := flag.Duration("timeout", 15*time.Minute, "the longest one process may run")
-	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 5 up to 20k events, 3 up to 200k, 1 above)")
+	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 9 up to 20k events, 5 up to 200k, 1 above)")
 	goCmd := flag.String("go", "go", "the go command that builds dshtest and gen")
 	decodeFile := flag.String("decode", "", "") // the decode pass, re-executed by the runner itself
 	flag.Usage = func() {
