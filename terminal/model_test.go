@@ -386,6 +386,40 @@ func TestLiveEqualsReplay(t *testing.T) {
 	}
 }
 
+// TestEventsMsgStepIndex: a model fed a log in batches (EventsMsg, as a
+// viewer reading behind its screen feeds it) keeps its step index as it
+// goes; after every batch its document with the tools hidden, which the
+// index decides, equals a fresh replay of the prefix, with reasoning shown
+// and hidden.
+func TestEventsMsgStepIndex(t *testing.T) {
+	for name, log := range logs(t) {
+		for _, batch := range []int{1, 3, 7} {
+			t.Run(fmt.Sprintf("%s/batch=%d", name, batch), func(t *testing.T) {
+				clock := func() int64 { return ms("2026-07-21 10:45:00") }
+				cfg := Config{SessionID: name, Width: 44, Height: 12, Clock: clock, Tools: ToolsHidden}
+				live := New(cfg)
+				for from := 0; from < len(log); from += batch {
+					to := min(from+batch, len(log))
+					live.Update(EventsMsg{Events: log[from:to]})
+					pc := cfg
+					pc.Log = log[:to]
+					replay := New(pc)
+					for _, hide := range []bool{false, true} {
+						for _, m := range []*Model{live, replay} {
+							if m.Settings().HideReasoning != hide {
+								m.Update(ctrlR)
+							}
+						}
+						if a, b := live.Document(), replay.Document(); !slices.Equal(a.Lines, b.Lines) {
+							t.Fatalf("after seq %d, reasoning hidden %v, live vs replay:\n%s", log[to-1].Seq, hide, lineDiffText(a.Lines, b.Lines))
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
 // setState brings a model to the given size and toggles through its
 // messages and keys.
 func setState(m *Model, width int, scheme Scheme, hide bool, tools ToolMode) {
