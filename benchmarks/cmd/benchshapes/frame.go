@@ -21,16 +21,20 @@ type chunk struct {
 // drew it: "tools expanded" over "tools collapsed" one column to the left
 // may be sent as "expan", a move over the "d" already there, and "ed".
 type screen struct {
-	em     *vt.Emulator
-	height int
+	em      *vt.Emulator
+	height  int
+	drained chan struct{} // closed once the answers' reader is done
 }
 
 func newScreen(width, height int) *screen {
-	em := vt.NewEmulator(width, height)
+	s := &screen{em: vt.NewEmulator(width, height), height: height, drained: make(chan struct{})}
 	// The emulator answers the program's queries on a pipe that blocks
 	// until read; view gets no answers, as from the bench before.
-	go io.Copy(io.Discard, em)
-	return &screen{em: em, height: height}
+	go func() {
+		io.Copy(io.Discard, s.em)
+		close(s.drained)
+	}()
+	return s
 }
 
 // feed applies output to the screen.
@@ -45,7 +49,15 @@ func (s *screen) status() string {
 	return rows[s.height-1]
 }
 
-func (s *screen) close() { s.em.Close() }
+// close ends the answers' reader, then the emulator: the emulator's Close
+// and Read share a flag without a lock, so they must not overlap.
+func (s *screen) close() {
+	if pw, ok := s.em.InputPipe().(io.Closer); ok {
+		pw.Close()
+		<-s.drained
+		s.em.Close()
+	}
+}
 
 // settled reports whether the screen drawn since a mark is complete, and
 // when its last byte arrived. chunks are the output read since the mark;
