@@ -27,7 +27,7 @@
 // the centisecond, too coarse for a 10k-event log). The runtime's knobs
 // (GOGC, GOMEMLIMIT, GODEBUG) are removed from the commands' environment,
 // so each runs with the defaults a user gets. Each figure is the median wall time and the
-// largest peak RSS of a few runs: by default 9 on logs of up to 20k events
+// largest peak RSS of a few runs: by default 15 on logs of up to 20k events
 // (whose times are short and the most disturbed by a shared machine), 5 up
 // to 200k, 1 above; -count N runs every process N times. The runs of one
 // shape and size are made in rounds, each round every process once and the
@@ -77,7 +77,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "generator seed")
 	quiet := flag.Duration("quiet", 100*time.Millisecond, "view: a screen is drawn once its output has been quiet this long")
 	timeout := flag.Duration("timeout", 15*time.Minute, "the longest one process may run")
-	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 9 up to 20k events, 5 up to 200k, 1 above)")
+	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 15 up to 20k events, 5 up to 200k, 1 above)")
 	goCmd := flag.String("go", "go", "the go command that builds dshtest and gen")
 	decodeFile := flag.String("decode", "", "") // the decode pass, re-executed by the runner itself
 	flag.Usage = func() {
@@ -299,7 +299,8 @@ func (b *bench) logPath(shape string, size int, form string) string {
 
 // measureSize measures every form of one shape and size, in rounds: a
 // round runs each step (cat, decode, then each command) on each form in
-// turn, and -count rounds give each cell its runs. So a cell's runs are
+// turn, the forms in the other order every other round, and -count rounds
+// give each cell its runs. So a cell's runs are
 // spread over the whole measurement, and the two forms of a command, which
 // zstd ÷ raw compares, run side by side: on a shared machine, runs made
 // minutes apart differ by more than that ratio's margin.
@@ -330,8 +331,15 @@ func (b *bench) measureSize(shape string, size int) {
 	rounds := runsFor(b.count, size)
 	var count bytes.Buffer
 	for round := range rounds {
+		// Every other round takes the forms in the other order, so that
+		// neither form always runs first (on a cold cache, or second in a
+		// burst of the machine's other load).
+		order := slices.Clone(logs)
+		if round%2 == 1 {
+			slices.Reverse(order)
+		}
 		for _, step := range steps {
-			for _, l := range logs {
+			for _, l := range order {
 				c := l.cells[step]
 				if c == nil {
 					c = &cell{}
