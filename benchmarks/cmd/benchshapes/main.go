@@ -31,8 +31,8 @@
 // (whose times are short and the most disturbed by a shared machine), 5 up
 // to 200k, 1 above; -count N runs every process N times. The runs of one
 // shape and size are made in rounds, each round every process once and the
-// two forms of a process one after the other, so that zstd ÷ raw compares
-// runs made side by side.
+// two forms of a process one after the other (in the other order every
+// other round), so that zstd ÷ raw compares runs made side by side.
 //
 // The Markdown table goes to standard output and to -o (bench/shapes.md):
 // every cell, with its target next to it marked ok or MISSED, then the
@@ -300,10 +300,10 @@ func (b *bench) logPath(shape string, size int, form string) string {
 // measureSize measures every form of one shape and size, in rounds: a
 // round runs each step (cat, decode, then each command) on each form in
 // turn, the forms in the other order every other round, and -count rounds
-// give each cell its runs. So a cell's runs are
-// spread over the whole measurement, and the two forms of a command, which
-// zstd ÷ raw compares, run side by side: on a shared machine, runs made
-// minutes apart differ by more than that ratio's margin.
+// give each cell its runs. So a cell's runs are spread over the whole
+// measurement, and the two forms of a command, which zstd ÷ raw compares,
+// run side by side: on a shared machine, runs made minutes apart differ by
+// more than that ratio's margin.
 func (b *bench) measureSize(shape string, size int) {
 	progress := func(r result) {
 		fmt.Fprintf(os.Stderr, "%-8s %8d %-4s %-9s %10s %10s  %s\n", r.Shape, r.Size, r.Form, r.Command,

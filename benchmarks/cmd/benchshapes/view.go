@@ -17,10 +17,10 @@ import (
 // The keys view is timed on, in order, as a terminal sends them, with the
 // text their frame must draw in the status row (none: any redraw). The
 // first is pressed while view still reads the log behind its first screen
-// (reading): its time is when the status row shows the signal, since the screen never
-// settles while the tail grows. The others are pressed once the whole log
-// is read; Ctrl+O cycles the tools back to collapsed before the timed
-// collapsed → expanded.
+// (reading): its time is when the status row shows the signal, since the
+// screen never settles while the tail grows. The others are pressed once
+// the whole log is read; Ctrl+O cycles the tools back to collapsed before
+// the timed collapsed → expanded.
 var viewKeys = []struct {
 	name, seq, signal string
 	reading           bool
