@@ -35,26 +35,27 @@ const (
 // profile is a developer's aid and never changes a command's outcome.
 func startProfiles(env map[string]string, stderr io.Writer) func() {
 	var stops []func()
-	if p := env[envCPUProfile]; p != "" {
-		if f, err := os.Create(p); err != nil {
-			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envCPUProfile, err)
-		} else if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envCPUProfile, err)
-			f.Close()
-		} else {
-			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+	// streamed starts a profile the runtime writes to its file as it
+	// goes, until stop.
+	streamed := func(key string, start func(io.Writer) error, stop func()) {
+		p := env[key]
+		if p == "" {
+			return
 		}
-	}
-	if p := env[envTrace]; p != "" {
-		if f, err := os.Create(p); err != nil {
-			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envTrace, err)
-		} else if err := trace.Start(f); err != nil {
-			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envTrace, err)
-			f.Close()
-		} else {
-			stops = append(stops, func() { trace.Stop(); f.Close() })
+		f, err := os.Create(p)
+		if err == nil {
+			if err = start(f); err != nil {
+				f.Close()
+			}
 		}
+		if err != nil {
+			fmt.Fprintf(stderr, "dshtest: %s: %v\n", key, err)
+			return
+		}
+		stops = append(stops, func() { stop(); f.Close() })
 	}
+	streamed(envCPUProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	streamed(envTrace, trace.Start, trace.Stop)
 	if p := env[envHeapProfile]; p != "" {
 		stops = append(stops, peakHeapProfile(p, stderr))
 	}
