@@ -54,20 +54,27 @@ var (
 	contentBlockFields = []string{"type", "text", "id", "name", "arguments", "toolCallId", "content", "isError"}
 )
 
+// onceSet is the keys of one object read so far, one bit each: a scanner
+// refuses a repeated key, whose value json.Unmarshal would take from its
+// last occurrence, and leaves that object to it.
+type onceSet uint16
+
+// first reports whether bit is not set yet, and sets it.
+func (o *onceSet) first(bit onceSet) bool {
+	if *o&bit != 0 {
+		return false
+	}
+	*o |= bit
+	return true
+}
+
 // scanChunkData reads {"turn":N,"step":N,"chunk":{…}}, each key at most
 // once, in any order, without whitespace. With head, the chunk's texts and
 // block are checked but not decoded. ok is false for anything the scanner
 // does not take.
 func scanChunkData(b []byte, head bool) (c sessionlog.ChunkData, ok bool) {
 	s := &chunkScanner{b: b}
-	var seen uint16
-	once := func(bit uint16) bool {
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
-	}
+	var seen onceSet
 	text := func(v *string) bool {
 		if head {
 			return s.skipString()
@@ -77,34 +84,34 @@ func scanChunkData(b []byte, head bool) (c sessionlog.ChunkData, ok bool) {
 	ok = s.object(func(key []byte) bool {
 		switch string(key) {
 		case "turn":
-			return once(1<<0) && s.integer(&c.Turn)
+			return seen.first(1<<0) && s.integer(&c.Turn)
 		case "step":
-			return once(1<<1) && s.integer(&c.Step)
+			return seen.first(1<<1) && s.integer(&c.Step)
 		case "chunk":
-			return once(1<<2) && s.object(func(key []byte) bool {
+			return seen.first(1<<2) && s.object(func(key []byte) bool {
 				ch := &c.Chunk
 				switch string(key) {
 				case "type":
-					return once(1<<3) && s.word(&ch.Type)
+					return seen.first(1<<3) && s.word(&ch.Type)
 				case "index":
 					var n int64
-					if !once(1<<4) || !s.integer(&n) || int64(int(n)) != n {
+					if !seen.first(1<<4) || !s.integer(&n) || int64(int(n)) != n {
 						return false
 					}
 					ch.Index = int(n)
 					return true
 				case "blockType":
-					return once(1<<5) && s.word(&ch.BlockType)
+					return seen.first(1<<5) && s.word(&ch.BlockType)
 				case "text":
-					return once(1<<6) && text(&ch.Text)
+					return seen.first(1<<6) && text(&ch.Text)
 				case "id":
-					return once(1<<7) && text(&ch.ID)
+					return seen.first(1<<7) && text(&ch.ID)
 				case "name":
-					return once(1<<8) && text(&ch.Name)
+					return seen.first(1<<8) && text(&ch.Name)
 				case "argumentsDelta":
-					return once(1<<9) && text(&ch.ArgumentsDelta)
+					return seen.first(1<<9) && text(&ch.ArgumentsDelta)
 				case "block":
-					if !once(1 << 10) {
+					if !seen.first(1 << 10) {
 						return false
 					}
 					if head {
@@ -478,32 +485,25 @@ func (s *chunkScanner) contentBlock(b *sessionlog.ContentBlock) bool {
 	if s.depth > maxDepth {
 		return false
 	}
-	var seen uint8
-	once := func(bit uint8) bool {
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
-	}
+	var seen onceSet
 	return s.object(func(key []byte) bool {
 		switch string(key) {
 		case "type":
-			return once(1<<0) && s.word(&b.Type)
+			return seen.first(1<<0) && s.word(&b.Type)
 		case "text":
-			return once(1<<1) && s.str(&b.Text)
+			return seen.first(1<<1) && s.str(&b.Text)
 		case "id":
-			return once(1<<2) && s.str(&b.ID)
+			return seen.first(1<<2) && s.str(&b.ID)
 		case "name":
-			return once(1<<3) && s.str(&b.Name)
+			return seen.first(1<<3) && s.str(&b.Name)
 		case "arguments":
-			return once(1<<4) && s.str(&b.Arguments)
+			return seen.first(1<<4) && s.str(&b.Arguments)
 		case "toolCallId":
-			return once(1<<5) && s.str(&b.ToolCallID)
+			return seen.first(1<<5) && s.str(&b.ToolCallID)
 		case "content":
-			return once(1<<6) && s.contentBlocks(&b.Content)
+			return seen.first(1<<6) && s.contentBlocks(&b.Content)
 		case "isError":
-			return once(1<<7) && s.boolean(&b.IsError)
+			return seen.first(1<<7) && s.boolean(&b.IsError)
 		}
 		return s.skipUnknown(key, contentBlockFields)
 	})

@@ -29,17 +29,6 @@ var (
 	userFields          = []string{"content", "source"}
 )
 
-// onceSet refuses a key seen before.
-type onceSet uint8
-
-func (o *onceSet) first(bit uint8) bool {
-	if uint8(*o)&bit != 0 {
-		return false
-	}
-	*o |= onceSet(bit)
-	return true
-}
-
 // raw reads any value but null as a json.RawMessage (a copy, as
 // json.Unmarshal makes it).
 func (s *chunkScanner) raw(v *json.RawMessage) bool {
