@@ -36,7 +36,7 @@ type Invariant struct {
 var registry = [...]Invariant{
 	{LiveReplay, "live ≡ replay: a terminal fed the events one by one shows exactly what one mounted on the stored log shows (whole document and screen, at every size)",
 		(*Checker).checkLiveReplay, true},
-	{NoLostMessage, "no append-origin message lost: every non-empty prompt and assistant text in the log shows in the transcript",
+	{NoLostMessage, "no append-origin message lost: every non-empty prompt and assistant text in the log shows in the transcript (but for its Markdown tables, whose cells wrap in columns)",
 		(*Checker).checkNoLoss, true},
 	{OneMarker, "one compaction marker per landed checkpoint",
 		(*Checker).checkMarkers, true},

@@ -106,6 +106,62 @@ func TestNorm(t *testing.T) {
 	}
 }
 
+// TestShownNorms: a text is looked for as its norm, less its Markdown
+// tables.
+func TestShownNorms(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"plain *text*", []string{"plaintext"}},
+		{"See:\n\n| a | b |\n|---|---|\n| 1 | 2 |[image]", []string{"See"}},
+		{"before\n\n| a |\n|---|\n| 1 |\n\nafter", []string{"before", "after"}},
+		{"| a |\n|---|\n| 1 |", nil},
+		{"| a | b |\n|---|\n| 1 | 2 |", []string{"ab12"}}, // not a table
+	}
+	for _, tt := range tests {
+		if got := shownNorms(tt.text); !slices.Equal(got, tt.want) {
+			t.Errorf("shownNorms(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestNoLossTables: a table's cells wrap within their columns and a cell
+// past the header's is not drawn (a prompt's image placeholder after a
+// table row becomes one), so no-lost-message does not look for a table's
+// words; it still finds a message lost by the text around its tables.
+func TestNoLossTables(t *testing.T) {
+	table := "| name | description |\n|---|---|\n| alpha beta gamma delta epsilon | zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma |\n| 1 | 2 |"
+	user := func(id string, blocks ...string) string {
+		return fmt.Sprintf(`{"id":%q,"role":"user","content":[%s],"source":{"kind":"user"}}`, id, strings.Join(blocks, ","))
+	}
+	text := func(s string) string { return fmt.Sprintf(`{"type":"text","text":%q}`, s) }
+	answer := fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[%s],"source":{"kind":"model","provider":"p","model":"m"}}}`,
+		text("Here is the comparison you asked for.\n\n"+table+"\n\nEither works."))
+	events := []sessionlog.Event{
+		ev("user/message", user("u1", text("Compare the two plans:\n\n"+table), `{"type":"image","mediaType":"image/png","data":"AA=="}`), `"append"`),
+		ev("step/start", step, ""),
+		ev("assistant/message", answer, `"append"`),
+		ev("step/end", step, ""),
+		ev("user/message", user("u2", text("Thanks, that settles it.")), `"append"`),
+	}
+	for i := range events {
+		events[i].Seq = int64(i)
+		events[i].Time = int64(i)
+	}
+	sizes := []Size{{80, 24}, {44, 18}, {104, 30}}
+	if r := New(events, sizes, transcript.Options{}, terminal.Projection{}, "t").Check(NoLostMessage); !r.OK {
+		t.Errorf("every message shown: %s", r.Detail)
+	}
+	lost := terminal.Projection{Live: func(o transcript.Options) terminal.LiveProjector {
+		return skippingLive{transcript.NewProjector(o), 0}
+	}}
+	r := New(events[:1], sizes, transcript.Options{}, lost, "t").Check(NoLostMessage)
+	if r.OK || !strings.Contains(r.Detail, "seq 0 prompt") {
+		t.Errorf("a live path that drops the prompt: %+v, want seq 0 missing", r)
+	}
+}
+
 // TestDocNormStrip checks docNorm's SGR fast path against ansi.Strip on
 // random rows of text, wide and invalid UTF-8, SGR sequences and other or
 // broken escapes.

@@ -24,6 +24,8 @@ type shownText struct {
 	seq  int64
 	kind string // "prompt" or "assistant"
 	text string
+	// norms are what of text a rendered document must hold (shownNorms).
+	norms []string
 }
 
 // Text is a text the transcript must show, read from the log alone.
@@ -190,9 +192,9 @@ func shownTexts(want []Text) []shownText {
 	for _, w := range want {
 		switch {
 		case w.Kind == transcript.KindPrompt:
-			out = append(out, shownText{w.Seq, "prompt", w.Text})
+			out = append(out, shownText{w.Seq, "prompt", w.Text, shownNorms(w.Text)})
 		case w.Kind == transcript.KindStep && w.Text != "":
-			out = append(out, shownText{w.Seq, "assistant", w.Text})
+			out = append(out, shownText{w.Seq, "assistant", w.Text, shownNorms(w.Text)})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b shownText) int { return cmp.Compare(a.seq, b.seq) })
@@ -202,14 +204,35 @@ func shownTexts(want []Text) []shownText {
 // norm reduces text to its letters and digits after the renderer's control
 // escape, so that a text can be found in a rendered document whatever the
 // wrapping, padding and Markdown styling.
-func norm(s string) string {
+func norm(s string) string { return lettersDigits(terminal.DisplayText(s)) }
+
+func lettersDigits(s string) string {
 	var b strings.Builder
-	for _, r := range terminal.DisplayText(s) {
+	for _, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// shownNorms returns the norms a rendered document must hold, in order,
+// for a prompt's or an answer's text: the text's norm, or, when its
+// Markdown holds tables, the norm of each stretch of it around them. A
+// table's words do not read on screen in the text's order, and some are
+// not drawn (terminal.MarkdownTables): they are not looked for. A text
+// that is nothing but tables has no norm.
+func shownNorms(text string) []string {
+	d := terminal.DisplayText(text)
+	var out []string
+	at := 0
+	for _, t := range append(terminal.MarkdownTables(d), [2]int{len(d), len(d)}) {
+		if n := lettersDigits(d[at:t[0]]); n != "" {
+			out = append(out, n)
+		}
+		at = t[1]
+	}
+	return out
 }
 
 // docNorm is norm over a whole rendered document.
@@ -253,11 +276,12 @@ type textNorms struct {
 }
 
 func (c *Checker) textNorms() *textNorms {
-	want := c.expected()
-	t := &textNorms{norms: make([]string, len(want)), need: map[string]int{}}
-	for i, w := range want {
-		t.norms[i] = norm(w.text)
-		t.need[t.norms[i]]++
+	t := &textNorms{need: map[string]int{}}
+	for _, w := range c.expected() {
+		for _, n := range w.norms {
+			t.norms = append(t.norms, n)
+			t.need[n]++
+		}
 	}
 	return t
 }
@@ -274,13 +298,9 @@ func (c *Checker) checkNoLoss() (bool, string) {
 	}
 	var missing []string
 	for _, w := range want {
-		n := norm(w.text)
-		if n == "" {
-			continue
-		}
 		var at []string
 		for i, sz := range c.sizes {
-			if c.sized[i].lacking[n] {
+			if slices.ContainsFunc(w.norms, func(n string) bool { return c.sized[i].lacking[n] }) {
 				at = append(at, sz.String())
 			}
 		}
