@@ -13,7 +13,7 @@ import (
 // TestFolderIsLoad: a Folder fed a log one event at a time reaches Load's
 // verdict (the same error, a check failure winning over an earlier fold
 // failure) and folds the same surface, on generated logs and on logs
-// broken at one or two places.
+// broken at one or two places, whether or not it trusts the JSON's syntax.
 func TestFolderIsLoad(t *testing.T) {
 	badEnvelope := func(e *sessionlog.Event) { e.Data = json.RawMessage(`{"n":1e400}`) }
 	badReplace := func(e *sessionlog.Event) { e.SurfaceOp = sessionlog.ReplaceOp(1<<40, 1<<40) }
@@ -34,6 +34,9 @@ func TestFolderIsLoad(t *testing.T) {
 				tc.spoil(events)
 				s, want := surface.Load(events, nil)
 				f := surface.NewFolder(seed%2 == 0)
+				if seed%3 == 0 {
+					f.TrustSyntax() // every spoil above is valid JSON
+				}
 				for i := range events {
 					f.Add(&events[i])
 				}

@@ -91,7 +91,7 @@ func (s *Session) Append(e sessionlog.Event) (sessionlog.Event, error) {
 	e.Data = cloneRaw(e.Data)
 	e.SurfaceOp = cloneRaw(e.SurfaceOp)
 	e.SourceEventSeqs = cloneRaw(e.SourceEventSeqs)
-	if !validEnvelope(&e) {
+	if !validEnvelope(&e, false) {
 		return sessionlog.Event{}, eventErrorf(&e, e.Seq, "session event at seq %d has an invalid event envelope", e.Seq)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {

@@ -42,15 +42,17 @@ func eventErrorf(e *sessionlog.Event, seq int64, format string, args ...any) *Ev
 // It does not fold the surface; Load does both.
 func ValidateLog(events []sessionlog.Event) error {
 	for i := range events {
-		if err := validateStored(&events[i], int64(i)); err != nil {
+		if err := validateStored(&events[i], int64(i), false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func validateStored(e *sessionlog.Event, i int64) error {
-	if !validEnvelope(e) {
+// validateStored runs the load-time checks on the event at index i; with
+// syntax, its payloads are known to be valid JSON (Folder.TrustSyntax).
+func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
+	if !validEnvelope(e, syntax) {
 		return eventErrorf(e, i, "seed event at index %d has an invalid event envelope", i)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
@@ -74,16 +76,17 @@ func checkKnown(e *sessionlog.Event) error {
 	return eventErrorf(e, e.Seq, "session event at seq %d has unknown type %q and is not marked ignorable", e.Seq, e.Type)
 }
 
-// validEnvelope checks what the typed Event can still get wrong.
-func validEnvelope(e *sessionlog.Event) bool {
+// validEnvelope checks what the typed Event can still get wrong; with
+// syntax, that its payloads are valid JSON is known and not checked.
+func validEnvelope(e *sessionlog.Event, syntax bool) bool {
 	if e.Type == "" || e.Seq < 0 || e.Seq > sessionlog.MaxSafeInteger || e.Data == nil {
 		return false
 	}
-	if !fastjson.Valid(e.Data) || !losslessJSON(e.Data) {
+	if !syntax && !fastjson.Valid(e.Data) || !losslessJSON(e.Data) {
 		return false
 	}
 	for _, raw := range []json.RawMessage{e.SurfaceOp, e.SourceEventSeqs} {
-		if raw != nil && !fastjson.Valid(raw) {
+		if !syntax && raw != nil && !fastjson.Valid(raw) {
 			return false
 		}
 	}

@@ -12,6 +12,11 @@
 //     loader appends to a log that ends inside a turn, unless NoRecover.
 //
 // Validation and the surface fold (surface.Load) stay with the caller.
+// Every event's Data, SurfaceOp and SourceEventSeqs, when present, are
+// valid JSON: the container checks each line whole, and what the later
+// steps build (packed rows' members, upgraded shapes, recovery's closers)
+// is valid too, so a caller's fold need not scan them for it again
+// (surface.Folder.TrustSyntax). FuzzRead holds the reader to it.
 //
 // A log without upstream's session header is dshtest's own form (log.md
 // §1.3: scenario archives, emitted scenarios, test data). It is read as the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/dshtest/dshtest/internal/fastjson"
 	"github.com/dshtest/dshtest/internal/logforms"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
@@ -129,7 +130,8 @@ func TestFormsAlike(t *testing.T) {
 
 // FuzzRead feeds arbitrary bytes, raw or as Zstandard frames, through the
 // reader: it must return events or one refusal line, never panic, and
-// the events it returns must be contiguous from seq 0.
+// the events it returns must be contiguous from seq 0, their payloads
+// valid JSON.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(head+turn), false)
 	f.Add([]byte(head+turn), true)
@@ -158,6 +160,11 @@ func FuzzRead(f *testing.F) {
 		for i, e := range lg.Events {
 			if e.Seq != int64(i) {
 				t.Fatalf("event %d has seq %d", i, e.Seq)
+			}
+			for _, raw := range [][]byte{e.Data, e.SurfaceOp, e.SourceEventSeqs} {
+				if raw != nil && !fastjson.Valid(raw) {
+					t.Fatalf("event %d holds invalid JSON %q", i, raw)
+				}
 			}
 		}
 	})

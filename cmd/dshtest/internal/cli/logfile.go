@@ -149,6 +149,7 @@ func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, e
 	var fold *surface.Folder
 	if !opts.deferLoad {
 		fold = surface.NewFolder(false) // the load, done as the events arrive
+		fold.TrustSyntax()
 	}
 	rl, err := collect(s, b, fold)
 	if err != nil {
@@ -306,6 +307,7 @@ var errStopped = errors.New("the read was stopped")
 func (a *app) streamLog(lf *logFile, s *reader.Stream, b *budget, each func(e *sessionlog.Event, text int64) bool, f *logFlags) (*logFile, error) {
 	defer s.Close()
 	fold := surface.NewFolder(true)
+	fold.TrustSyntax()
 	var failed error
 	stopped := false
 	err := readAhead(s, func(e *sessionlog.Event, line int, text int64) bool {
