@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	gtext "github.com/yuin/goldmark/text"
@@ -10,7 +12,8 @@ import (
 // Plain Markdown: text in which no Markdown construct can start is laid out
 // without goldmark. Most tool output and much prose is such text, and
 // parsing it is most of a card's cost. The layout is the one goldmark's
-// tree gives such text (markdown.go): every non-blank line is a paragraph
+// tree gives such text (markdown.go): every non-blank line, less its
+// trailing spaces (a line break drops them, hard or soft), is a paragraph
 // line of one span in the base style, wrapped and padded; a run of blank
 // lines between two lines is one blank row; blank lines before the first
 // and after the last line leave nothing. FuzzPlainMarkdown compares the two
@@ -19,29 +22,28 @@ import (
 // plainMarkdown reports whether text is plain: a cheap, deliberately
 // conservative scan. A false "plain" would change the output; a false "not
 // plain" only costs a parse. Every line, unless empty, must start with an
-// ASCII letter, a non-ASCII byte, a backslash (checked below) or a run of
-// digits not followed by "." or ")" (an ordered list marker), and must not
-// end in a space. No line may
-// hold a control byte, a tab, any of *_~`<>|!&@: (emphasis, strike, code,
-// images, HTML, autolinks, tables, entities, URLs and e-mail addresses),
-// "](" or "][" (a link), a backslash but before a letter or digit (an
-// escape or a hard break) or "www." (a bare link). Block markers (#, >, -, +, =,
-// indentation) can only start a line, and a line starts with none of them.
+// ASCII letter, a non-ASCII byte, a backslash (checked below), a "[" or a
+// run of digits not followed by "." or ")" (an ordered list marker). No
+// line may hold a control byte, a tab, any of *~`<>|!&@: (emphasis,
+// strike, code, images, HTML, autolinks, tables, entities, URLs and e-mail
+// addresses), a "_" but between two letters or digits (where it can
+// neither open nor close emphasis), "](" or "][" (a link), a backslash but
+// before a letter or digit (an escape or a hard break) or "www." (a bare
+// link). Block markers (#, >, -, +, =, indentation) can only start a line,
+// and a line starts with none of them. A "[" is literal without a link
+// definition, and none can exist without a ":".
 func plainMarkdown(text string) bool {
 	start := true
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c == '\n' {
-			if i > 0 && text[i-1] == ' ' {
-				return false
-			}
 			start = true
 			continue
 		}
 		if start {
 			start = false
 			switch {
-			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= 0x80, c == '\\':
+			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= 0x80, c == '\\', c == '[':
 			case c >= '0' && c <= '9':
 				j := i
 				for j < len(text) && text[j] >= '0' && text[j] <= '9' {
@@ -55,8 +57,20 @@ func plainMarkdown(text string) bool {
 			}
 		}
 		switch c {
-		case '*', '_', '~', '`', '<', '>', '|', '!', '&', '@', ':', 0x7f:
+		case '*', '~', '`', '<', '>', '|', '!', '&', '@', ':', 0x7f:
 			return false
+		case '_':
+			// A run of underscores between two letters or digits can
+			// neither open nor close emphasis (CommonMark's flanking
+			// rules): it is literal, as in snake_case.
+			j := i + 1
+			for j < len(text) && text[j] == '_' {
+				j++
+			}
+			if !wordRune(utf8.DecodeLastRuneInString(text[:i])) || !wordRune(utf8.DecodeRuneInString(text[j:])) {
+				return false
+			}
+			i = j - 1
 		case '\\':
 			// Escapes only ASCII punctuation; before a line end it is a
 			// hard break. The escaper's \x1b and \u200b are literal.
@@ -78,7 +92,7 @@ func plainMarkdown(text string) bool {
 			return false
 		}
 	}
-	return !strings.HasSuffix(text, " ")
+	return true
 }
 
 // plainRows lays out plain text (plainMarkdown) at width. With head >= 0
@@ -88,6 +102,9 @@ func plainMarkdown(text string) bool {
 func plainRows(text string, base sty, width, head, tail int) (rows []mdRow, total int) {
 	width = max(width, 1)
 	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ") // a line break drops them
+	}
 	first, last := 0, len(lines)
 	for first < last && lines[first] == "" {
 		first++
@@ -273,4 +290,9 @@ func rewrap(rows []mdRow, width int) []mdRow {
 		}
 	}
 	return rows
+}
+
+// wordRune reports whether r, decoded with size n, is a letter or a digit.
+func wordRune(r rune, n int) bool {
+	return n > 0 && r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }

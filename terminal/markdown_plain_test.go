@@ -23,6 +23,9 @@ var plainSeeds = []string{
 	"\u00a0nbsp", "x\u00a0", "(paren) text (x", "a (www.x.com)", "a {b} $c %d ^e; f, g? h/i 'j' \"k\"",
 	strings.Repeat("word ", 60), strings.Repeat("x", 300), strings.Repeat("漢", 100),
 	"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\no\np",
+	"[... tool result middle pruned ...]\n0002 rest", "[x] task", "[a]\nb", "[a] [b]", "[\nx", "[]", "[ ]",
+	"a   \nb ", "a \n\nb  ", "x\u00a0 \ny", strings.Repeat("w ", 50) + " \nnext", "end with two  ",
+	"snake_case x", "a__b", "a_ b", "a _b", "é_漢", "0_🙂", "_a", "a_", "a_\nb", "a_b_c_", "x_*y*", "w_www.x.com",
 }
 
 // checkPlain compares the plain layout of text with goldmark's, whole and
