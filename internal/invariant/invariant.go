@@ -36,7 +36,7 @@ type Invariant struct {
 var registry = [...]Invariant{
 	{LiveReplay, "live ≡ replay: a terminal fed the events one by one shows exactly what one mounted on the stored log shows (whole document and screen, at every size)",
 		(*Checker).checkLiveReplay, true},
-	{NoLostMessage, "no append-origin message lost: every non-empty prompt and assistant text in the log shows in the transcript (but for its Markdown tables, whose cells wrap in columns)",
+	{NoLostMessage, "no append-origin message lost: every non-empty prompt and assistant text in the log shows in the transcript, as its Markdown shows it (tables aside, whose cells wrap in columns)",
 		(*Checker).checkNoLoss, true},
 	{OneMarker, "one compaction marker per landed checkpoint",
 		(*Checker).checkMarkers, true},
@@ -281,8 +281,13 @@ func (c *Checker) render() {
 	for _, cp := range s.checkpoints {
 		c.checkpointSeqs = append(c.checkpointSeqs, cp.Seq)
 	}
-	in := &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
-		quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
+	// What the sizes' documents are searched for is worked out from the
+	// first pass while the second reads the log.
+	var in *sizeInputs
+	inputs := Go(func() {
+		in = &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
+			quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
+	})
 	live := c.sharedModel(nil, c.sizes[0], rows)
 	consumers := []func(*sessionlog.Event){func(e *sessionlog.Event) {
 		live.Update(terminal.EventMsg{Event: *e})
@@ -297,6 +302,7 @@ func (c *Checker) render() {
 	if pages != nil {
 		pages.end()
 	}
+	inputs()
 	// Each size's documents are compared and reduced to their norms as
 	// they are read, row by row (not held: a long document's row list is
 	// itself megabytes); the norms are searched while the next size

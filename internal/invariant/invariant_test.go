@@ -106,8 +106,8 @@ func TestNorm(t *testing.T) {
 	}
 }
 
-// TestShownNorms: a text is looked for as its norm, less its Markdown
-// tables.
+// TestShownNorms: a text is looked for as what its Markdown shows, less
+// its tables.
 func TestShownNorms(t *testing.T) {
 	tests := []struct {
 		text string
@@ -118,45 +118,60 @@ func TestShownNorms(t *testing.T) {
 		{"before\n\n| a |\n|---|\n| 1 |\n\nafter", []string{"before", "after"}},
 		{"| a |\n|---|\n| 1 |", nil},
 		{"| a | b |\n|---|\n| 1 | 2 |", []string{"ab12"}}, // not a table
+		{"see [1]\n\n[1]: http://x.y", []string{"see1httpxy"}},
 	}
 	for _, tt := range tests {
-		if got := shownNorms(tt.text); !slices.Equal(got, tt.want) {
+		if got := shownNorms(tt.text, false); !slices.Equal(got, tt.want) {
 			t.Errorf("shownNorms(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }
 
-// TestNoLossTables: a table's cells wrap within their columns and a cell
-// past the header's is not drawn (a prompt's image placeholder after a
-// table row becomes one), so no-lost-message does not look for a table's
-// words; it still finds a message lost by the text around its tables.
-func TestNoLossTables(t *testing.T) {
+// TestNoLossMarkdown: what a prompt's or an answer's Markdown shows is not
+// its source (a link definition shows nowhere, a link's title neither, an
+// image its alt text alone; a table's cells wrap within their columns and
+// a cell past the header's is not drawn, which a prompt's image
+// placeholder after a table row becomes), and no-lost-message finds each
+// such message shown at every size; it still finds a message lost by the
+// text around its tables.
+func TestNoLossMarkdown(t *testing.T) {
 	table := "| name | description |\n|---|---|\n| alpha beta gamma delta epsilon | zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma |\n| 1 | 2 |"
-	user := func(id string, blocks ...string) string {
-		return fmt.Sprintf(`{"id":%q,"role":"user","content":[%s],"source":{"kind":"user"}}`, id, strings.Join(blocks, ","))
+	bodies := []string{
+		"Compare the two plans:\n\n" + table,
+		"Here is the comparison you asked for.\n\n" + table + "\n\nEither works.",
+		"See the docs [1].\n\n[1]: https://example.com/docs",
+		"an image ![alt text](http://x/y.png) here",
+		`[link](http://example.com "title here")`,
+		"[ref link][r] and [r]\n\n[r]: http://a.b \"T\"",
+		"Use &lt;div&gt; and &amp; here, <!-- a comment --> <span>html</span>",
+		"<details>\n<summary>More</summary>\n\nbody\n</details>",
+		"footnote[^1]\n\n[^1]: the note",
+		"- [x] done\n- [ ] todo\n\n1. one\n2. two",
 	}
 	text := func(s string) string { return fmt.Sprintf(`{"type":"text","text":%q}`, s) }
-	answer := fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[%s],"source":{"kind":"model","provider":"p","model":"m"}}}`,
-		text("Here is the comparison you asked for.\n\n"+table+"\n\nEither works."))
-	events := []sessionlog.Event{
-		ev("user/message", user("u1", text("Compare the two plans:\n\n"+table), `{"type":"image","mediaType":"image/png","data":"AA=="}`), `"append"`),
-		ev("step/start", step, ""),
-		ev("assistant/message", answer, `"append"`),
-		ev("step/end", step, ""),
-		ev("user/message", user("u2", text("Thanks, that settles it.")), `"append"`),
+	for _, body := range bodies {
+		user := fmt.Sprintf(`{"id":"u","role":"user","content":[%s,{"type":"image","mediaType":"image/png","data":"AA=="}],"source":{"kind":"user"}}`, text(body))
+		answer := fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[%s],"source":{"kind":"model","provider":"p","model":"m"}}}`, text(body))
+		events := []sessionlog.Event{
+			ev("user/message", user, `"append"`),
+			ev("step/start", step, ""),
+			ev("assistant/message", answer, `"append"`),
+			ev("step/end", step, ""),
+		}
+		for i := range events {
+			events[i].Seq, events[i].Time = int64(i), int64(i)
+		}
+		sizes := []Size{{80, 24}, {44, 18}, {104, 30}}
+		if r := New(events, sizes, transcript.Options{}, terminal.Projection{}, "t").Check(NoLostMessage); !r.OK {
+			t.Errorf("%q, every message shown: %s", body, r.Detail)
+		}
 	}
-	for i := range events {
-		events[i].Seq = int64(i)
-		events[i].Time = int64(i)
-	}
-	sizes := []Size{{80, 24}, {44, 18}, {104, 30}}
-	if r := New(events, sizes, transcript.Options{}, terminal.Projection{}, "t").Check(NoLostMessage); !r.OK {
-		t.Errorf("every message shown: %s", r.Detail)
-	}
+	user := fmt.Sprintf(`{"id":"u","role":"user","content":[%s],"source":{"kind":"user"}}`, text(bodies[0]))
+	events := []sessionlog.Event{ev("user/message", user, `"append"`)}
 	lost := terminal.Projection{Live: func(o transcript.Options) terminal.LiveProjector {
 		return skippingLive{transcript.NewProjector(o), 0}
 	}}
-	r := New(events[:1], sizes, transcript.Options{}, lost, "t").Check(NoLostMessage)
+	r := New(events, []Size{{80, 24}}, transcript.Options{}, lost, "t").Check(NoLostMessage)
 	if r.OK || !strings.Contains(r.Detail, "seq 0 prompt") {
 		t.Errorf("a live path that drops the prompt: %+v, want seq 0 missing", r)
 	}

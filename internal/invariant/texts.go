@@ -192,9 +192,9 @@ func shownTexts(want []Text) []shownText {
 	for _, w := range want {
 		switch {
 		case w.Kind == transcript.KindPrompt:
-			out = append(out, shownText{w.Seq, "prompt", w.Text, shownNorms(w.Text)})
+			out = append(out, shownText{w.Seq, "prompt", w.Text, shownNorms(w.Text, true)})
 		case w.Kind == transcript.KindStep && w.Text != "":
-			out = append(out, shownText{w.Seq, "assistant", w.Text, shownNorms(w.Text)})
+			out = append(out, shownText{w.Seq, "assistant", w.Text, shownNorms(w.Text, false)})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b shownText) int { return cmp.Compare(a.seq, b.seq) })
@@ -216,21 +216,17 @@ func lettersDigits(s string) string {
 	return b.String()
 }
 
-// shownNorms returns the norms a rendered document must hold, in order,
-// for a prompt's or an answer's text: the text's norm, or, when its
-// Markdown holds tables, the norm of each stretch of it around them. A
-// table's words do not read on screen in the text's order, and some are
-// not drawn (terminal.MarkdownTables): they are not looked for. A text
+// shownNorms returns the norms a rendered document must hold for a
+// prompt's (prompt) or an answer's text, in order: those of the stretches
+// its Markdown shows (terminal.ShownText), which are not the text's own
+// words where a link, an image, a link definition or a table is. A text
 // that is nothing but tables has no norm.
-func shownNorms(text string) []string {
-	d := terminal.DisplayText(text)
+func shownNorms(text string, prompt bool) []string {
 	var out []string
-	at := 0
-	for _, t := range append(terminal.MarkdownTables(d), [2]int{len(d), len(d)}) {
-		if n := lettersDigits(d[at:t[0]]); n != "" {
+	for _, s := range terminal.ShownText(terminal.DisplayText(text), prompt) {
+		if n := lettersDigits(s); n != "" {
 			out = append(out, n)
 		}
-		at = t[1]
 	}
 	return out
 }
