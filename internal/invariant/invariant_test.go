@@ -177,6 +177,51 @@ func TestNoLossMarkdown(t *testing.T) {
 	}
 }
 
+// TestMarkdownBodies: prompts and answers in the Markdown an agent writes
+// hold every invariant at five sizes, the narrowest one column.
+func TestMarkdownBodies(t *testing.T) {
+	bodies := []string{
+		"## Plan\n\n1. First step with `code` and **bold**\n   - nested bullet with a [link](https://example.com/path/to/page)\n   - another\n2. Second\n\n```python\ndef f(x):\n\treturn x * 2  # a very long comment line that will certainly need to wrap at a narrow width\n```\n\n> **Note:** quoted text\n> with `code`\n\n---\n\nDone.",
+		"Tab\tseparated\tvalues\nnext\tline",
+		"    indented code block line one\n    line two",
+		"RTL: שלום עולם and Arabic مرحبا",
+		"zero\u200bwidth and combine\u0301d",
+		"Heading\n-------\nbody",
+		"###### tiny heading\n\ntext",
+		"* a\n* b\n\n+ c\n\n- d",
+		"Line one\\\nhard break",
+		"***bold italic*** and ~~strike~~ and ~single~",
+		"https://bare.example.com/a/very/long/path/that/goes/on/and/on/for/a/while/index.html?query=1&other=2",
+		"email me: someone@example.com",
+		"<br>\n<p>para</p>",
+		"a | b\n--|--\nc | d",
+		"text with trailing backslash \\",
+		"`code with `` backticks`",
+		"```\nunclosed fence\nmore",
+		"1) paren list\n2) second",
+		"\\# not a heading, \\*not emph\\*",
+		"emoji sequence 👨‍👩‍👧 family and flags 🇫🇷",
+		"> nested\n> > deeper\n> > > deepest",
+		"- item\n\n  ```\n  code in list\n  ```",
+		"| a |\n|---|\n| `pipe \\| inside` |",
+	}
+	sizes := []Size{{80, 24}, {20, 10}, {44, 18}, {104, 30}, {1, 5}}
+	for _, body := range bodies {
+		b, _ := json.Marshal(body)
+		user := fmt.Sprintf(`{"id":"u","role":"user","content":[{"type":"text","text":%s}],"source":{"kind":"user"}}`, b)
+		answer := fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[{"type":"reasoning","text":%s},{"type":"text","text":%s}],"source":{"kind":"model","provider":"p","model":"m"}}}`, b, b)
+		events := []sessionlog.Event{ev("user/message", user, `"append"`), ev("step/start", step, ""), ev("assistant/message", answer, `"append"`), ev("step/end", step, "")}
+		for i := range events {
+			events[i].Seq = int64(i)
+		}
+		for _, r := range New(events, sizes, transcript.Options{}, terminal.Projection{}, "t").CheckAll() {
+			if !r.OK {
+				t.Errorf("%q: %s: %s", body, r.Name, r.Detail)
+			}
+		}
+	}
+}
+
 // TestDocNormStrip checks docNorm's SGR fast path against ansi.Strip on
 // random rows of text, wide and invalid UTF-8, SGR sequences and other or
 // broken escapes.
