@@ -19,19 +19,25 @@ import (
 // and after the last line leave nothing. FuzzPlainMarkdown compares the two
 // paths.
 
+// lineStarts are the ASCII punctuation a plain line may start with: none
+// of them opens a block (CommonMark, GFM's tables and task items) or,
+// there, an inline construct.
+const lineStarts = "[]{}()\"'/.,;:$%?"
+
 // plainMarkdown reports whether text is plain: a cheap, deliberately
 // conservative scan. A false "plain" would change the output; a false "not
 // plain" only costs a parse. Every line, unless empty, must start with an
-// ASCII letter, a non-ASCII byte, a backslash (checked below), a "[" or a
-// run of digits not followed by "." or ")" (an ordered list marker). No
-// line may hold a control byte, a tab, any of *~`<>|!&@: (emphasis,
-// strike, code, images, HTML, autolinks, tables, entities, URLs and e-mail
-// addresses), a "_" but between two letters or digits (where it can
-// neither open nor close emphasis), "](" or "][" (a link), a backslash but
-// before a letter or digit (an escape or a hard break) or "www." (a bare
-// link). Block markers (#, >, -, +, =, indentation) can only start a line,
-// and a line starts with none of them. A "[" is literal without a link
-// definition, and none can exist without a ":".
+// ASCII letter, a non-ASCII byte, a backslash (checked below), one of
+// lineStarts or a run of digits not followed by "." or ")" (an ordered
+// list marker). No line may hold a control byte, a tab, any of *~`<>|!&@
+// (emphasis, strike, code, images, HTML, autolinks, tables, entities and
+// e-mail addresses), a "_" but between two letters or digits (where it can
+// neither open nor close emphasis), a ":" after "]" (a link definition) or
+// before "//" (a URL), "](" or "][" (a link), a backslash but before a
+// letter or digit (an escape or a hard break) or "www." (a bare link).
+// Block markers (#, >, -, +, =, indentation) can only start a line, and a
+// line starts with none of them. A "[" is literal where no link definition
+// can exist, and none can without a "]:".
 func plainMarkdown(text string) bool {
 	start := true
 	for i := 0; i < len(text); i++ {
@@ -43,7 +49,8 @@ func plainMarkdown(text string) bool {
 		if start {
 			start = false
 			switch {
-			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= 0x80, c == '\\', c == '[':
+			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= 0x80, c == '\\',
+				strings.IndexByte(lineStarts, c) >= 0:
 			case c >= '0' && c <= '9':
 				j := i
 				for j < len(text) && text[j] >= '0' && text[j] <= '9' {
@@ -57,8 +64,14 @@ func plainMarkdown(text string) bool {
 			}
 		}
 		switch c {
-		case '*', '~', '`', '<', '>', '|', '!', '&', '@', ':', 0x7f:
+		case '*', '~', '`', '<', '>', '|', '!', '&', '@', 0x7f:
 			return false
+		case ':':
+			// A colon means something only in a link definition ("]:")
+			// and a bare URL ("http://", which Linkify turns into a link).
+			if i > 0 && text[i-1] == ']' || strings.HasPrefix(text[i+1:], "//") {
+				return false
+			}
 		case '_':
 			// A run of underscores between two letters or digits can
 			// neither open nor close emphasis (CommonMark's flanking
