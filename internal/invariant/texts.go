@@ -206,15 +206,7 @@ func shownTexts(want []Text) []shownText {
 // wrapping, padding and Markdown styling.
 func norm(s string) string { return lettersDigits(terminal.DisplayText(s)) }
 
-func lettersDigits(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func lettersDigits(s string) string { return string(keepLettersDigits([]byte(s), 0)) }
 
 // shownNorms returns the norms a rendered document must hold for a
 // prompt's (prompt) or an answer's text, in order: those of the stretches
@@ -244,8 +236,13 @@ func docNorm(lines []string) string {
 // styling skipped (screen.AppendPlain).
 func appendRowNorm(b []byte, row string) []byte {
 	start := len(b)
-	b = screen.AppendPlain(b, row)
-	w := start // filter b[start:] in place: what is kept never overtakes what is read
+	return keepLettersDigits(screen.AppendPlain(b, row), start)
+}
+
+// keepLettersDigits filters b[start:] in place down to its letters and
+// digits: the one rule of what a norm keeps.
+func keepLettersDigits(b []byte, start int) []byte {
+	w := start // what is kept never overtakes what is read
 	for r := start; r < len(b); {
 		if c := b[r]; c < utf8.RuneSelf {
 			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
