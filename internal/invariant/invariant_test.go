@@ -106,6 +106,27 @@ func TestNorm(t *testing.T) {
 	}
 }
 
+// exchange is the log of a prompt and a settled answer, given their
+// content blocks as JSON array members.
+func exchange(prompt, answer string) []sessionlog.Event {
+	events := []sessionlog.Event{
+		ev("user/message", fmt.Sprintf(`{"id":"u","role":"user","content":[%s],"source":{"kind":"user"}}`, prompt), `"append"`),
+		ev("step/start", step, ""),
+		ev("assistant/message", fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[%s],"source":{"kind":"model","provider":"p","model":"m"}}}`, answer), `"append"`),
+		ev("step/end", step, ""),
+	}
+	for i := range events {
+		events[i].Seq, events[i].Time = int64(i), int64(i)
+	}
+	return events
+}
+
+// block is a content block of type typ holding text.
+func block(typ, text string) string {
+	b, _ := json.Marshal(map[string]string{"type": typ, "text": text})
+	return string(b)
+}
+
 // TestShownNorms: a text is looked for as what its Markdown shows, less
 // its tables.
 func TestShownNorms(t *testing.T) {
@@ -148,26 +169,14 @@ func TestNoLossMarkdown(t *testing.T) {
 		"footnote[^1]\n\n[^1]: the note",
 		"- [x] done\n- [ ] todo\n\n1. one\n2. two",
 	}
-	text := func(s string) string { return fmt.Sprintf(`{"type":"text","text":%q}`, s) }
 	for _, body := range bodies {
-		user := fmt.Sprintf(`{"id":"u","role":"user","content":[%s,{"type":"image","mediaType":"image/png","data":"AA=="}],"source":{"kind":"user"}}`, text(body))
-		answer := fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[%s],"source":{"kind":"model","provider":"p","model":"m"}}}`, text(body))
-		events := []sessionlog.Event{
-			ev("user/message", user, `"append"`),
-			ev("step/start", step, ""),
-			ev("assistant/message", answer, `"append"`),
-			ev("step/end", step, ""),
-		}
-		for i := range events {
-			events[i].Seq, events[i].Time = int64(i), int64(i)
-		}
+		events := exchange(block("text", body)+`,{"type":"image","mediaType":"image/png","data":"AA=="}`, block("text", body))
 		sizes := []Size{{80, 24}, {44, 18}, {104, 30}}
 		if r := New(events, sizes, transcript.Options{}, terminal.Projection{}, "t").Check(NoLostMessage); !r.OK {
 			t.Errorf("%q, every message shown: %s", body, r.Detail)
 		}
 	}
-	user := fmt.Sprintf(`{"id":"u","role":"user","content":[%s],"source":{"kind":"user"}}`, text(bodies[0]))
-	events := []sessionlog.Event{ev("user/message", user, `"append"`)}
+	events := exchange(block("text", bodies[0]), "")[:1] // the prompt alone
 	lost := terminal.Projection{Live: func(o transcript.Options) terminal.LiveProjector {
 		return skippingLive{transcript.NewProjector(o), 0}
 	}}
@@ -207,13 +216,7 @@ func TestMarkdownBodies(t *testing.T) {
 	}
 	sizes := []Size{{80, 24}, {20, 10}, {44, 18}, {104, 30}, {1, 5}}
 	for _, body := range bodies {
-		b, _ := json.Marshal(body)
-		user := fmt.Sprintf(`{"id":"u","role":"user","content":[{"type":"text","text":%s}],"source":{"kind":"user"}}`, b)
-		answer := fmt.Sprintf(`{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[{"type":"reasoning","text":%s},{"type":"text","text":%s}],"source":{"kind":"model","provider":"p","model":"m"}}}`, b, b)
-		events := []sessionlog.Event{ev("user/message", user, `"append"`), ev("step/start", step, ""), ev("assistant/message", answer, `"append"`), ev("step/end", step, "")}
-		for i := range events {
-			events[i].Seq = int64(i)
-		}
+		events := exchange(block("text", body), block("reasoning", body)+","+block("text", body))
 		for _, r := range New(events, sizes, transcript.Options{}, terminal.Projection{}, "t").CheckAll() {
 			if !r.OK {
 				t.Errorf("%q: %s: %s", body, r.Name, r.Detail)
