@@ -255,3 +255,15 @@ func TestParsePlan(t *testing.T) {
 		}
 	}
 }
+
+func TestRunOrder(t *testing.T) {
+	for _, tt := range []struct{ steps, want string }{
+		{"cat,decode,check,render,history,repro,view", "cat,check,render,history,decode,repro,view"},
+		{"cat,decode,repro", "cat,decode,repro"},
+		{"cat,decode,check,view", "cat,decode,check,view"},
+	} {
+		if got := strings.Join(runOrder(strings.Split(tt.steps, ",")), ","); got != tt.want {
+			t.Errorf("runOrder(%s) = %s, want %s", tt.steps, got, tt.want)
+		}
+	}
+}
