@@ -62,6 +62,14 @@ func DecodeSource(raw json.RawMessage) Source {
 // name(arguments), a tool result its nested content, and an unknown block
 // "[<type>]".
 func ContentText(blocks []ContentBlock) string {
+	if len(blocks) == 1 { // most content is one block: no copy
+		switch bl := &blocks[0]; bl.Type {
+		case "text", "reasoning":
+			return bl.Text
+		case "tool-result":
+			return ContentText(bl.Content)
+		}
+	}
 	var b strings.Builder
 	appendContentText(&b, blocks)
 	return b.String()

@@ -607,14 +607,5 @@ func (r *renderer) mdText(rows []mdRow) []string {
 
 // padded renders a row padded to width with spaces in style pad.
 func (p *palette) padded(l line, width int, pad sty) string {
-	var b strings.Builder
-	w := 0
-	for _, sp := range l {
-		b.WriteString(p.paint(sp.st, sp.text))
-		w += textWidth(sp.text)
-	}
-	if w < width {
-		b.WriteString(p.paint(pad, strings.Repeat(" ", width-w)))
-	}
-	return b.String()
+	return p.styledRow(l, width, true, 0, pad)
 }

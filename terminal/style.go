@@ -141,6 +141,30 @@ func (p *palette) paint(s sty, text string) string {
 	return b.pre + text + b.suf
 }
 
+// write writes paint(s, text) to b.
+func (p *palette) write(b *strings.Builder, s sty, text string) {
+	if text == "" {
+		return
+	}
+	if s == plain {
+		b.WriteString(text)
+		return
+	}
+	sgr := &p[s.fg][s.at]
+	b.WriteString(sgr.pre)
+	b.WriteString(text)
+	b.WriteString(sgr.suf)
+}
+
+// sgrLen is the bytes paint adds to a span in style s.
+func (p *palette) sgrLen(s sty) int {
+	if s == plain {
+		return 0
+	}
+	sgr := &p[s.fg][s.at]
+	return len(sgr.pre) + len(sgr.suf)
+}
+
 // span is a run of display-safe text in one style.
 type span struct {
 	text string
@@ -174,14 +198,35 @@ func (l line) plainText() string {
 // spaces to width; padAttr, when non-zero, is added to every span and to the
 // padding (the "whole row" style of generic card bodies).
 func (p *palette) row(l line, width int, pad bool, padAttr attr) string {
-	var b strings.Builder
-	w := 0
+	return p.styledRow(l, width, pad, padAttr, plain.with(padAttr))
+}
+
+// styledRow renders l as one row, add added to each span's style, and
+// with pad, padded to width with spaces in padStyle. It is written in one
+// buffer, sized first: rows are most of what a render allocates.
+func (p *palette) styledRow(l line, width int, pad bool, add attr, padStyle sty) string {
+	n, w := 0, 0
 	for _, sp := range l {
-		b.WriteString(p.paint(sp.st.with(padAttr), sp.text))
+		n += len(sp.text) + p.sgrLen(sp.st.with(add))
 		w += textWidth(sp.text)
 	}
+	fill := 0
 	if pad && w < width {
-		b.WriteString(p.paint(plain.with(padAttr), strings.Repeat(" ", width-w)))
+		fill = width - w
+		n += fill + p.sgrLen(padStyle)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, sp := range l {
+		p.write(&b, sp.st.with(add), sp.text)
+	}
+	for fill > 0 {
+		k := min(fill, len(spaces))
+		p.write(&b, padStyle, spaces[:k])
+		fill -= k
 	}
 	return b.String()
 }
+
+// spaces is padding, written a slice at a time.
+const spaces = "                                                                                                                                "

@@ -93,20 +93,35 @@ func textWidth(s string) int {
 	return w
 }
 
+// fromCells joins cells back into a line, a span per run of one style.
 func fromCells(cells []cell) line {
-	var l line
-	var b strings.Builder
+	if len(cells) == 0 {
+		return nil
+	}
+	// One string holds the row's text; its spans are slices of it.
+	n, runs := 0, 1
 	for i, c := range cells {
+		n += len(c.g)
 		if i > 0 && c.st != cells[i-1].st {
-			l = append(l, span{text: b.String(), st: cells[i-1].st})
-			b.Reset()
+			runs++
 		}
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, c := range cells {
 		b.WriteString(c.g)
 	}
-	if len(cells) > 0 {
-		l = append(l, span{text: b.String(), st: cells[len(cells)-1].st})
+	text := b.String()
+	l := make(line, 0, runs)
+	start, at := 0, 0
+	for i, c := range cells {
+		if i > 0 && c.st != cells[i-1].st {
+			l = append(l, span{text: text[start:at], st: cells[i-1].st})
+			start = at
+		}
+		at += len(c.g)
 	}
-	return l
+	return append(l, span{text: text[start:], st: cells[len(cells)-1].st})
 }
 
 // wrapLine word-wraps one logical line to width cells. Breaks fall on
