@@ -519,13 +519,20 @@ func (m *mdr) wrapAll(lines []line, width int) []mdRow {
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6).
 func wrapPad(l line, width int) []mdRow {
+	width = max(width, 1)
 	var cells []cell // split once, for the wrap and the padding
 	var wrapped []line
-	if w := max(width, 1); l.width() > w && !printableASCII(l) {
-		cells = toCells(l)
-		wrapped = wrapCells(cells, w) // only a wide cluster's text changes
-	} else {
-		wrapped = wrapLine(l, width)
+	switch {
+	case l.width() <= width:
+		return []mdRow{{l: l}}
+	case printableASCII(l):
+		wrapped = wrapASCII(l, width)
+	default:
+		buf := scratchCells()
+		defer releaseCells(buf)
+		cells = appendCells((*buf)[:0], l)
+		*buf = cells
+		wrapped = wrapCells(cells, width) // only a wide cluster's text changes
 	}
 	rows := make([]mdRow, len(wrapped))
 	if len(wrapped) == 1 {

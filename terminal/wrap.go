@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -23,9 +24,30 @@ func toCells(l line) []cell {
 	for _, sp := range l {
 		n += len(sp.text)
 	}
-	cells := make([]cell, 0, n)
+	return appendCells(make([]cell, 0, n), l)
+}
+
+// appendCells appends toCells(l) to cells.
+func appendCells(cells []cell, l line) []cell {
 	eachCell(l, func(c cell) { cells = append(cells, c) })
 	return cells
+}
+
+// cellPool holds the cell buffers of wrapPad, which splits every wrapped
+// line of a document that is not printable ASCII and drops the cells once
+// its rows are built. A buffer grown past maxPooledCells is let go.
+var cellPool = sync.Pool{New: func() any { return new([]cell) }}
+
+const maxPooledCells = 1 << 14
+
+func scratchCells() *[]cell { return cellPool.Get().(*[]cell) }
+
+func releaseCells(buf *[]cell) {
+	if cap(*buf) <= maxPooledCells {
+		clear(*buf) // no text kept alive by a pooled buffer
+		*buf = (*buf)[:0]
+		cellPool.Put(buf)
+	}
 }
 
 // cellCount is len(toCells(l)), without the cells.
