@@ -29,9 +29,10 @@ const lineStarts = "[]{}()\"'/.,;:$%?"
 // plain" only costs a parse. Every line, unless empty, must start with an
 // ASCII letter, a non-ASCII byte, a backslash (checked below), one of
 // lineStarts or a run of digits not followed by "." or ")" (an ordered
-// list marker). No line may hold a control byte, a tab, any of *~`<>|!&@
-// (emphasis, strike, code, images, HTML, autolinks, tables, entities and
-// e-mail addresses), a "_" but between two letters or digits (where it can
+// list marker). No line may hold a control byte, a tab, any of *`<>|!&@
+// (emphasis, code, images, HTML, autolinks, tables, entities and e-mail
+// addresses), a run of exactly two "~" (a strike; any other run is
+// literal), a "_" but between two letters or digits (where it can
 // neither open nor close emphasis), a ":" after "]" (a link definition) or
 // before "//" (a URL), "](" or "][" (a link), a backslash but before a
 // letter or digit (an escape or a hard break) or "www." (a bare link).
@@ -64,8 +65,19 @@ func plainMarkdown(text string) bool {
 			}
 		}
 		switch c {
-		case '*', '~', '`', '<', '>', '|', '!', '&', '@', 0x7f:
+		case '*', '`', '<', '>', '|', '!', '&', '@', 0x7f:
 			return false
+		case '~':
+			// Only a run of exactly two strikes (markdown_strike.go); a
+			// line cannot open with one (a fence).
+			j := i + 1
+			for j < len(text) && text[j] == '~' {
+				j++
+			}
+			if j-i == 2 {
+				return false
+			}
+			i = j - 1
 		case ':':
 			// A colon means something only in a link definition ("]:")
 			// and a bare URL ("http://", which Linkify turns into a link).

@@ -27,6 +27,7 @@ var plainSeeds = []string{
 	"a   \nb ", "a \n\nb  ", "x\u00a0 \ny", strings.Repeat("w ", 50) + " \nnext", "end with two  ",
 	"snake_case x", "a__b", "a_ b", "a _b", "é_漢", "0_🙂", "_a", "a_", "a_\nb", "a_b_c_", "x_*y*", "w_www.x.com",
 	"main.go:12:5: undefined: x", "{\"a\": 1, \"b_c\": [2, 3]}", "(x) y", "\"q\" 'r'", "/usr/bin/x", ".hidden", ",;$%?", "]x", ":x",
+	"a ~ b", "a~b", "~~~", "a ~~~ b", "a ~~b", "~x", "x ~~ y ~~ z", "\\x1b[200~ paste", "a~\nb~",
 	"see http://x.y", "(https://a.b)", "ftp://f", "[a]: u", "[a]\n:b", "a]: b", "x://y", "a:/b", "{\n}", "}\n{",
 }
 
