@@ -120,12 +120,15 @@ func compose(call, res *shownView, c ToolCall) CardView {
 // upstream's JSON.stringify(value, null, 2), or the raw string when it does
 // not parse), and the result content once completed.
 func FallbackPresenter(c ToolCall) CardView {
-	raw := c.Arguments
-	var v any
-	if err := json.Unmarshal([]byte(c.Arguments), &v); err == nil {
-		raw = jsJSON(c.Arguments)
+	g := &genericView{title: DisplayText(c.Name)}
+	if !c.HasResult { // compose shows the raw input only then
+		raw := c.Arguments
+		var v any
+		if err := json.Unmarshal([]byte(c.Arguments), &v); err == nil {
+			raw = jsJSON(c.Arguments)
+		}
+		g.rawInput = &raw
 	}
-	g := &genericView{title: DisplayText(c.Name), rawInput: &raw}
 	return compose(&shownView{generic: g}, nil, c)
 }
 
