@@ -186,14 +186,25 @@ func IsSurfaceEvent(e *Event) bool {
 // IsAppendSurfaceEvent reports whether e is an append-origin surface event:
 // durable conversation, the source of the human transcript.
 func IsAppendSurfaceEvent(e *Event) bool {
-	return IsSurfaceEvent(e) && e.Op().Kind == OpAppend
+	return IsSurfaceEvent(e) && isAppendOp(e.SurfaceOp)
+}
+
+// isAppendOp is ParseOp(raw).Kind == OpAppend without decoding an object:
+// the projections ask it of every event, many times over, and a replace
+// op is a JSON object.
+func isAppendOp(raw json.RawMessage) bool {
+	if string(raw) == `"append"` {
+		return true
+	}
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '"' && ParseOp(raw).Kind == OpAppend
 }
 
 // IsReplacementSurfaceEvent reports whether e is a surface event whose op is
 // not "append": a model-only copy (checkpoint, pruned result, regenerated
 // answer, another plugin's replacement).
 func IsReplacementSurfaceEvent(e *Event) bool {
-	return IsSurfaceEvent(e) && e.Op().Kind != OpAppend
+	return IsSurfaceEvent(e) && !isAppendOp(e.SurfaceOp)
 }
 
 // CompactPlugin is the plugin id of the compaction checkpoint source, in both

@@ -67,3 +67,30 @@ func TestAppendOpIsFresh(t *testing.T) {
 		t.Fatalf("AppendOp() = %s after a caller changed its copy", b)
 	}
 }
+
+// opSeeds are surfaceOp values of every kind ParseOp tells apart.
+var opSeeds = []string{
+	`"append"`, ` "append" `, `"\u0061ppend"`, `"replace"`, `""`, ``, `  `, `null`, `1`, `[]`,
+	`{"op":"replace","start":1,"end":2}`, `{"op":"append"}`, `{}`, `{"op":"replace","start":-1,"end":2}`,
+	`"append`, `{`, "\t\"append\"\n",
+}
+
+// TestIsAppendOp holds isAppendOp to ParseOp, which it stands for.
+func TestIsAppendOp(t *testing.T) {
+	for _, raw := range opSeeds {
+		checkIsAppendOp(t, raw)
+	}
+}
+
+func FuzzIsAppendOp(f *testing.F) {
+	for _, raw := range opSeeds {
+		f.Add(raw)
+	}
+	f.Fuzz(checkIsAppendOp)
+}
+
+func checkIsAppendOp(t *testing.T, raw string) {
+	if got, want := isAppendOp(json.RawMessage(raw)), ParseOp(json.RawMessage(raw)).Kind == OpAppend; got != want {
+		t.Fatalf("isAppendOp(%q) = %v, ParseOp says %v", raw, got, want)
+	}
+}
