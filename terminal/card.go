@@ -36,10 +36,16 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 	case view.Diff != nil:
 		return append(rows, r.text(r.fold(diffLines(view.Diff, r.s.Presenters.diffLimit())))...)
 	case view.Generic != nil:
+		// An unknown tool's XML result is a tree (presenters.md §1.4 D).
+		// Escaping keeps a text's leading white space or turns it into a
+		// backslash sequence, and turns nothing into "<" or "&": a result
+		// that mayBeXML refuses stays refused once escaped, and most are
+		// refused, so they are not escaped for it.
 		if tc.HasResult && !r.s.Presenters.Has(tc.Name) {
-			// An unknown tool's XML result is a tree (presenters.md §1.4 D).
-			if tree := xmlTree(DisplayText(call.ResultText()), r.maxLines, r.s.Tools == ToolsExpanded); tree != nil {
-				return append(rows, r.text(tree)...)
+			if res := call.ResultText(); mayBeXML(res) {
+				if tree := xmlTree(DisplayText(res), r.maxLines, r.s.Tools == ToolsExpanded); tree != nil {
+					return append(rows, r.text(tree)...)
+				}
 			}
 		}
 		return append(rows, r.generic(view.Generic, tc.Name)...)

@@ -127,14 +127,20 @@ func TestXMLTree(t *testing.T) {
 	}
 }
 
-// FuzzMayBeXML: mayBeXML declines only text the decoder declines.
+// FuzzMayBeXML: mayBeXML declines only text the decoder declines, and
+// still declines it once escaped (the tool card asks it of the raw
+// result).
 func FuzzMayBeXML(f *testing.F) {
-	for _, s := range []string{"<a/>", " &#32;<a>b</a>", "\u00a0<a/>", "x", "&#65;<a/>"} {
+	for _, s := range []string{"<a/>", " &#32;<a>b</a>", "\u00a0<a/>", "x", "&#65;<a/>", "\t<a/>", "\x85<a/>",
+		"\u2028<a/>", " \x1b<a/>", "\xff<a/>", "\u202e<a/>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		if !mayBeXML(src) && parseXML(src) != nil {
 			t.Fatalf("%q: mayBeXML declines a tree", src)
+		}
+		if !mayBeXML(src) && mayBeXML(DisplayText(src)) {
+			t.Fatalf("%q: mayBeXML declines it but not its escaped %q", src, DisplayText(src))
 		}
 	})
 }
