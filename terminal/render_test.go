@@ -427,7 +427,7 @@ func TestContextCard(t *testing.T) {
 	}
 }
 
-// TestPaintMatchesLipgloss: the precomputed SGR around each span equals
+// TestPaintMatchesLipgloss: the precomputed SGR written around each span equals
 // what lipgloss's Style.Render produces, cell for cell, for every style of
 // both schemes.
 func TestPaintMatchesLipgloss(t *testing.T) {
@@ -436,10 +436,12 @@ func TestPaintMatchesLipgloss(t *testing.T) {
 		for r := range numRoles {
 			for a := range attr(numAttrs) {
 				for _, text := range []string{"x", "You", "two words", " padded ", "日本🙂", `\x1b]2;t\x07`} {
-					got, want := p.paint(sty{fg: r, at: a}, text), p[r][a].style.Render(text)
+					var b strings.Builder
+					p.write(&b, sty{fg: r, at: a}, text)
+					got, want := b.String(), p[r][a].style.Render(text)
 					if a&(atUnderline|atStrike) != 0 && strings.Contains(text, " ") {
 						// lipgloss styles these spaces with the colour and the
-						// line only; paint keeps the whole style on every cell.
+						// line only; write keeps the whole style on every cell.
 						want = p[r][a].style.Render(strings.ReplaceAll(text, " ", "_"))
 					}
 					g, w := screen.DecodeLine(got), screen.DecodeLine(want)

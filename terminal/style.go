@@ -125,23 +125,7 @@ func buildPalette(s Scheme) palette {
 	return p
 }
 
-// paint renders text in style s: SGR sequences only.
-func (p *palette) paint(s sty, text string) string {
-	if text == "" {
-		return ""
-	}
-	if s == plain {
-		return text
-	}
-	// Every cell of a span carries the span's whole style, spaces of
-	// underlined or struck text included (lipgloss's Render would give
-	// those spaces the colour and the line only, dropping bold and dim:
-	// upstream's "# Two words" heading is one bold underlined run).
-	b := &p[s.fg][s.at]
-	return b.pre + text + b.suf
-}
-
-// write writes paint(s, text) to b.
+// write writes text in style s to b: SGR sequences only.
 func (p *palette) write(b *strings.Builder, s sty, text string) {
 	if text == "" {
 		return
@@ -150,13 +134,17 @@ func (p *palette) write(b *strings.Builder, s sty, text string) {
 		b.WriteString(text)
 		return
 	}
+	// Every cell of a span carries the span's whole style, spaces of
+	// underlined or struck text included (lipgloss's Render would give
+	// those spaces the colour and the line only, dropping bold and dim:
+	// upstream's "# Two words" heading is one bold underlined run).
 	sgr := &p[s.fg][s.at]
 	b.WriteString(sgr.pre)
 	b.WriteString(text)
 	b.WriteString(sgr.suf)
 }
 
-// sgrLen is the bytes paint adds to a span in style s.
+// sgrLen is the bytes write adds around a span in style s.
 func (p *palette) sgrLen(s sty) int {
 	if s == plain {
 		return 0
@@ -229,4 +217,4 @@ func (p *palette) styledRow(l line, width int, pad bool, add attr, padStyle sty)
 }
 
 // spaces is padding, written a slice at a time.
-const spaces = "                                                                                                                                "
+var spaces = strings.Repeat(" ", 128)

@@ -301,8 +301,8 @@ func (b *bench) logPath(shape string, size int, form string) string {
 
 // measureSize measures every form of one shape and size, in rounds: a
 // round runs each step (cat, then each command, the decode pass right
-// before repro: runOrder) on each form in turn, the forms in the other order every other round, and -count rounds
-// give each cell its runs. So a cell's runs are spread over the whole
+// before repro: runOrder) on each form in turn, the forms in the other
+// order every other round, and -count rounds give each cell its runs. So a cell's runs are spread over the whole
 // measurement, and the two forms of a command, which zstd ÷ raw compares,
 // run side by side: on a shared machine, runs made minutes apart differ by
 // more than that ratio's margin.
