@@ -427,10 +427,10 @@ func TestContextCard(t *testing.T) {
 	}
 }
 
-// TestPaintMatchesLipgloss: the precomputed SGR written around each span equals
+// TestWriteMatchesLipgloss: the precomputed SGR written around each span equals
 // what lipgloss's Style.Render produces, cell for cell, for every style of
 // both schemes.
-func TestPaintMatchesLipgloss(t *testing.T) {
+func TestWriteMatchesLipgloss(t *testing.T) {
 	for si := range palettes {
 		p := &palettes[si]
 		for r := range numRoles {
