@@ -62,9 +62,9 @@ type palette [numRoles][numAttrs]brush
 
 // brush is a lipgloss style and the SGR sequences its Render puts around a
 // single-line text, precomputed: Style.Render does far more work (lines,
-// margins, borders) than a one-row span needs. TestPaintMatchesLipgloss
-// pins that the two agree cell for cell (underlined text with spaces, which
-// lipgloss styles differently, still goes through Render).
+// margins, borders) than a one-row span needs. TestWriteMatchesLipgloss
+// pins that the two agree cell for cell, but for the spaces of underlined
+// or struck text, to which write gives the whole style (see write).
 type brush struct {
 	style    lipgloss.Style
 	pre, suf string
