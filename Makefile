@@ -10,7 +10,7 @@ STATICCHECK_VERSION ?= v0.8.2
 SHAPES    ?= current,small,tiny,real
 SIZES     ?= 10000,100000,1000000
 FORMS     ?= raw,zstd
-COMMANDS  ?= check,render,history,repro,view
+COMMANDS  ?= check,render,history,repro,repro-one,view
 RUNS      ?= 0
 KEEP      ?=
 

@@ -16,6 +16,9 @@
 //     with its output to /dev/null: wall time, peak RSS and exit status (a
 //     repro exiting 1, an invariant failed, is "FAIL" and keeps its
 //     figures; any other non-zero exit is an error of the cell);
+//   - repro-one: dshtest repro --size 80x24, repro at one of its three
+//     sizes, which splits repro's time into its fixed part and the cost of
+//     each further size;
 //   - dshtest view in an 80x24 pseudo-terminal (TERM=xterm-256color), under
 //     /usr/bin/time -v: the time to its first screen, then the redraw of
 //     each key (Ctrl+O, PgUp, End), then q. The output is decoded by a
@@ -34,11 +37,12 @@
 // two forms of a process one after the other (in the other order every
 // other round), so that zstd ÷ raw compares runs made side by side. For
 // the same reason a round runs the decode pass right before repro, whose
-// ratio to it is a target.
+// ratio to it is a target, and repro-one right after it.
 //
 // The Markdown table goes to standard output and to -o (bench/shapes.md):
 // every cell, with its target next to it marked ok or MISSED, then the
-// ratios (cost per event, largest ÷ smallest size; repro ÷ decode pass;
+// ratios (cost per event, largest ÷ smallest size; repro ÷ decode pass,
+// and its split: one size ÷ decode pass, each further size ÷ decode pass;
 // zstd ÷ raw). A cell that failed stays in the table with its error, and
 // the runner goes on. The exit status is 0 whether targets are missed or
 // not, 1 if the runner itself could not run.
@@ -66,8 +70,27 @@ import (
 )
 
 // The commands measured, in the table's order. cat and decode, the floor,
-// are always measured.
-var allCommands = []string{"check", "render", "history", "repro", "view"}
+// are always measured. repro-one is repro at one size (reproOneSize), a
+// diagnostic with no target of its own: beside repro it splits repro's time
+// into what it spends once (the two reads, the projections, the history
+// pages, one size's documents) and what each further size adds.
+var allCommands = []string{"check", "render", "history", "repro", "repro-one", "view"}
+
+// reproOneSize is the size repro-one renders at, the first of repro's
+// default sizes; reproSizes is how many sizes repro renders at without
+// --size (cli.defaultSizes).
+const (
+	reproOneSize = "80x24"
+	reproSizes   = 3
+)
+
+// commandArgs is the dshtest command line of step on the log at path.
+func commandArgs(step, path string) []string {
+	if step == "repro-one" {
+		return []string{"repro", "--size", reproOneSize, path}
+	}
+	return []string{step, path}
+}
 
 func main() {
 	shapes := flag.String("shapes", "current,small,tiny,real", "log shapes (internal/sessiongen)")
@@ -370,7 +393,7 @@ func (b *bench) measureSize(shape string, size int) {
 						r.err = fmt.Sprintf("decode printed %q", count.String())
 					}
 				default:
-					r = b.process(exec.Command(b.dshtest, step, l.path), nil)
+					r = b.process(exec.Command(b.dshtest, commandArgs(step, l.path)...), nil)
 				}
 				if r.err != "" || r.exit != 0 || r.signal != 0 {
 					c.failed = &r
@@ -432,20 +455,27 @@ func (b *bench) measureSize(shape string, size int) {
 }
 
 // runOrder is the order a round runs steps in: the table's, but for the
-// decode pass, which runs right before repro when repro is measured. Their
-// ratio is a target, and on a shared machine runs made half a minute
-// apart (check, render and history of a 1M-event log) differ by more than
-// its margin.
+// decode pass, which runs right before repro when repro is measured, and
+// repro-one, which runs right after it. Their ratios to the decode pass
+// are reported (repro's is a target), and on a shared machine runs made
+// half a minute apart (check, render and history of a 1M-event log)
+// differ by more than its margin.
 func runOrder(steps []string) []string {
-	if !slices.Contains(steps, "repro") {
+	repro, one := slices.Contains(steps, "repro"), slices.Contains(steps, "repro-one")
+	if !repro && !one {
 		return steps
 	}
 	var order []string
 	for _, s := range steps {
-		switch s {
-		case "decode":
-		case "repro":
+		switch {
+		case s == "decode", s == "repro-one" && repro:
+		case s == "repro":
 			order = append(order, "decode", "repro")
+			if one {
+				order = append(order, "repro-one")
+			}
+		case s == "repro-one":
+			order = append(order, "decode", "repro-one")
 		default:
 			order = append(order, s)
 		}

@@ -26,7 +26,7 @@ type result struct {
 	Events  int    // the events the reader decoded; 0: unknown
 	File    int64  // this form's file size
 	Raw     int64  // the raw form's size, the RSS budgets' base
-	Command string // cat, decode, check, render, history, repro, view, "view keys"; gen for a log not made
+	Command string // cat, decode, check, render, history, repro, repro-one, view, "view keys"; gen for a log not made
 	Wall    time.Duration
 	RSS     int64 // 0: not measured
 	Outcome string
@@ -49,7 +49,7 @@ func outcome(command string, p run) string {
 		return "error: killed by signal " + strconv.Itoa(p.signal)
 	case p.exit == 0:
 		return "ok"
-	case command == "repro" && p.exit == 1:
+	case (command == "repro" || command == "repro-one") && p.exit == 1:
 		return "FAIL"
 	}
 	s := "error: exit status " + strconv.Itoa(p.exit)
@@ -232,12 +232,16 @@ func (ix index) get(shape string, size int, form, command string) *result {
 
 // ratioCommands are the commands whose ratios are reported: the floor
 // (no target: it shows what the commands' ratios can be at best) and
-// dshtest's. view is its time to first screen.
-var ratioCommands = []string{"cat", "decode", "check", "render", "history", "repro", "view"}
+// dshtest's. view is its time to first screen; repro-one, a diagnostic,
+// has no target either.
+var ratioCommands = []string{"cat", "decode", "check", "render", "history", "repro", "repro-one", "view"}
 
 // ratioTable is, for each shape: the cost per event on the largest size
 // over the smallest, for each form and command; repro ÷ one decode pass,
-// for each size and form; zstd ÷ raw wall time, for each size and command.
+// for each size and form, and where repro-one was measured its split: repro
+// at one size ÷ the decode pass, and what each further size adds ÷ the
+// decode pass, so that repro ÷ decode is the first plus reproSizes−1 times
+// the second; zstd ÷ raw wall time, for each size and command.
 func ratioTable(results []result) string {
 	ix := newIndex(results)
 	var shapes, forms []string
@@ -278,8 +282,15 @@ func ratioTable(results []result) string {
 	perEvent := func(a, b *result) float64 {
 		return float64(a.Wall) / float64(a.events()) / (float64(b.Wall) / float64(b.events()))
 	}
+	// furtherSize is what each size after the first adds to repro (a)
+	// over repro-one (b), divided by the decode pass.
+	furtherSize := func(decode *result) func(a, b *result) float64 {
+		return func(a, b *result) float64 {
+			return float64(a.Wall-b.Wall) / (reproSizes - 1) / float64(decode.Wall)
+		}
+	}
 	limitFor := func(command string, limit float64) float64 {
-		if command == "cat" || command == "decode" {
+		if command == "cat" || command == "decode" || command == "repro-one" {
 			return 0
 		}
 		return limit
@@ -296,8 +307,16 @@ func ratioTable(results []result) string {
 		}
 		for _, size := range sizes {
 			for _, form := range forms {
-				add(shape, form, "repro", "repro ÷ decode pass, "+sizeLabel(size),
-					ix.get(shape, size, form, "repro"), ix.get(shape, size, form, "decode"), wallRatio, targets.ReproDecodeRatio)
+				repro, one, decode := ix.get(shape, size, form, "repro"), ix.get(shape, size, form, "repro-one"), ix.get(shape, size, form, "decode")
+				add(shape, form, "repro", "repro ÷ decode pass, "+sizeLabel(size), repro, decode, wallRatio, targets.ReproDecodeRatio)
+				if one == nil {
+					continue
+				}
+				add(shape, form, "repro-one", "one size ÷ decode pass, "+sizeLabel(size), one, decode, wallRatio, 0)
+				if !decode.measured() || decode.Wall <= 0 {
+					one = nil // no ratio to a decode pass there is not
+				}
+				add(shape, form, "repro", "each further size ÷ decode pass, "+sizeLabel(size), repro, one, furtherSize(decode), 0)
 			}
 		}
 		if slices.Contains(forms, "raw") && slices.Contains(forms, "zstd") {

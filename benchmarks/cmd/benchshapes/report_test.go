@@ -19,6 +19,8 @@ func TestOutcome(t *testing.T) {
 		{"repro", run{exit: 2, stderr: "usage"}, "error: exit status 2: usage"},
 		{"history", run{signal: 9}, "error: killed by signal 9"},
 		{"repro", run{err: "killed after 15m0s", exit: 1}, "error: killed after 15m0s"},
+		{"repro-one", run{exit: 1}, "FAIL"},
+		{"repro-one", run{exit: 2}, "error: exit status 2"},
 	} {
 		if got := outcome(tt.command, tt.run); got != tt.want {
 			t.Errorf("outcome(%q, %+v) = %q, want %q", tt.command, tt.run, got, tt.want)
@@ -85,6 +87,9 @@ func TestRatioTable(t *testing.T) {
 				d = 14 * time.Microsecond // 1.4× per event
 			}
 		}
+		if command == "repro-one" {
+			d *= 4 // so each further size adds 3× the decode pass at 10k, 5× at 1M
+		}
 		if form == "zstd" && command == "check" {
 			d += d / 10 // 1.1× raw
 		}
@@ -115,6 +120,11 @@ func TestRatioTable(t *testing.T) {
 		"| small | zstd ÷ raw | check   | wall, 1M                | 1.10  | ≤ 1.2  | ok     |",
 		"| small | zstd ÷ raw | history | wall, 10k               | 2.00  | ≤ 1.2  | MISSED |",
 		"| small | zstd ÷ raw | cat     | wall, 10k               | 1.00  | —      |        |",
+		"| small | raw | repro-one | one size ÷ decode pass, 10k | 4.00 | — | |",
+		"| small | raw | repro | each further size ÷ decode pass, 10k | 3.00 | — | |",
+		"| small | zstd | repro | each further size ÷ decode pass, 1M | 5.00 | — | |",
+		"| small | raw | repro-one | per event, 1M ÷ 10k | 1.00 | — | |",
+		"| small | zstd ÷ raw | repro-one | wall, 1M | 1.00 | — | |",
 	} {
 		if !hasRow(out, want) {
 			t.Errorf("ratio table lacks\n%s\nin\n%s", want, out)
@@ -134,6 +144,47 @@ func TestRatioTableOneSizeOneForm(t *testing.T) {
 	}
 	if !hasRow(out, "| tiny | raw | repro | repro ÷ decode pass, 10k | 3.00 | ≤ 8 | ok |") {
 		t.Errorf("no repro ÷ decode row:\n%s", out)
+	}
+	if strings.Contains(out, "one size") || strings.Contains(out, "further size") {
+		t.Errorf("repro's split without repro-one measured:\n%s", out)
+	}
+}
+
+func TestRatioTableReproSplit(t *testing.T) {
+	res := []result{
+		{Shape: "current", Size: 100000, Form: "raw", Command: "decode", Wall: 200 * time.Millisecond, Outcome: "ok"},
+		{Shape: "current", Size: 100000, Form: "raw", Command: "repro", Wall: 3 * time.Second, Outcome: "ok"},
+		{Shape: "current", Size: 100000, Form: "raw", Command: "repro-one", Wall: 1800 * time.Millisecond, Outcome: "FAIL"},
+		{Shape: "current", Size: 100000, Form: "zstd", Command: "decode", Outcome: "error: exit status 1"},
+		{Shape: "current", Size: 100000, Form: "zstd", Command: "repro", Wall: 3 * time.Second, Outcome: "ok"},
+		{Shape: "current", Size: 100000, Form: "zstd", Command: "repro-one", Wall: 1800 * time.Millisecond, Outcome: "ok"},
+	}
+	out := ratioTable(res)
+	for _, want := range []string{
+		// 3 s = 1.8 s + 2 × 0.6 s: 15 = 9 + 2 × 3 decode passes.
+		"| current | raw | repro | repro ÷ decode pass, 100k | 15.00 | ≤ 8 | MISSED |",
+		"| current | raw | repro-one | one size ÷ decode pass, 100k | 9.00 | — | |",
+		"| current | raw | repro | each further size ÷ decode pass, 100k | 3.00 | — | |",
+		// No decode pass, no ratio to it.
+		"| current | zstd | repro-one | one size ÷ decode pass, 100k | n/a | — | |",
+		"| current | zstd | repro | each further size ÷ decode pass, 100k | n/a | — | |",
+	} {
+		if !hasRow(out, want) {
+			t.Errorf("ratio table lacks\n%s\nin\n%s", want, out)
+		}
+	}
+	checkRectangular(t, out)
+}
+
+func TestCommandArgs(t *testing.T) {
+	for _, tt := range []struct{ step, want string }{
+		{"check", "check l.jsonl"},
+		{"repro", "repro l.jsonl"},
+		{"repro-one", "repro --size 80x24 l.jsonl"},
+	} {
+		if got := strings.Join(commandArgs(tt.step, "l.jsonl"), " "); got != tt.want {
+			t.Errorf("commandArgs(%q) = %s, want %s", tt.step, got, tt.want)
+		}
 	}
 }
 
@@ -261,6 +312,9 @@ func TestRunOrder(t *testing.T) {
 		{"cat,decode,check,render,history,repro,view", "cat,check,render,history,decode,repro,view"},
 		{"cat,decode,repro", "cat,decode,repro"},
 		{"cat,decode,check,view", "cat,decode,check,view"},
+		{"cat,decode,check,render,history,repro,repro-one,view", "cat,check,render,history,decode,repro,repro-one,view"},
+		{"cat,decode,repro-one,check", "cat,decode,repro-one,check"},
+		{"cat,decode,repro-one,repro", "cat,decode,repro,repro-one"},
 	} {
 		if got := strings.Join(runOrder(strings.Split(tt.steps, ",")), ","); got != tt.want {
 			t.Errorf("runOrder(%s) = %s, want %s", tt.steps, got, tt.want)
