@@ -110,7 +110,7 @@ func TestRatioTable(t *testing.T) {
 		}
 	}
 	out := ratioTable(res)
-	for _, want := range []string{
+	checkRows(t, "ratio table", out,
 		"| small | raw        | repro   | per event, 1M ÷ 10k     | 1.40  | ≤ 1.3  | MISSED |",
 		"| small | raw        | check   | per event, 1M ÷ 10k     | 1.00  | ≤ 1.3  | ok     |",
 		"| small | raw        | decode  | per event, 1M ÷ 10k     | 1.00  | —      |        |",
@@ -125,11 +125,7 @@ func TestRatioTable(t *testing.T) {
 		"| small | zstd | repro | each further size ÷ decode pass, 1M | 5.00 | — | |",
 		"| small | raw | repro-one | per event, 1M ÷ 10k | 1.00 | — | |",
 		"| small | zstd ÷ raw | repro-one | wall, 1M | 1.00 | — | |",
-	} {
-		if !hasRow(out, want) {
-			t.Errorf("ratio table lacks\n%s\nin\n%s", want, out)
-		}
-	}
+	)
 	checkRectangular(t, out)
 }
 
@@ -160,7 +156,7 @@ func TestRatioTableReproSplit(t *testing.T) {
 		{Shape: "current", Size: 100000, Form: "zstd", Command: "repro-one", Wall: 1800 * time.Millisecond, Outcome: "ok"},
 	}
 	out := ratioTable(res)
-	for _, want := range []string{
+	checkRows(t, "ratio table", out,
 		// 3 s = 1.8 s + 2 × 0.6 s: 15 = 9 + 2 × 3 decode passes.
 		"| current | raw | repro | repro ÷ decode pass, 100k | 15.00 | ≤ 8 | MISSED |",
 		"| current | raw | repro-one | one size ÷ decode pass, 100k | 9.00 | — | |",
@@ -168,11 +164,7 @@ func TestRatioTableReproSplit(t *testing.T) {
 		// No decode pass, no ratio to it.
 		"| current | zstd | repro-one | one size ÷ decode pass, 100k | n/a | — | |",
 		"| current | zstd | repro | each further size ÷ decode pass, 100k | n/a | — | |",
-	} {
-		if !hasRow(out, want) {
-			t.Errorf("ratio table lacks\n%s\nin\n%s", want, out)
-		}
-	}
+	)
 	checkRectangular(t, out)
 }
 
@@ -200,17 +192,23 @@ func TestCellTable(t *testing.T) {
 		{Shape: "real", Size: 10000, Form: "raw", Command: "gen", Outcome: "error: gen: sessiongen: real shape not built yet"},
 	}
 	out := cellTable(res)
-	for _, want := range []string{
+	checkRows(t, "cell table", out,
 		"| small | 100,008 | raw  | 22.0 MiB | repro     | 5.80 s | ≤ 2.00 s MISSED      | 153.0 MiB | 6.95×     | ≤ 66.0 MiB MISSED |",
 		"| small | 100,008 | zstd | 5.0 MiB  | check     | 800 ms | —                    | 30.0 MiB  | 1.36×     | ≤ 64.0 MiB ok     |",
 		"| view keys | 62 ms | ≤ 50 ms each MISSED | — | — | — | ok (ctrl+o 62 ms, pgup 3.0 ms, end 2.5 ms) |",
 		"| real  | ~10,000 | raw  | —        | gen       | —      | —                    | —         | —         | —                 | error: gen: sessiongen: real shape not built yet |",
-	} {
-		if !hasRow(out, want) {
-			t.Errorf("cell table lacks\n%s\nin\n%s", want, out)
+	)
+	checkRectangular(t, out)
+}
+
+// checkRows fails t for each of want that is not a row of table (hasRow).
+func checkRows(t *testing.T, name, table string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !hasRow(table, w) {
+			t.Errorf("%s lacks\n%s\nin\n%s", name, w, table)
 		}
 	}
-	checkRectangular(t, out)
 }
 
 // hasRow reports whether table has a row holding the cells of want, a
