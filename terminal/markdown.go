@@ -519,27 +519,15 @@ func (m *mdr) wrapAll(lines []line, width int) []mdRow {
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6).
 func wrapPad(l line, width int) []mdRow {
-	width = max(width, 1)
-	var cells []cell // split once, for the wrap and the padding
-	var wrapped []line
-	switch {
-	case l.width() <= width:
-		return []mdRow{{l: l}}
-	case printableASCII(l):
-		wrapped = wrapASCII(l, width)
-	default:
-		buf := scratchCells()
-		defer releaseCells(buf)
-		cells = appendCells((*buf)[:0], l)
-		*buf = cells
-		wrapped = wrapCells(cells, width) // only a wide cluster's text changes
-	}
+	w := wrap(l, width) // split once, for the wrap and the padding
+	defer w.release()
+	wrapped, cells := w.rows, w.cells
 	rows := make([]mdRow, len(wrapped))
 	if len(wrapped) == 1 {
 		rows[0].l = wrapped[0]
 		return rows
 	}
-	if printableASCII(l) {
+	if w.ascii {
 		return padASCII(l, wrapped, rows)
 	}
 	pos := 0

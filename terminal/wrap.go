@@ -33,9 +33,9 @@ func appendCells(cells []cell, l line) []cell {
 	return cells
 }
 
-// cellPool holds the cell buffers of wrapPad, which splits every wrapped
-// line of a document that is not printable ASCII and drops the cells once
-// its rows are built. A buffer grown past maxPooledCells is let go.
+// cellPool holds the cell buffers of wrap, which splits every wrapped line
+// of a document that is not printable ASCII and drops the cells once its
+// rows are built. A buffer grown past maxPooledCells is let go.
 var cellPool = sync.Pool{New: func() any { return new([]cell) }}
 
 const maxPooledCells = 1 << 14
@@ -152,14 +152,42 @@ func fromCells(cells []cell) line {
 // is kept on its first row. A grapheme wider than the whole width (a wide
 // rune at width 1) is replaced by U+FFFD so that no row exceeds the width.
 func wrapLine(l line, width int) []line {
+	w := wrap(l, width)
+	w.release() // the rows share nothing with the cells (fromCells)
+	return w.rows
+}
+
+// wrapping is a line wrapped to a width (wrapLine's rows) and how it was
+// split: a printable-ASCII line by bytes, any other line wider than the
+// width into cells, which are scratch until release.
+type wrapping struct {
+	rows  []line
+	ascii bool
+	cells []cell // nil unless the line was split into cells
+	buf   *[]cell
+}
+
+// wrap wraps l to width: the one place that chooses how a line is split.
+func wrap(l line, width int) wrapping {
 	width = max(width, 1)
-	if l.width() <= width {
-		return []line{l}
+	switch {
+	case l.width() <= width:
+		return wrapping{rows: []line{l}}
+	case printableASCII(l):
+		return wrapping{rows: wrapASCII(l, width), ascii: true}
 	}
-	if printableASCII(l) {
-		return wrapASCII(l, width)
+	buf := scratchCells()
+	*buf = appendCells((*buf)[:0], l)
+	// wrapCells writes into the cells: only a wide cluster's text changes.
+	return wrapping{rows: wrapCells(*buf, width), cells: *buf, buf: buf}
+}
+
+// release returns the cells to the pool; they must not be used after.
+func (w *wrapping) release() {
+	if w.buf != nil {
+		releaseCells(w.buf)
+		w.buf, w.cells = nil, nil
 	}
-	return wrapCells(toCells(l), width)
 }
 
 // wrapCells is wrapLine of a line of more than width cells (width ≥ 1),
