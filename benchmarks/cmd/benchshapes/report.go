@@ -282,13 +282,6 @@ func ratioTable(results []result) string {
 	perEvent := func(a, b *result) float64 {
 		return float64(a.Wall) / float64(a.events()) / (float64(b.Wall) / float64(b.events()))
 	}
-	// furtherSize is what each size after the first adds to repro (a)
-	// over repro-one (b), divided by the decode pass.
-	furtherSize := func(decode *result) func(a, b *result) float64 {
-		return func(a, b *result) float64 {
-			return float64(a.Wall-b.Wall) / (reproSizes - 1) / float64(decode.Wall)
-		}
-	}
 	limitFor := func(command string, limit float64) float64 {
 		if command == "cat" || command == "decode" || command == "repro-one" {
 			return 0
@@ -316,7 +309,12 @@ func ratioTable(results []result) string {
 				if !decode.measured() || decode.Wall <= 0 {
 					one = nil // no ratio to a decode pass there is not
 				}
-				add(shape, form, "repro", "each further size ÷ decode pass, "+sizeLabel(size), repro, one, furtherSize(decode), 0)
+				// What each size after the first adds to repro (a) over
+				// repro-one (b), divided by the decode pass.
+				furtherSize := func(a, b *result) float64 {
+					return float64(a.Wall-b.Wall) / (reproSizes - 1) / float64(decode.Wall)
+				}
+				add(shape, form, "repro", "each further size ÷ decode pass, "+sizeLabel(size), repro, one, furtherSize, 0)
 			}
 		}
 		if slices.Contains(forms, "raw") && slices.Contains(forms, "zstd") {
