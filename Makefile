@@ -50,7 +50,7 @@ bench:
 bench-repro:
 	@tmp=$${TMPDIR:-/tmp}; \
 	$(GO) build -o $$tmp/dshtest-bench ./cmd/dshtest && \
-	$(GO) run ./internal/sessiongen/cmd/gen -n $(REPRO_EVENTS) > $$tmp/dshtest-repro.jsonl && \
+	$(GO) run ./internal/testkit/sessiongen/cmd/gen -n $(REPRO_EVENTS) > $$tmp/dshtest-repro.jsonl && \
 	ls -l $$tmp/dshtest-repro.jsonl && \
 	{ /usr/bin/time -v $$tmp/dshtest-bench repro $$tmp/dshtest-repro.jsonl 2>&1 >/dev/null | \
 	  grep -E 'Elapsed \(wall|Maximum resident|Exit status'; }; \

@@ -24,7 +24,7 @@
 //     and answers a page in O(1); naive is history.ScanPage, the
 //     spec's scan of the log per page.
 //
-// The logs come from internal/sessiongen (GenerateN), generated once per
+// The logs come from internal/testkit/sessiongen (GenerateN), generated once per
 // size and cached for the test binary. Per-event benchmarks report
 // ns/event; every benchmark also reports process CPU time (cpu-ns/op,
 // cpu-ns/event), which is the steadier figure on a shared machine. Compare

@@ -13,7 +13,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/dshtest/dshtest/internal/safefile"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/terminal"
 )

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/history"
-	"github.com/dshtest/dshtest/internal/mutant"
+	"github.com/dshtest/dshtest/internal/testkit/mutant"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"

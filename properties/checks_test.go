@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/dshtest/dshtest/history"
-	"github.com/dshtest/dshtest/internal/invariant"
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
@@ -197,7 +197,7 @@ func clip(s string) string {
 }
 
 // checkInvariants runs dshtest repro's transcript invariants
-// (internal/invariant) over the session at its final size.
+// (internal/repro/invariant) over the session at its final size.
 func checkInvariants(s *subject) error {
 	sizes := []invariant.Size{{W: s.p.width, H: s.p.height}}
 	c := invariant.New(s.events, sizes, transcript.Options{EagerSteps: s.p.eager}, s.p.proj, "prop")

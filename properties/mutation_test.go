@@ -6,8 +6,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/dshtest/dshtest/internal/emit"
-	"github.com/dshtest/dshtest/internal/mutant"
+	"github.com/dshtest/dshtest/internal/repro/emit"
+	"github.com/dshtest/dshtest/internal/testkit/mutant"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"

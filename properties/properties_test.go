@@ -18,9 +18,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshtest/dshtest/internal/emit"
-	"github.com/dshtest/dshtest/internal/minimize"
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/repro/emit"
+	"github.com/dshtest/dshtest/internal/repro/minimize"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -83,7 +83,7 @@ var properties = []property{
 	{"model-only", "no model-only text (checkpoint preamble and summary, foreign and regenerated copies) is rendered", checkModelOnly},
 	{"row-width", "every document and screen row is at most the terminal width", checkRowWidth},
 	{"escaped", "no rendered row holds a control character outside SGR sequences", checkEscaped},
-	{"invariants", "the transcript invariants of dshtest repro (internal/invariant) hold at the session's size", checkInvariants},
+	{"invariants", "the transcript invariants of dshtest repro (internal/repro/invariant) hold at the session's size", checkInvariants},
 	{"history", "history pages (max 1..7) partition the log from the tail back to 0, keep each summary with its checkpoint, and project cleanly", checkHistory},
 }
 
@@ -368,7 +368,7 @@ func shrink(f *failure, dir string) (path string, small []sessionlog.Event, err 
 	name := fmt.Sprintf("%s-%d", f.prop.name, f.seed)
 	opts := emit.Options{
 		Sizes:  []emit.Size{{W: p.width, H: p.height}},
-		Source: fmt.Sprintf("internal/sessiongen seed %d (%+v), shrunk from %d to %d events by internal/minimize", f.seed, f.cfg, len(f.events), len(small)),
+		Source: fmt.Sprintf("internal/testkit/sessiongen seed %d (%+v), shrunk from %d to %d events by internal/repro/minimize", f.seed, f.cfg, len(f.events), len(small)),
 		Comment: fmt.Sprintf("Property %s failed: %s.\nSettings: %s.\n%s", f.prop.name, f.prop.doc, p,
 			firstLine(smallErr)),
 		Eager: p.eager, HideReasoning: p.hideReasoning, ToolPresses: int(p.tools), Light: p.scheme == terminal.SchemeLight,

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/transcript"
 )
 

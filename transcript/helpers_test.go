@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -20,7 +20,7 @@ import (
 // testdataDir holds the example logs, beside the log vocabulary they show.
 const testdataDir = "../sessionlog/testdata"
 
-// trLoad and trLogFiles read the plain example logs (internal/synthlog's
+// trLoad and trLogFiles read the plain example logs (internal/testkit/synthlog's
 // test-support reader).
 func trLoad(t testing.TB, name string) []sessionlog.Event {
 	t.Helper()

@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
-	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
@@ -186,7 +186,7 @@ const testdataDir = "../sessionlog/testdata"
 // toolData0 is a well-formed tool/result payload (as in the surface tests).
 const toolData0 = `{"turn":2,"step":1,"message":{"id":"m-t2","role":"user","content":[{"type":"tool-result","toolCallId":"call-2","content":[{"type":"text","text":"short"}],"isError":false}],"source":{"kind":"tool","callId":"call-2"}}}`
 
-// The benchmarks below hold each payload reader of internal/fastjson to the
+// The benchmarks below hold each payload reader of internal/ground/fastjson to the
 // rule that keeps it: at least 1.5× faster than the plain path (the
 // encoding/json decode it stands in for), in the same run.
 

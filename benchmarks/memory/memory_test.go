@@ -40,7 +40,7 @@ func TestMemory(t *testing.T) {
 	}
 	dir := t.TempDir()
 	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
-	gen := build(t, dir, "gen", "github.com/dshtest/dshtest/internal/sessiongen/cmd/gen")
+	gen := build(t, dir, "gen", "github.com/dshtest/dshtest/internal/testkit/sessiongen/cmd/gen")
 	log := filepath.Join(dir, "small-100k.jsonl")
 	if out, err := exec.Command(gen, "-shape", "small", "-n", "100000", "-seed", "1", "-header", "-o", log).CombinedOutput(); err != nil {
 		t.Fatalf("gen: %v\n%s", err, out)

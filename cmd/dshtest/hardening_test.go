@@ -14,8 +14,8 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/internal/hostile"
-	"github.com/dshtest/dshtest/internal/safefile"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/internal/testkit/hostile"
 )
 
 // TestHardening runs testdata/hardening/*.txtar: the attacks of issue 15

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dshtest/dshtest/internal/safefile"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 )
 
 // killScenarios are the scenarios the kill test records: several fixtures

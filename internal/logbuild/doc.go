@@ -1,6 +1,6 @@
 // Package logbuild writes the payloads and events of a session log for the
 // code that makes logs rather than reads them: the harness's verbs and the
-// session generator (internal/sessiongen). It holds the shapes they share,
+// session generator (internal/testkit/sessiongen). It holds the shapes they share,
 // in upstream's key order, so that a payload is built one way and a
 // constant written once:
 //

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 )
 
 // FuzzRead feeds random bytes and mutations of valid raw and Zstandard logs

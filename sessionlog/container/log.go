@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 )
 
 // DefaultMaxLine is the default cap on one line's length, 64 MiB.

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 )
 
 // part is one stretch of plaintext fed to the scanner. The scanner reads the

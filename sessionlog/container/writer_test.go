@@ -4,10 +4,10 @@ import (
 	"database/sql"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/logforms"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
 )
 
-// The writers of the forms live in internal/logforms, shared with the
+// The writers of the forms live in internal/testkit/logforms, shared with the
 // reader's and the CLI's tests; these are the short names this package's
 // tests use.
 

@@ -9,7 +9,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 

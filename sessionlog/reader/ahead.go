@@ -3,7 +3,7 @@ package reader
 import (
 	"sync"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog/container"
 )
 

@@ -26,7 +26,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/dshtest/dshtest/internal/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
 

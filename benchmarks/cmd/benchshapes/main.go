@@ -6,7 +6,7 @@
 //	go run ./benchmarks/cmd/benchshapes -shapes small,tiny -sizes 10000,100000 -forms raw -keep bench/logs
 //
 // For every shape × size × form it generates the log with
-// internal/sessiongen/cmd/gen -header (raw .jsonl, and .jsonl.zstd), then
+// internal/testkit/sessiongen/cmd/gen -header (raw .jsonl, and .jsonl.zstd), then
 // measures, one process at a time:
 //
 //   - the floor: cat FILE > /dev/null, and one decode pass of the reader
@@ -93,7 +93,7 @@ func commandArgs(step, path string) []string {
 }
 
 func main() {
-	shapes := flag.String("shapes", "current,small,tiny,real", "log shapes (internal/sessiongen)")
+	shapes := flag.String("shapes", "current,small,tiny,real", "log shapes (internal/testkit/sessiongen)")
 	sizes := flag.String("sizes", "10000,100000,1000000", "log sizes, in events")
 	forms := flag.String("forms", "raw,zstd", "log forms: raw (.jsonl), zstd (.jsonl.zstd)")
 	commands := flag.String("commands", strings.Join(allCommands, ","), "dshtest commands to measure")
@@ -267,7 +267,7 @@ func (b *bench) build() error {
 		b.gen = filepath.Join(dir, "gen")
 		err = b.goBuild(b.dshtest, "./cmd/dshtest")
 		if err == nil {
-			err = b.goBuild(b.gen, "./internal/sessiongen/cmd/gen")
+			err = b.goBuild(b.gen, "./internal/testkit/sessiongen/cmd/gen")
 		}
 		if err == nil {
 			// Can programs run here?

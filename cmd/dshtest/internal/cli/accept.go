@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
 // This file holds the decisions on pending snapshots (NAME.screen.new,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 )
 
 // BenchmarkRepro runs "dshtest repro" in-process (Run, as main does) on a

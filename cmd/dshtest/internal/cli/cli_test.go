@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
 var exampleLog = filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl")

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/logforms"
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"

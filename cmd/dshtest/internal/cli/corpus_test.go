@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/dshtest/dshtest/internal/logforms"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/header"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/hostile"
+	"github.com/dshtest/dshtest/internal/testkit/hostile"
 )
 
 // fuzzLog is a small valid log whose strings the fuzzer's text is put

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/reader"

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/screen/picture"
 	"github.com/dshtest/dshtest/terminal"

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/dshtest/dshtest/internal/mutant"
+	"github.com/dshtest/dshtest/internal/testkit/mutant"
 	"github.com/dshtest/dshtest/terminal"
 )
 

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/invariant"
-	"github.com/dshtest/dshtest/internal/safefile"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
 // snapshotLine matches a snapshot step of a scenario's script: optional

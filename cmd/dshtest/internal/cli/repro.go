@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/internal/emit"
-	"github.com/dshtest/dshtest/internal/invariant"
-	"github.com/dshtest/dshtest/internal/minimize"
-	"github.com/dshtest/dshtest/internal/safefile"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/internal/repro/emit"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/repro/minimize"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
 func (a *app) runCommand() *cobra.Command {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/internal/invariant"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/sessionlog/container"
 )
 

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dshtest/dshtest/internal/safefile"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 )
 
 // ExitInterrupted is the exit code of a command stopped by SIGINT or

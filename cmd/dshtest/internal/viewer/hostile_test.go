@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
-	"github.com/dshtest/dshtest/internal/hostile"
+	"github.com/dshtest/dshtest/internal/testkit/hostile"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"

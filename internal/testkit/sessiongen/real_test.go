@@ -15,7 +15,7 @@ import (
 
 // realCorpus is the shared corpus of real upstream logs, reached from the
 // package directory through the repository's ../shared.
-const realCorpus = "../../../shared/corpus/upstream-logs"
+const realCorpus = "../../../../shared/corpus/upstream-logs"
 
 func needCorpus(t *testing.T) {
 	t.Helper()

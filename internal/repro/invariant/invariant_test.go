@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dshtest/dshtest/internal/mutant"
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/testkit/mutant"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"

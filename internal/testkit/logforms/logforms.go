@@ -2,7 +2,7 @@
 // upstream writes (spec containers.md §3 Zstandard frames, §0 the web
 // export zip, §9 the schema-17 SQLite store), for the tests of the readers
 // (sessionlog/container, sessionlog/reader, the CLI) to read back, and
-// for the benchmark generator (internal/sessiongen/cmd/gen). It is test
+// for the benchmark generator (internal/testkit/sessiongen/cmd/gen). It is test
 // support: no command a user runs imports it.
 package logforms
 

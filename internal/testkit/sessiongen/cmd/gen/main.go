@@ -2,10 +2,10 @@
 // developer's tool for benchmarks and triage, for example the repro of a
 // 100k-event log measured as a process.
 //
-//	go run ./internal/sessiongen/cmd/gen -n 100000 -seed 1 > /tmp/session.jsonl
-//	go run ./internal/sessiongen/cmd/gen -shape small -n 100000 -header > /tmp/small.jsonl
-//	go run ./internal/sessiongen/cmd/gen -shape tiny -n 1000000 -zstd -o /tmp/tiny.jsonl.zstd
-//	go run ./internal/sessiongen/cmd/gen -shape real -n 100000 -corpus ../shared/corpus/upstream-logs > /tmp/real.jsonl
+//	go run ./internal/testkit/sessiongen/cmd/gen -n 100000 -seed 1 > /tmp/session.jsonl
+//	go run ./internal/testkit/sessiongen/cmd/gen -shape small -n 100000 -header > /tmp/small.jsonl
+//	go run ./internal/testkit/sessiongen/cmd/gen -shape tiny -n 1000000 -zstd -o /tmp/tiny.jsonl.zstd
+//	go run ./internal/testkit/sessiongen/cmd/gen -shape real -n 100000 -corpus ../shared/corpus/upstream-logs > /tmp/real.jsonl
 //
 // -shape picks the kind of log (sessiongen.Shape): current (the default
 // Config), small, tiny, or real (turns replayed from real upstream logs).
@@ -22,8 +22,8 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/dshtest/dshtest/internal/logforms"
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/sessiongen"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -88,7 +88,7 @@ var chunkCorpus = []string{
 // expanded twin (packed-container.expanded.jsonl) is among the logs.
 func chunkPayloads(t *testing.T) []string {
 	out := append([]string(nil), chunkCorpus...)
-	files, _ := filepath.Glob(filepath.Join("..", "..", "sessionlog", "testdata", "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "sessionlog", "testdata", "*.jsonl"))
 	if len(files) == 0 {
 		t.Fatal("no testdata logs")
 	}

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 

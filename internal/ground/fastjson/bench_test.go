@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/synthlog"
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
