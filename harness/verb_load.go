@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/surface"
 )
@@ -51,9 +52,9 @@ func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
 		f.Close()
 		log, err := reader.Read(abs, reader.Options{})
 		if err != nil {
-			var re *reader.Error
+			var re *sessionlog.Error
 			if errors.As(err, &re) && re.Path == abs {
-				re.Path = args[0] // name the file as the scenario does
+				err = re.At(sessionlog.Pos{Path: args[0], Line: re.Line, Seq: re.Seq}) // name the file as the scenario does
 			}
 			return err
 		}

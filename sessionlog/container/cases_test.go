@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 const hdr = `{"type":"session","version":0,"id":"s1","createdAt":1700000000000,"cwd":"/w","delegationDepth":0}`
@@ -48,7 +50,7 @@ func check(t *testing.T, name string, lg *Log, openErr error, w want) {
 		if refusal == nil || !strings.Contains(refusal.Error(), w.err) {
 			t.Fatalf("%s: refusal %v, want %q", name, refusal, w.err)
 		}
-		if ce, ok := refusal.(*Error); !ok || ce.Line != w.errLine {
+		if ce, ok := refusal.(*sessionlog.Error); !ok || ce.Line != w.errLine {
 			t.Fatalf("%s: refusal %#v, want line %d", name, refusal, w.errLine)
 		}
 		if strings.Contains(refusal.Error(), "\n") {

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 const corpusDir = "../../../shared/corpus"
@@ -80,8 +83,8 @@ func TestCorpusForms(t *testing.T) {
 				if refusal == nil || !strings.Contains(refusal.Error(), "corrupt session log: seq gap in committed region at line ") {
 					t.Fatalf("want the seq-gap refusal, got %v", refusal)
 				}
-				var ce *Error
-				if !errorsAs(refusal, &ce) || ce.Line == 0 || ce.Path != path {
+				var ce *sessionlog.Error
+				if !errors.As(refusal, &ce) || ce.Line == 0 || ce.Path != path {
 					t.Fatalf("refusal does not name file:line: %#v", refusal)
 				}
 				t.Logf("refused: %v", refusal)

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // DefaultMaxLine is the default cap on one line's length, 64 MiB.
@@ -171,7 +172,7 @@ func (l *Log) Close() error {
 func Open(path string, opts Options) (*Log, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+errText(err), err)
 	}
 	if fi.IsDir() {
 		file, err := SessionFile(path)
@@ -182,12 +183,12 @@ func Open(path string, opts Options) (*Log, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+errText(err), err)
 	}
 	fi, err = f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+errText(err), err)
 	}
 	if !fi.Mode().IsRegular() {
 		// A pipe or a device (/dev/stdin): read it as a stream.
@@ -234,9 +235,9 @@ func SessionFile(dir string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", &Error{Path: dir, Offset: -1, Reason: "not a session directory: it holds neither session.jsonl nor session.jsonl.zstd"}
+		return "", refuse(sessionlog.Pos{Path: dir, Seq: -1}, "not a session directory: it holds neither session.jsonl nor session.jsonl.zstd", nil)
 	case 2:
-		return "", &Error{Path: dir, Offset: -1, Reason: "session directory holds both session.jsonl and session.jsonl.zstd; upstream refuses a root with both encodings"}
+		return "", refuse(sessionlog.Pos{Path: dir, Seq: -1}, "session directory holds both session.jsonl and session.jsonl.zstd; upstream refuses a root with both encodings", nil)
 	}
 	return found[0], nil
 }
@@ -282,7 +283,7 @@ func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 		var magic [16]byte
 		n, _ := ra.ReadAt(magic[:], 0)
 		if sniff(magic[:n]) == FormSQLite {
-			return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
+			return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 		}
 		return openReaderAt(name, ra, size, magic[:n], opts)
 	}
@@ -293,19 +294,19 @@ func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 	case FormJSONL:
 		return plainLog(name, br, opts), nil
 	case FormSQLite:
-		return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 	}
 	// Zstandard and zip need random access: spool the stream to a temporary
 	// file (disk, not memory), removed when the log is closed.
 	tmp, err := os.CreateTemp("", "dshtest-log-*")
 	if err != nil {
-		return nil, &Error{Path: name, Offset: -1, Reason: "cannot spool the stream: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot spool the stream: "+err.Error(), err)
 	}
 	cleanup := closerFunc(func() error { tmp.Close(); return os.Remove(tmp.Name()) })
 	size, err = io.Copy(tmp, br)
 	if err != nil {
 		cleanup()
-		return nil, &Error{Path: name, Offset: -1, Reason: "read failed: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
 	}
 	lg, err := openReaderAt(name, tmp, size, magic, opts)
 	if err != nil {
@@ -328,7 +329,7 @@ func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Op
 		return openZip(name, ra, size, opts)
 	}
 	if bytes.HasPrefix(magic, []byte{0x1f, 0x8b}) {
-		return nil, &Error{Path: name, Offset: -1, Reason: "gzip-compressed: dsh writes raw JSONL or Zstandard frames, never gzip; gunzip it first"}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "gzip-compressed: dsh writes raw JSONL or Zstandard frames, never gzip; gunzip it first", nil)
 	}
 	return plainLog(name, io.NewSectionReader(ra, 0, size), opts), nil
 }
@@ -357,7 +358,7 @@ func SanitizeExportID(id string) string { return unsafeExportID.ReplaceAllString
 func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error) {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
-		return nil, &Error{Path: name, Offset: -1, Reason: "not a readable zip archive: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "not a readable zip archive: "+err.Error(), err)
 	}
 	var subs []string
 	members := map[string]*zip.File{}
@@ -383,11 +384,11 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 				reason = fmt.Sprintf("the export has no subagent %q (it has no subagents)", opts.Subagent)
 			}
 		}
-		return nil, &Error{Path: name, Offset: -1, Reason: reason}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, reason, nil)
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, &Error{Path: name + "!" + want, Offset: -1, Reason: "cannot open the member: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name + "!" + want, Seq: -1}, "cannot open the member: "+err.Error(), err)
 	}
 	member := name + "!" + want
 	br := bufio.NewReader(rc)
@@ -404,7 +405,7 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 		}
 	default:
 		rc.Close()
-		return nil, &Error{Path: member, Offset: -1, Reason: "the member is " + string(form) + ", not the JSONL a web export holds"}
+		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, "the member is "+string(form)+", not the JSONL a web export holds", nil)
 	}
 	lg.form = FormZip
 	lg.subagents = subs

@@ -15,6 +15,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // The SQLite store, schema 17 (containers.md §9).
@@ -45,12 +47,12 @@ func sqliteDSN(path string) string {
 func openDB(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", sqliteDSN(path))
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open the database: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open the database: "+err.Error(), err)
 	}
 	db.SetMaxOpenConns(1)
 	fail := func(reason string, err error) (*sql.DB, error) {
 		db.Close()
-		return nil, &Error{Path: path, Offset: -1, Reason: reason, Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, reason, err)
 	}
 	var version, appID int64
 	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
@@ -74,12 +76,12 @@ func openSQLite(path string, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	fail := func(e *Error) (*Log, error) { db.Close(); return nil, e }
+	fail := func(e *sessionlog.Error) (*Log, error) { db.Close(); return nil, e }
 	id := opts.Session
 	if id == "" {
 		rows, err := db.Query("SELECT id FROM sessions ORDER BY id LIMIT 2")
 		if err != nil {
-			return fail(&Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err})
+			return fail(refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read sessions: "+err.Error(), err))
 		}
 		var ids []string
 		for rows.Next() {
@@ -94,7 +96,7 @@ func openSQLite(path string, opts Options) (*Log, error) {
 			if len(ids) > 1 {
 				reason = "the database holds several sessions: choose one by id (dshtest sessions FILE.db lists them)"
 			}
-			return fail(&Error{Path: path, Offset: -1, Reason: reason})
+			return fail(refuse(sessionlog.Pos{Path: path, Seq: -1}, reason, nil))
 		}
 		id = ids[0]
 	}
@@ -107,10 +109,10 @@ func openSQLite(path string, opts Options) (*Log, error) {
 	err = db.QueryRow(`SELECT version, created_at, cwd, parent_session, seed_length, origin, delegation_depth, agent_preset
 		FROM sessions WHERE id = ?`, id).Scan(&version, &created, &cwd, &parent, &seedLength, &origin, &depth, &preset)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fail(&Error{Path: path, Offset: -1, Reason: fmt.Sprintf("the database has no session %q", id)})
+		return fail(refuse(sessionlog.Pos{Path: path, Seq: -1}, fmt.Sprintf("the database has no session %q", id), nil))
 	}
 	if err != nil {
-		return fail(&Error{Path: name, Offset: -1, Reason: "malformed session row: " + err.Error(), Err: err})
+		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, "malformed session row: "+err.Error(), err))
 	}
 	// The header line as toHeaderLine writes it (§1), key order included. A
 	// NULL delegation_depth stays absent, as the stored header had none.
@@ -146,12 +148,12 @@ func openSQLite(path string, opts Options) (*Log, error) {
 
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<27))
 	if err != nil {
-		return fail(&Error{Path: name, Offset: -1, Reason: err.Error(), Err: err})
+		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, err.Error(), err))
 	}
 	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.maxLine(), header: h, after: math.MinInt64}
 	if err := r.findLastTurnEnd(); err != nil {
 		dec.Close()
-		return fail(&Error{Path: name, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err})
+		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot read events: "+err.Error(), err))
 	}
 	return &Log{name: name, form: FormSQLite, src: r, closers: []io.Closer{closerFunc(func() error { dec.Close(); return db.Close() })}}, nil
 }
@@ -254,7 +256,7 @@ func (r *sqliteRows) next() bool {
 	if len(r.page) == 0 {
 		if err := r.fetch(); err != nil {
 			r.done = true
-			r.err = &Error{Path: r.name, Line: r.ordinal + 2, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err}
+			r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 2, Seq: -1}, "cannot read events: "+err.Error(), err)
 			return false
 		}
 		if len(r.page) == 0 {
@@ -274,13 +276,12 @@ func (r *sqliteRows) next() bool {
 	if !ok {
 		r.done = true
 		if e.seq <= r.lastTurnEnd {
-			r.err = &Error{Path: r.name, Line: r.ordinal + 1, Offset: -1,
-				Reason: fmt.Sprintf("corrupt session log: invalid committed physical row at seq %d", e.seq)}
+			r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: -1}, fmt.Sprintf("corrupt session log: invalid committed physical row at seq %d", e.seq), nil)
 			return false
 		}
 		var rest int
 		_ = r.db.QueryRow(`SELECT count(*) FROM events WHERE session_id = ? AND seq >= ?`, r.session, e.seq).Scan(&rest)
-		r.warnings = append(r.warnings, Warning{Path: r.name, Line: r.ordinal + 1, Offset: -1, Dropped: rest, Unit: "row", Kept: r.kept,
+		r.warnings = append(r.warnings, Warning{Pos: sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: -1}, Dropped: rest, Unit: "row", Kept: r.kept,
 			Reason: fmt.Sprintf("an invalid or out-of-sequence row at seq %d (expected %d)", e.seq, r.expected)})
 		return false
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // The session store (containers.md §4): <root>/--<projectKey(cwd)>--/
@@ -171,11 +173,11 @@ func SessionPath(root, cwd, id string, zstdForm bool) (string, error) {
 func FindSession(store, id string) (string, error) {
 	seg, err := EncodeSegment(id)
 	if err != nil {
-		return "", &Error{Path: store, Offset: -1, Reason: "an empty session id"}
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, "an empty session id", nil)
 	}
 	entries, err := os.ReadDir(store)
 	if err != nil {
-		return "", &Error{Path: store, Offset: -1, Reason: "cannot read the session store: " + errText(err), Err: err}
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, "cannot read the session store: "+errText(err), err)
 	}
 	var found []string
 	for _, e := range entries {
@@ -196,11 +198,11 @@ func FindSession(store, id string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", &Error{Path: store, Offset: -1, Reason: fmt.Sprintf("no session %q in the store", id)}
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("no session %q in the store", id), nil)
 	case 1:
 		return found[0], nil
 	}
-	return "", &Error{Path: store, Offset: -1, Reason: fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", "))}
+	return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", ")), nil)
 }
 
 // OpenSession finds a session in a store and opens it, refusing a log whose
@@ -234,8 +236,7 @@ func (c *identity) next() bool {
 	if ok && !c.checked {
 		c.checked = true
 		if got := c.lines.id(); got != c.want {
-			c.err = &Error{Path: c.name, Line: 1, Offset: -1,
-				Reason: fmt.Sprintf("stored session identity mismatch: requested %q, header contains %q", c.want, got)}
+			c.err = refuse(sessionlog.Pos{Path: c.name, Line: 1, Seq: -1}, fmt.Sprintf("stored session identity mismatch: requested %q, header contains %q", c.want, got), nil)
 			return false
 		}
 	}
@@ -291,20 +292,20 @@ func (s *Session) setCreated(ms int64) {
 func List(path string) ([]Session, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+errText(err), err)
 	}
 	if fi.IsDir() {
 		return ListStore(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+errText(err), err)
 	}
 	var magic [16]byte
 	n, _ := f.ReadAt(magic[:], 0)
 	f.Close()
 	if sniff(magic[:n]) != FormSQLite {
-		return nil, &Error{Path: path, Offset: -1, Reason: "neither a session store directory nor a SQLite session database"}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "neither a session store directory nor a SQLite session database", nil)
 	}
 	return ListDB(path)
 }
@@ -313,7 +314,7 @@ func List(path string) ([]Session, error) {
 func ListStore(store string) ([]Session, error) {
 	projects, err := os.ReadDir(store)
 	if err != nil {
-		return nil, &Error{Path: store, Offset: -1, Reason: "cannot read the session store: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: store, Seq: -1}, "cannot read the session store: "+errText(err), err)
 	}
 	var out []Session
 	for _, p := range projects {
@@ -441,7 +442,7 @@ func readHeaderLine(path string) ([]byte, Form, error) {
 			return nil, form, err
 		}
 		if len(lay.frames) == 0 {
-			return nil, form, &Error{Path: path, Offset: -1, Reason: "empty or header-less Zstandard session log"}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "empty or header-less Zstandard session log", nil)
 		}
 		dec, err := newZstdDecoder(false)
 		if err != nil {
@@ -450,33 +451,33 @@ func readHeaderLine(path string) ([]byte, Form, error) {
 		defer dec.Close()
 		h := lay.frames[0]
 		if err := dec.Reset(io.NewSectionReader(f, h.start, h.end-h.start)); err != nil {
-			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: header frame failed validation", Err: err}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: header frame failed validation", err)
 		}
 		b, err := io.ReadAll(io.LimitReader(dec, DefaultMaxLine+2))
 		if err != nil {
-			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: header frame failed validation", Err: err}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: header frame failed validation", err)
 		}
 		if len(b) == 0 || bytes.IndexByte(b, '\n') != len(b)-1 {
-			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: first frame is not exactly one header line"}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: first frame is not exactly one header line", nil)
 		}
 		b = b[:len(b)-1]
 		if reason := headerProblem(b); reason != "" {
-			return nil, form, &Error{Path: path, Line: 1, Offset: -1, Reason: reason}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Line: 1, Seq: -1}, reason, nil)
 		}
 		return b, form, nil
 	case FormJSONL:
 		br := bufio.NewReader(io.LimitReader(f, DefaultMaxLine+1))
 		b, err := br.ReadBytes('\n')
 		if err != nil {
-			return nil, form, &Error{Path: path, Offset: -1, Reason: "empty or header-less session log"}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "empty or header-less session log", nil)
 		}
 		b = b[:len(b)-1]
 		if reason := headerProblem(b); reason != "" {
-			return nil, form, &Error{Path: path, Line: 1, Offset: -1, Reason: reason}
+			return nil, form, refuse(sessionlog.Pos{Path: path, Line: 1, Seq: -1}, reason, nil)
 		}
 		return b, form, nil
 	}
-	return nil, form, &Error{Path: path, Offset: -1, Reason: "a " + string(form) + " file where a session log belongs"}
+	return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "a "+string(form)+" file where a session log belongs", nil)
 }
 
 // ListDB lists a SQLite database's sessions, newest first.
@@ -489,7 +490,7 @@ func ListDB(path string) ([]Session, error) {
 	sizes := map[string]int64{}
 	rows, err := db.Query(`SELECT session_id, sum(length(CAST(data AS BLOB))) FROM events GROUP BY session_id`)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read events: "+err.Error(), err)
 	}
 	for rows.Next() {
 		var id string
@@ -501,7 +502,7 @@ func ListDB(path string) ([]Session, error) {
 	rows.Close()
 	rows, err = db.Query(`SELECT id, created_at, cwd, parent_session, origin FROM sessions`)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read sessions: "+err.Error(), err)
 	}
 	defer rows.Close()
 	var out []Session
@@ -510,7 +511,7 @@ func ListDB(path string) ([]Session, error) {
 		var created int64
 		var cwd, parent, origin sqlNull
 		if err := rows.Scan(&id, &created, &cwd, &parent, &origin); err != nil {
-			return nil, &Error{Path: path, Offset: -1, Reason: "malformed session row: " + err.Error(), Err: err}
+			return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "malformed session row: "+err.Error(), err)
 		}
 		s := Session{ID: id, Cwd: cwd.s, ParentSession: parent.s, Subagent: origin.s == "subagent",
 			Size: sizes[id], Form: FormSQLite, Path: path}
@@ -518,7 +519,7 @@ func ListDB(path string) ([]Session, error) {
 		out = append(out, s)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read sessions: "+err.Error(), err)
 	}
 	sortSessions(out)
 	return out, nil

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
 
@@ -80,13 +81,13 @@ func (h Header) AbsoluteCWD() bool {
 		(c[0]|0x20 >= 'a' && c[0]|0x20 <= 'z')
 }
 
-// Error is a refused header. Text is the user-facing reason, upstream's
-// wording where upstream has one; Error prefixes the package name.
-type Error struct {
-	Text string
+// refuse is a refused header: a *sessionlog.Error of
+// sessionlog.LayerHeader whose Reason is upstream's wording where upstream
+// has one. It names no position: the reader, which knows the file, places
+// it.
+func refuse(reason string) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerHeader, sessionlog.NoPos, reason, nil)
 }
-
-func (e *Error) Error() string { return "header: " + e.Text }
 
 // The refusal texts, upstream's own where it has them (format.ts, coordinator.ts).
 const (
@@ -109,8 +110,8 @@ func VersionRefusal(id, version string, newer bool) string {
 // Second is the refusal of a header line after the first: upstream's writer
 // writes exactly one, so a second one means two logs were concatenated or
 // the file was spliced. line is the second header's line number.
-func Second(line int) *Error {
-	return &Error{fmt.Sprintf("a second session header at line %d", line)}
+func Second(line int) *sessionlog.Error {
+	return refuse(fmt.Sprintf("a second session header at line %d", line))
 }
 
 // IsHeader reports whether line is meant as a session header: a JSON
@@ -133,10 +134,10 @@ func Parse(line []byte) (Header, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r")) // JSON.parse tolerates a trailing \r
 	if len(bytes.TrimSpace(line)) == 0 {
-		return Header{}, &Error{textEmpty}
+		return Header{}, refuse(textEmpty)
 	}
 	if !json.Valid(line) {
-		return Header{}, &Error{textNotJSON}
+		return Header{}, refuse(textNotJSON)
 	}
 	members, ok := envscan.Members(line)
 	if !ok { // valid JSON that is not an object
@@ -161,7 +162,7 @@ func Parse(line []byte) (Header, error) {
 			if !idIsString {
 				shown = envscan.JSText(get("id"))
 			}
-			return Header{}, &Error{VersionRefusal(shown, envscan.FormatNumber(v), f > FormatVersion)}
+			return Header{}, refuse(VersionRefusal(shown, envscan.FormatNumber(v), f > FormatVersion))
 		}
 	}
 
@@ -210,25 +211,25 @@ func Parse(line []byte) (Header, error) {
 	// validateSessionHeader's rules, except the absolute cwd.
 	if c, present, isStr := str("cwd"); present {
 		if !isStr {
-			return Header{}, &Error{"session header cwd must be a string"}
+			return Header{}, refuse("session header cwd must be a string")
 		}
 		h.CWD, h.HasCWD = c, true
 	}
 	if p, present, isStr := str("parentSession"); present {
 		if !isStr {
-			return Header{}, &Error{"session header parentSession must be a string"}
+			return Header{}, refuse("session header parentSession must be a string")
 		}
 		h.ParentSession = p
 	}
 	if s, present := get("seedLength"); present {
 		if h.SeedLength, ok = nonNegative(s); !ok {
-			return Header{}, &Error{"session header seedLength must be a non-negative safe integer"}
+			return Header{}, refuse("session header seedLength must be a non-negative safe integer")
 		}
 		h.HasSeedLength = true
 	}
 	if e, present := get("ephemeral"); present {
 		if string(e) != "true" {
-			return Header{}, &Error{"session header ephemeral must be true when present"}
+			return Header{}, refuse("session header ephemeral must be true when present")
 		}
 		h.Ephemeral = true
 	}
@@ -248,8 +249,8 @@ func Parse(line []byte) (Header, error) {
 }
 
 // shape is upstream's shape-gate refusal with the reason it failed.
-func shape(why string) *Error {
-	return &Error{textNotShape + ": " + why}
+func shape(why string) *sessionlog.Error {
+	return refuse(textNotShape + ": " + why)
 }
 
 // nonNegative is upstream's "non-negative safe integer and not -0".

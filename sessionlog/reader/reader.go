@@ -39,7 +39,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -65,42 +64,6 @@ type Options struct {
 	// NoRecover leaves a log that ends inside a turn as it is, without the
 	// synthetic closers.
 	NoRecover bool
-}
-
-// Error is a refusal. It prints as one line, "path:line: reason (seq N)",
-// without ":line" when Line is 0 and without the seq when Seq is -1. Path
-// and Reason may hold log-derived text: escape it before a terminal.
-type Error struct {
-	Path   string
-	Line   int
-	Seq    int64
-	Reason string
-	// TooLong marks a line over Options.MaxLineBytes.
-	TooLong bool
-	// Truncated marks a header-less log's torn last line that could not be
-	// tolerated (it was the only line).
-	Truncated bool
-	Err       error
-}
-
-func (e *Error) Error() string { return sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason) }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Warning is an accepted defect (a torn tail, a byte-order mark, a retired
-// header field). It prints as "path:line: text".
-type Warning struct {
-	Path string
-	Line int
-	Text string
-}
-
-func (w Warning) String() string {
-	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Text)
-	}
-	return w.Path + ": " + w.Text
 }
 
 // TextBOM is the warning for a file that starts with a UTF-8 byte-order
@@ -138,7 +101,7 @@ type Stream struct {
 	text     int64 // a container's lines read so far, newlines included
 	size     int64 // the text's size when known before reading, else -1
 	ahead    *lineScanner
-	warnings []Warning
+	warnings []sessionlog.Warning
 	err      error
 	done     bool
 }
@@ -153,7 +116,7 @@ func Open(path string, opts Options) (*Stream, error) {
 	s := &Stream{name: path, opts: opts, size: -1}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+		return nil, inputErr(path, err)
 	}
 	if fi.Mode().IsRegular() {
 		defer func() {
@@ -172,19 +135,19 @@ func Open(path string, opts Options) (*Stream, error) {
 	if fi.Mode().IsRegular() {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+			return nil, inputErr(path, err)
 		}
 		var magic [3]byte
 		n, _ := f.ReadAt(magic[:], 0)
 		skip := int64(0)
 		if n == 3 && bytes.Equal(magic[:], bom) {
 			skip = 3
-			s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
+			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: path, Line: 1, Seq: -1}, Text: TextBOM})
 		}
 		if !hasHeader(f, skip) {
 			if _, err := f.Seek(skip, io.SeekStart); err != nil {
 				f.Close()
-				return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+				return nil, inputErr(path, err)
 			}
 			s.file = f
 			s.bare = jsonl.NewDecoder(f, path)
@@ -195,7 +158,7 @@ func Open(path string, opts Options) (*Stream, error) {
 			lg, err := container.OpenReader(io.NewSectionReader(f, skip, fi.Size()-skip), path, copts)
 			if err != nil {
 				f.Close()
-				return nil, fromContainer(nil, err)
+				return nil, fromContainer(err)
 			}
 			s.file = f
 			s.lg = lg
@@ -211,7 +174,7 @@ func Open(path string, opts Options) (*Stream, error) {
 	}
 	lg, err := container.Open(path, copts)
 	if err != nil {
-		return nil, fromContainer(nil, err)
+		return nil, fromContainer(err)
 	}
 	s.lg = lg
 	s.dec = jsonl.NewLineDecoder(lg.Name())
@@ -222,12 +185,12 @@ func Open(path string, opts Options) (*Stream, error) {
 func (s *Stream) openStream(path string, copts container.Options) (*Stream, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+		return nil, inputErr(path, err)
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
 		br.Discard(3)
-		s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
+		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: path, Line: 1, Seq: -1}, Text: TextBOM})
 	}
 	peek, _ := br.Peek(4096)
 	s.file = f
@@ -239,7 +202,7 @@ func (s *Stream) openStream(path string, copts container.Options) (*Stream, erro
 	lg, err := container.OpenReader(br, path, copts)
 	if err != nil {
 		f.Close()
-		return nil, fromContainer(nil, err)
+		return nil, fromContainer(err)
 	}
 	s.lg = lg
 	s.dec = jsonl.NewLineDecoder(lg.Name())
@@ -250,7 +213,7 @@ func (s *Stream) openStream(path string, copts container.Options) (*Stream, erro
 func OpenSession(store, id string, opts Options) (*Stream, error) {
 	p, err := container.FindSession(store, id)
 	if err != nil {
-		return nil, fromContainer(nil, err)
+		return nil, fromContainer(err)
 	}
 	s, err := Open(p, opts)
 	if err != nil {
@@ -328,29 +291,26 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error 
 	if !s.hasHead {
 		h, err := header.Parse(data)
 		if err != nil {
-			return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: headerText(err), Err: err}
+			return place(err, sessionlog.LayerHeader, sessionlog.Pos{Path: s.lg.Name(), Line: line, Seq: -1})
 		}
 		s.hasHead, s.head = true, h
 		for _, w := range h.Warnings {
-			s.warnings = append(s.warnings, Warning{Path: s.lg.Name(), Line: line, Text: w})
+			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: s.lg.Name(), Line: line, Seq: -1}, Text: w})
 		}
 		if _, err := s.dec.Decode(data, line); err != nil {
-			return decodeErr(err)
+			return err // the decoder's, placed
 		}
 		s.up = upgrade.New(h.ID)
 		return nil
 	}
 	out, changed, err := s.up.Upgrade(data)
 	if err != nil {
-		var ue *upgrade.Error
+		seq := int64(-1)
+		var ue *sessionlog.Error
 		if errors.As(err, &ue) {
-			seq, perr := strconv.ParseInt(ue.Seq, 10, 64)
-			if perr != nil {
-				seq = -1
-			}
-			return &Error{Path: s.lg.Name(), Line: line, Seq: seq, Reason: ue.Text, Err: err}
+			seq = ue.Seq
 		}
-		return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: err.Error(), Err: err}
+		return place(err, sessionlog.LayerUpgrade, sessionlog.Pos{Path: s.lg.Name(), Line: line, Seq: seq})
 	}
 	var evs []sessionlog.Event
 	switch {
@@ -362,7 +322,7 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error 
 		evs, err = s.dec.DecodeValid(out, line)
 	}
 	if err != nil {
-		return decodeErr(err)
+		return err // the decoder's, placed
 	}
 	for i := range evs {
 		if err := s.checkType(&evs[i]); err != nil {
@@ -389,7 +349,8 @@ func (s *Stream) checkType(e *sessionlog.Event) error {
 	info, err := sessionlog.CheckType(sessionlog.TypeCheck{Type: e.Type, Seq: e.Seq, Ignorable: e.Ignorable,
 		HasSurfaceOp: e.SurfaceOp != nil, AllowUnknown: s.opts.AllowUnknown})
 	if err != nil {
-		return &Error{Path: s.name, Line: s.line, Seq: -1, Reason: err.Error(), Err: err}
+		// The vocabulary's text names the seq itself.
+		return sessionlog.Refuse(sessionlog.LayerVocabulary, sessionlog.Pos{Path: s.name, Line: s.line, Seq: -1}, err.Error(), err)
 	}
 	if !info.Known() {
 		e.Ignorable = true // read as log-only
@@ -400,20 +361,20 @@ func (s *Stream) checkType(e *sessionlog.Event) error {
 // end is the end of the container's stream: its verdict, then the closers.
 func (s *Stream) end() bool {
 	if err := s.lg.Err(); err != nil {
-		s.err, s.done = fromContainer(nil, err), true
+		s.err, s.done = fromContainer(err), true
 		return false
 	}
 	for _, w := range s.lg.Warnings() {
-		s.warnings = append(s.warnings, tornWarning(w))
+		s.warnings = append(s.warnings, sessionlog.Warning{Pos: w.Pos, Text: w.Text()})
 	}
 	if !s.hasHead {
-		s.err, s.done = &Error{Path: s.lg.Name(), Seq: -1, Reason: "empty log: no session header"}, true
+		s.err, s.done = sessionlog.Refuse(sessionlog.LayerHeader, sessionlog.Pos{Path: s.lg.Name(), Seq: -1}, "empty log: no session header", nil), true
 		return false
 	}
 	if !s.opts.NoRecover {
 		cl, err := s.rec.Closers()
 		if err != nil {
-			s.err, s.done = &Error{Path: s.lg.Name(), Seq: -1, Reason: err.Error(), Err: err}, true
+			s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: -1}, err.Error(), err), true
 			return false
 		}
 		s.closers = cl
@@ -431,7 +392,8 @@ func (s *Stream) nextCloser() bool {
 	s.inClose++
 	evs, err := s.dec.Decode(s.closers[i].Line, 0)
 	if err != nil || len(evs) != 1 {
-		s.err, s.done = &Error{Path: s.lg.Name(), Seq: s.closers[i].Seq, Reason: fmt.Sprintf("synthetic %s does not decode: %v", s.closers[i].Type, err)}, true
+		s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: s.closers[i].Seq},
+			fmt.Sprintf("synthetic %s does not decode: %v", s.closers[i].Type, err), err), true
 		return false
 	}
 	s.ev = evs[0]
@@ -450,29 +412,28 @@ func (s *Stream) nextBare() bool {
 			if s.bare.Header() != nil {
 				line = max(s.bare.Line(), 1)
 			}
-			s.err = &Error{Path: s.name, Line: line, Seq: -1, Reason: "empty log: no events"}
+			s.err = sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: s.name, Line: line, Seq: -1}, "empty log: no events", nil)
 		}
 		return false
 	}
 	if err != nil {
 		s.done = true
-		var de *jsonl.DecodeError
+		var de *sessionlog.Error
 		if !errors.As(err, &de) {
-			s.err = &Error{Path: s.name, Line: s.bare.Line(), Seq: -1, Reason: err.Error(), Err: err}
+			s.err = sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: s.name, Line: s.bare.Line(), Seq: -1}, err.Error(), err)
 			return false
 		}
-		if de.Truncated && s.events > 0 {
-			s.warnings = append(s.warnings, Warning{Path: s.name, Line: de.Line,
+		if errors.Is(err, sessionlog.ErrTruncated) && s.events > 0 {
+			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: s.name, Line: de.Line, Seq: -1},
 				Text: fmt.Sprintf("truncated last line (a torn write): using the %d events before it", s.events)})
 			return false
 		}
-		seq := de.Seq
-		if seq < 0 && de.Reason != "invalid session header" {
+		if de.Seq < 0 && de.Reason != "invalid session header" {
 			// A line that could not be decoded would have held the next
 			// seq; say which, so the reader can find it.
-			seq = int64(s.events)
+			de = de.At(sessionlog.Pos{Path: de.Path, Line: de.Line, Seq: int64(s.events)})
 		}
-		s.err = &Error{Path: s.name, Line: de.Line, Seq: seq, Reason: de.Reason, TooLong: de.TooLong, Truncated: de.Truncated, Err: err}
+		s.err = de
 		return false
 	}
 	s.line = s.bare.Line()
@@ -509,12 +470,12 @@ func (s *Stream) TextSize() int64 { return s.size }
 // events share it); 0 for a synthetic closer.
 func (s *Stream) Line() int { return s.line }
 
-// Err is the refusal that ended the stream, an *Error, or nil.
+// Err is the refusal that ended the stream, a *sessionlog.Error, or nil.
 func (s *Stream) Err() error { return s.err }
 
 // Warnings are the accepted defects met so far (all of them once Next has
 // returned false).
-func (s *Stream) Warnings() []Warning { return s.warnings }
+func (s *Stream) Warnings() []sessionlog.Warning { return s.warnings }
 
 // Name is what is read, as errors name it.
 func (s *Stream) Name() string {
@@ -593,7 +554,7 @@ type Log struct {
 	Upgraded int
 	// Closers are the synthetic events, the last len(Closers) of Events.
 	Closers   []recovery.Closer
-	Warnings  []Warning
+	Warnings  []sessionlog.Warning
 	Subagents []string
 }
 
@@ -638,42 +599,29 @@ func Summary(s *Stream, lg *Log) *Log {
 	return lg
 }
 
-// fromContainer turns a container refusal into an *Error.
-func fromContainer(_ *container.Log, err error) error {
-	var ce *container.Error
+// fromContainer returns a container's refusal (a *sessionlog.Error)
+// as it is, and makes one of any other error.
+func fromContainer(err error) error {
+	var ce *sessionlog.Error
 	if errors.As(err, &ce) {
-		return &Error{Path: ce.Path, Line: ce.Line, Seq: -1, Reason: ce.Reason,
-			TooLong: errors.Is(err, container.ErrLineTooLong), Err: err}
+		return err
 	}
-	return &Error{Seq: -1, Reason: err.Error(), Err: err}
+	return sessionlog.Refuse(sessionlog.LayerContainer, sessionlog.NoPos, err.Error(), err)
 }
 
-func decodeErr(err error) error {
-	var de *jsonl.DecodeError
-	if errors.As(err, &de) {
-		return &Error{Path: de.Path, Line: de.Line, Seq: de.Seq, Reason: de.Reason, TooLong: de.TooLong, Err: err}
+// place returns a layer's refusal placed at pos: the layer's own
+// *sessionlog.Error there, or a new one of layer wrapping err.
+func place(err error, layer sessionlog.Layer, pos sessionlog.Pos) error {
+	var e *sessionlog.Error
+	if errors.As(err, &e) {
+		return e.At(pos)
 	}
-	return &Error{Seq: -1, Reason: err.Error(), Err: err}
+	return sessionlog.Refuse(layer, pos, err.Error(), err)
 }
 
-func headerText(err error) string {
-	var he *header.Error
-	if errors.As(err, &he) {
-		return he.Text
-	}
-	return err.Error()
-}
-
-func tornWarning(w container.Warning) Warning {
-	unit := w.Unit
-	if unit == "" {
-		unit = "line"
-	}
-	if w.Dropped != 1 {
-		unit += "s"
-	}
-	return Warning{Path: w.Path, Line: w.Line, Text: fmt.Sprintf("torn tail (%s): dropped %d %s, using the %d events before it",
-		w.Reason, w.Dropped, unit, w.Kept)}
+// inputErr is the refusal of a file that cannot be opened or read.
+func inputErr(path string, err error) error {
+	return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: path, Seq: -1}, errText(err), err)
 }
 
 func errText(err error) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/surface"
@@ -61,7 +62,7 @@ func TestRead(t *testing.T) {
 			}
 			lg, err := reader.Read(p, tt.opts)
 			if tt.err != "" {
-				var re *reader.Error
+				var re *sessionlog.Error
 				if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "\n") {
 					t.Fatalf("err %v, want one line containing %q", err, tt.err)
 				}

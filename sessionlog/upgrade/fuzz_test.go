@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
 
@@ -55,7 +56,7 @@ func FuzzUpgrade(f *testing.F) {
 			t.Fatal("Upgrade wrote to its input")
 		}
 		if err != nil {
-			var ue *Error
+			var ue *sessionlog.Error
 			if !errors.As(err, &ue) || !json.Valid(line) {
 				t.Fatalf("err %v (%T) on %s", err, err, line)
 			}

@@ -27,6 +27,7 @@ import (
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
 
@@ -47,18 +48,6 @@ func New(sessionID string) *Upgrader {
 
 // Upgraded returns how many events Upgrade has changed so far.
 func (u *Upgrader) Upgraded() int { return u.upgraded }
-
-// Error is a refusal: a legacy event upstream does not read, or a malformed
-// pre-react-loop event. Text is upstream's message; Error prefixes the
-// package name. The caller adds file:line.
-type Error struct {
-	Type string
-	// Seq is the event's seq as upstream prints it.
-	Seq  string
-	Text string
-}
-
-func (e *Error) Error() string { return "upgrade: " + e.Text }
 
 // Upgrade returns line in the current shape and whether it changed. A line
 // that is not a JSON object, or not valid JSON, is returned unchanged: the
@@ -225,9 +214,17 @@ func (u *Upgrader) refuse(e *event) error {
 	return nil
 }
 
-// fail builds upstream's refusal: `session "<id>" contains <what> at seq N`.
+// fail builds upstream's refusal of a legacy event upstream does not read,
+// or a malformed pre-react-loop event: `session "<id>" contains <what> at
+// seq N`, a *sessionlog.Error of sessionlog.LayerUpgrade whose Seq is the
+// event's (-1 when it is not a number); the reader adds file:line.
 func (u *Upgrader) fail(e *event, what string) error {
-	return &Error{Type: e.typ, Seq: e.seqShown, Text: fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seqShown)}
+	seq, err := strconv.ParseInt(e.seqShown, 10, 64)
+	if err != nil {
+		seq = -1
+	}
+	return sessionlog.Refuse(sessionlog.LayerUpgrade, sessionlog.Pos{Seq: seq},
+		fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seqShown), nil)
 }
 
 func (u *Upgrader) malformed(e *event) error {

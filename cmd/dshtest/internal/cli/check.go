@@ -305,7 +305,7 @@ func writeJSONError(w io.Writer, path string, err error) {
 		Line  int    `json:"line,omitempty"`
 		Seq   *int64 `json:"seq,omitempty"`
 	}{File: path, Error: err.Error()}
-	var ie *inputError
+	var ie *sessionlog.Error
 	if errors.As(err, &ie) {
 		out.Line = ie.Line
 		if ie.Seq >= 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
@@ -57,7 +58,7 @@ func (h *heldInput) Close() {
 // errChanged is the reason a changed input is refused.
 const errChanged = "the file changed while repro read it (device, inode, size or modification time differ); run repro on a copy that is not being written"
 
-// unchanged reports, as an *inputError, a file that is no longer the one
+// unchanged reports, as a *sessionlog.Error, a file that is no longer the one
 // first read.
 func (h *heldInput) unchanged() error {
 	if h == nil {
@@ -70,7 +71,7 @@ func (h *heldInput) unchanged() error {
 		same = err == nil && os.SameFile(byPath, h.fi)
 	}
 	if !same {
-		return &inputError{Path: h.path, Seq: -1, Reason: errChanged}
+		return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: h.path, Seq: -1}, errChanged, nil)
 	}
 	return nil
 }
@@ -86,7 +87,7 @@ func (h *heldInput) each(reread func() error) error {
 
 // changedInput returns err when it is the changed-input refusal.
 func changedInput(err error) error {
-	var ie *inputError
+	var ie *sessionlog.Error
 	if errors.As(err, &ie) && ie.Reason == errChanged {
 		return ie
 	}

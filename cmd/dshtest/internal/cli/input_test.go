@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/reader"
 )
 
@@ -72,7 +73,7 @@ func TestHeldInputChanged(t *testing.T) {
 				}
 				return
 			}
-			var ie *inputError
+			var ie *sessionlog.Error
 			if !errors.As(err, &ie) || changedInput(err) == nil || n != 0 {
 				t.Fatalf("each after a change: %d events, %v; want the changed-input error and none", n, err)
 			}

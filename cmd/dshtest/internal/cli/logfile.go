@@ -42,23 +42,19 @@ type logFile struct {
 	open func() (*reader.Stream, error) // reads the log again
 }
 
-// inputError is bad input: a log that cannot be read, decoded or loaded.
-// It prints as "path:line: reason (seq N)" and exits with ExitUsage.
-type inputError struct {
-	Path   string
-	Line   int // 0 when no line applies
-	Seq    int64
-	Reason string
-	Hint   string // what to do, after the position
+// lineLimit is the refusal of a line over --max-line-bytes, with how to
+// raise the limit after it. Like every refusal of a log it exits with
+// ExitUsage.
+type lineLimit struct {
+	err   *sessionlog.Error
+	limit int
 }
 
-func (e *inputError) Error() string {
-	s := sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason)
-	if e.Hint != "" {
-		s += "; " + e.Hint
-	}
-	return s
+func (e *lineLimit) Error() string {
+	return fmt.Sprintf("%v; --max-line-bytes %d is the limit; raise it to read the line", e.err, e.limit)
 }
+
+func (e *lineLimit) Unwrap() error { return e.err }
 
 // logFlags are the reading flags every command that reads a log takes.
 type logFlags struct {
@@ -120,7 +116,7 @@ func logName(args []string, f *logFlags) string {
 }
 
 // readLog reads the log the arguments name through the reader, prints its
-// warnings, and validates it. Every failure is an *inputError naming the
+// warnings, and validates it. Every failure is a *sessionlog.Error naming the
 // file and, where there is one, the line.
 func (a *app) readLog(args []string, f *logFlags, opts readOptions) (*logFile, error) {
 	lf, s, err := a.openLog(args, f)
@@ -206,7 +202,7 @@ func (a *app) storeSession(f *logFlags) (string, error) {
 	home, _ := os.UserHomeDir()
 	store, err := container.StoreDir(f.store, a.getenv, home)
 	if err != nil {
-		return "", &inputError{Path: f.store, Seq: -1, Reason: err.Error()}
+		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: f.store, Seq: -1}, err.Error(), err)
 	}
 	p, err := container.FindSession(store, f.session)
 	if err != nil {
@@ -403,21 +399,17 @@ func collect(s *reader.Stream, b *budget, fold *surface.Folder) (*reader.Log, er
 	return reader.Summary(s, lg), nil
 }
 
-// inputErr turns a reader or container refusal into an inputError.
+// inputErr is the refusal a command reports for a log it cannot read: a
+// *sessionlog.Error, with the --max-line-bytes hint for a line over it.
 func (a *app) inputErr(err error, f *logFlags) error {
-	var re *reader.Error
-	if errors.As(err, &re) {
-		ie := &inputError{Path: re.Path, Line: re.Line, Seq: re.Seq, Reason: re.Reason}
-		if re.TooLong {
-			ie.Hint = fmt.Sprintf("--max-line-bytes %d is the limit; raise it to read the line", f.maxLine)
-		}
-		return ie
+	var e *sessionlog.Error
+	if !errors.As(err, &e) {
+		return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: logName(nil, f), Seq: -1}, err.Error(), err)
 	}
-	var ce *container.Error
-	if errors.As(err, &ce) {
-		return &inputError{Path: ce.Path, Line: ce.Line, Seq: -1, Reason: ce.Reason}
+	if errors.Is(e, sessionlog.ErrTooLong) {
+		return &lineLimit{err: e, limit: f.maxLine}
 	}
-	return &inputError{Path: logName(nil, f), Seq: -1, Reason: err.Error()}
+	return e
 }
 
 // validate runs the load-time checks and the surface fold on events
@@ -431,14 +423,14 @@ func (lf *logFile) validate(events []sessionlog.Event) (*surface.Session, error)
 	return s, nil
 }
 
-// eventError turns a validation or fold error into an inputError at the
-// offending event's line.
+// eventError places a validation or fold error at the offending event's
+// line.
 func (lf *logFile) eventError(err error) error {
-	var ee *surface.EventError
-	if !errors.As(err, &ee) {
-		return &inputError{Path: lf.Path, Seq: -1, Reason: err.Error()}
+	var e *sessionlog.Error
+	if !errors.As(err, &e) {
+		return sessionlog.Refuse(sessionlog.LayerSurface, sessionlog.Pos{Path: lf.Path, Seq: -1}, err.Error(), err)
 	}
-	return &inputError{Path: lf.Path, Line: lf.line(ee.Seq), Seq: ee.Seq, Reason: ee.Reason}
+	return e.At(sessionlog.Pos{Path: lf.Path, Line: lf.line(e.Seq), Seq: e.Seq})
 }
 
 // line returns the line of the event with seq, or 0.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
@@ -40,7 +41,7 @@ header is read. Read one with --session ID (dshtest repro --session ID).`,
 				home, _ := os.UserHomeDir()
 				dir, err := container.StoreDir(store, a.getenv, home)
 				if err != nil {
-					return &inputError{Path: store, Seq: -1, Reason: err.Error()}
+					return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: store, Seq: -1}, err.Error(), err)
 				}
 				path = dir
 			}

@@ -163,7 +163,7 @@ func TestViewReadsBehind(t *testing.T) {
 			t.Fatal("readLog took the broken log")
 		}
 		final, _, err := view(t, badPath, 0, never)
-		var ie *inputError
+		var ie *sessionlog.Error
 		if !errors.As(err, &ie) || err.Error() != want {
 			t.Fatalf("error %v, want readLog's %s", err, want)
 		}
