@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
 )
 
 // FormatVersion is the only log format version upstream (and this reader)
@@ -120,11 +120,11 @@ func Second(line int) *sessionlog.Error {
 // header from a corrupt event, before Parse says whether it is acceptable.
 func IsHeader(line []byte) bool {
 	line = bytes.TrimRight(line, "\r\n")
-	typ, ok := envscan.Type(line)
+	typ, ok := fastjson.Type(line)
 	if !ok || typ != "session" {
 		return false
 	}
-	_, hasSeq := envscan.Find(line, "seq")
+	_, hasSeq := fastjson.Find(line, "seq")
 	return !hasSeq
 }
 
@@ -139,17 +139,17 @@ func Parse(line []byte) (Header, error) {
 	if !json.Valid(line) {
 		return Header{}, refuse(textNotJSON)
 	}
-	members, ok := envscan.Members(line)
+	members, ok := fastjson.Members(line)
 	if !ok { // valid JSON that is not an object
 		return Header{}, shape("the line is not a JSON object")
 	}
-	get := func(k string) ([]byte, bool) { return envscan.Get(members, k) }
+	get := func(k string) ([]byte, bool) { return fastjson.Get(members, k) }
 	str := func(k string) (string, bool, bool) { // value, present, is a string
 		v, present := get(k)
 		if !present {
 			return "", false, false
 		}
-		s, isStr := envscan.String(v)
+		s, isStr := fastjson.String(v)
 		return s, true, isStr
 	}
 
@@ -157,12 +157,12 @@ func Parse(line []byte) (Header, error) {
 	// today's shape checks, and its user must read "upgrade", not "corrupt".
 	id, _, idIsString := str("id")
 	if v, present := get("version"); present {
-		if f, isNum := envscan.Number(v); isNum && f != FormatVersion {
+		if f, isNum := fastjson.Number(v); isNum && f != FormatVersion {
 			shown := id
 			if !idIsString {
-				shown = envscan.JSText(get("id"))
+				shown = fastjson.JSText(get("id"))
 			}
-			return Header{}, refuse(VersionRefusal(shown, envscan.FormatNumber(v), f > FormatVersion))
+			return Header{}, refuse(VersionRefusal(shown, fastjson.FormatNumber(v), f > FormatVersion))
 		}
 	}
 
@@ -174,7 +174,7 @@ func Parse(line []byte) (Header, error) {
 	if !present {
 		return Header{}, shape(`it has no "version" (every harness since 2026-06-15 writes "version":0)`)
 	}
-	if _, isNum := envscan.Number(v); !isNum {
+	if _, isNum := fastjson.Number(v); !isNum {
 		return Header{}, shape(`"version" is not a number`)
 	}
 	h.Version = FormatVersion
@@ -255,11 +255,11 @@ func shape(why string) *sessionlog.Error {
 
 // nonNegative is upstream's "non-negative safe integer and not -0".
 func nonNegative(raw []byte) (int64, bool) {
-	n, ok := envscan.SafeInt(raw)
+	n, ok := fastjson.SafeInt(raw)
 	if !ok || n < 0 {
 		return 0, false
 	}
-	if f, _ := envscan.Number(raw); math.Signbit(f) {
+	if f, _ := fastjson.Number(raw); math.Signbit(f) {
 		return 0, false
 	}
 	return n, true
