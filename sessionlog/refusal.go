@@ -2,6 +2,7 @@ package sessionlog
 
 import (
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -118,3 +119,13 @@ type Warning struct {
 }
 
 func (w Warning) String() string { return w.Pos.String() + ": " + w.Text }
+
+// OSText is an operating-system error's text without the path it names
+// (*os.PathError's Err): a refusal names the path itself.
+func OSText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

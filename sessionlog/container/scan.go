@@ -169,7 +169,7 @@ func (s *scanner) nextPart() (bool, error) {
 }
 
 // next advances to the next committed line.
-func (s *scanner) next() bool {
+func (s *scanner) Next() bool {
 	if s.done {
 		return false
 	}
@@ -178,7 +178,7 @@ func (s *scanner) next() bool {
 		if s.header != nil {
 			// A Zstandard log: the opener decoded the header frame.
 			s.lineNo = 1
-			s.line = Line{Data: s.header, Pos: Pos{Line: 1, Seq: -1}}
+			s.line = Line{Data: s.header, Pos: sessionlog.Pos{Path: s.name, Line: 1, Seq: -1}}
 			if ok, err := s.nextPart(); err != nil {
 				return s.readErr(err)
 			} else if !ok {
@@ -250,7 +250,7 @@ func (s *scanner) next() bool {
 		}
 		s.expected += n
 		s.kept += n
-		s.line = Line{Data: line, Pos: Pos{Line: s.lineNo, Seq: -1}, Members: members}
+		s.line = Line{Data: line, Pos: sessionlog.Pos{Path: s.name, Line: s.lineNo, Seq: -1}, Members: members}
 		return true
 	}
 }
@@ -316,7 +316,7 @@ func (s *scanner) readHeader() bool {
 		return s.fail(1, reason, nil)
 	}
 	s.headerID = headerID(line)
-	s.line = Line{Data: line, Pos: Pos{Line: 1, Seq: -1}}
+	s.line = Line{Data: line, Pos: sessionlog.Pos{Path: s.name, Line: 1, Seq: -1}}
 	return true
 }
 

@@ -64,6 +64,10 @@ type Options struct {
 	// NoRecover leaves a log that ends inside a turn as it is, without the
 	// synthetic closers.
 	NoRecover bool
+	// ID, when set, is the session id the header must name (a store's
+	// session, found by it: package load), as upstream's stored-identity
+	// check requires.
+	ID string
 }
 
 // TextBOM is the warning for a file that starts with a UTF-8 byte-order
@@ -112,7 +116,7 @@ const maxDeclaredRatio = 64
 
 // Open opens the log at path (a file of any form, or a session directory).
 func Open(path string, opts Options) (*Stream, error) {
-	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes}
+	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, ID: opts.ID}
 	s := &Stream{name: path, opts: opts, size: -1}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -206,20 +210,6 @@ func (s *Stream) openStream(path string, copts container.Options) (*Stream, erro
 	}
 	s.lg = lg
 	s.dec = jsonl.NewLineDecoder(lg.Name())
-	return s, nil
-}
-
-// OpenSession finds a session by id under a store root and opens it.
-func OpenSession(store, id string, opts Options) (*Stream, error) {
-	p, err := container.FindSession(store, id)
-	if err != nil {
-		return nil, fromContainer(err)
-	}
-	s, err := Open(p, opts)
-	if err != nil {
-		return nil, err
-	}
-	s.name = p
 	return s, nil
 }
 
@@ -567,15 +557,6 @@ func Read(path string, opts Options) (*Log, error) {
 	return Collect(s)
 }
 
-// ReadSession reads the session id of a store.
-func ReadSession(store, id string, opts Options) (*Log, error) {
-	s, err := OpenSession(store, id, opts)
-	if err != nil {
-		return nil, err
-	}
-	return Collect(s)
-}
-
 // Collect reads the rest of s into a Log and closes s.
 func Collect(s *Stream) (*Log, error) {
 	defer s.Close()
@@ -621,13 +602,5 @@ func place(err error, layer sessionlog.Layer, pos sessionlog.Pos) error {
 
 // inputErr is the refusal of a file that cannot be opened or read.
 func inputErr(path string, err error) error {
-	return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: path, Seq: -1}, errText(err), err)
-}
-
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: path, Seq: -1}, sessionlog.OSText(err), err)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
+	_ "github.com/dshtest/dshtest/sessionlog/sqlite" // the forms include SQLite
 	"github.com/dshtest/dshtest/surface"
 )
 

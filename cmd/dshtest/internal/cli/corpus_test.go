@@ -13,10 +13,10 @@ import (
 
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/header"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
+	"github.com/dshtest/dshtest/sessionlog/store"
 )
 
 // corpusDir returns ../shared/corpus relative to the repository root,
@@ -198,8 +198,8 @@ func TestCorpusForms(t *testing.T) {
 		logforms.WriteZip(t, zipPath, raw, "")
 		dbPath := filepath.Join(base, "store.db")
 		logforms.WriteDB(t, dbPath, lines)
-		store := filepath.Join(base, "sessions")
-		storeFile, err := container.SessionPath(store, h.CWD, h.ID, true)
+		root := filepath.Join(base, "sessions")
+		storeFile, err := store.SessionPath(root, h.CWD, h.ID, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestCorpusForms(t *testing.T) {
 		}{
 			{"raw", []string{path}},
 			{"zstd", []string{zst}},
-			{"store", []string{"--session", h.ID, "--store", store}},
+			{"store", []string{"--session", h.ID, "--store", root}},
 			{"zip", []string{zipPath}},
 			{"sqlite", []string{dbPath, "--session", h.ID}},
 		}
@@ -251,7 +251,10 @@ func decoded(t *testing.T, args []string, id string) string {
 	var err error
 	switch {
 	case args[0] == "--session":
-		lg, err = reader.ReadSession(args[3], id, reader.Options{})
+		var p string
+		if p, err = store.Find(args[3], id); err == nil {
+			lg, err = reader.Read(p, reader.Options{ID: id})
+		}
 	case len(args) == 3:
 		lg, err = reader.Read(args[0], reader.Options{Session: id})
 	default:

@@ -13,6 +13,8 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/reader"
+	_ "github.com/dshtest/dshtest/sessionlog/sqlite" // dshtest reads SQLite databases
+	"github.com/dshtest/dshtest/sessionlog/store"
 	"github.com/dshtest/dshtest/surface"
 )
 
@@ -188,6 +190,7 @@ func (a *app) openLog(args []string, f *logFlags) (*logFile, *reader.Stream, err
 			return nil, nil, err
 		}
 		lf.Path = p
+		ro.ID = f.session // the header must name it
 		lf.open = func() (*reader.Stream, error) { return reader.Open(p, ro) }
 	}
 	s, err := lf.open()
@@ -200,11 +203,11 @@ func (a *app) openLog(args []string, f *logFlags) (*logFile, *reader.Stream, err
 // storeSession finds the file of --session in the session store.
 func (a *app) storeSession(f *logFlags) (string, error) {
 	home, _ := os.UserHomeDir()
-	store, err := container.StoreDir(f.store, a.getenv, home)
+	dir, err := store.Dir(f.store, a.getenv, home)
 	if err != nil {
 		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: f.store, Seq: -1}, err.Error(), err)
 	}
-	p, err := container.FindSession(store, f.session)
+	p, err := store.Find(dir, f.session)
 	if err != nil {
 		return "", a.inputErr(err, f)
 	}
