@@ -11,7 +11,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
-// FuzzDecode: decoding never panics; every error is a *DecodeError naming a
+// FuzzDecode: decoding never panics; every error is a *sessionlog.Error naming a
 // line ≥ 1 that exists; whatever decodes (the whole log or the prefix
 // before an error) re-encodes to bytes that decode to the same bytes again.
 func FuzzDecode(f *testing.F) {

@@ -1,5 +1,6 @@
-// Package reader is the one reading path of a session log: every command
-// and the scenario verb load read logs through it. It composes, in order:
+// Package reader is the one reading path of a session log: package load,
+// through which every command and the scenario verb load read logs, reads
+// them with it. It composes, in order:
 //
 //  1. the container (package container): raw JSONL, .jsonl.zstd, a web
 //     export zip, a session directory, a store entry or a SQLite database,
@@ -11,7 +12,8 @@
 //  6. crash recovery (package recovery): the synthetic closers upstream's
 //     loader appends to a log that ends inside a turn, unless NoRecover.
 //
-// Validation and the surface fold (surface.Load) stay with the caller.
+// Validation and the surface fold (surface.Load) stay with the caller
+// (package load).
 // Every event's Data, SurfaceOp and SourceEventSeqs, when present, are
 // valid JSON: the container checks each line whole, and what the later
 // steps build (packed rows' members, upgraded shapes, recovery's closers)
@@ -27,8 +29,8 @@
 // Reading streams: a Stream yields one event at a time, and no form is held
 // whole. A container's refusal can come only at the end of the stream (a
 // defect is corruption only if a later turn/end follows it), so the events
-// of a Stream whose Err is not nil must not be used; Read collects them and
-// checks.
+// of a Stream whose Err is not nil must not be used (package load collects
+// them and checks).
 package reader
 
 import (
@@ -114,9 +116,14 @@ type Stream struct {
 // believed for, per byte of the file: session logs compress 3–15×.
 const maxDeclaredRatio = 64
 
+// containerOptions are the container's part of opts.
+func containerOptions(opts Options) container.Options {
+	return container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, ID: opts.ID}
+}
+
 // Open opens the log at path (a file of any form, or a session directory).
 func Open(path string, opts Options) (*Stream, error) {
-	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, ID: opts.ID}
+	copts := containerOptions(opts)
 	s := &Stream{name: path, opts: opts, size: -1}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -191,26 +198,47 @@ func (s *Stream) openStream(path string, copts container.Options) (*Stream, erro
 	if err != nil {
 		return nil, inputErr(path, err)
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	if err := s.fromReader(f, path, copts); err != nil {
+		f.Close()
+		return nil, err
+	}
+	s.file = f
+	return s, nil
+}
+
+// OpenReader reads a log from r, which it does not close; name is what
+// its refusals and warnings call it. It reads every form Open does but a
+// session directory and SQLite, which need a path. The text's size is not
+// known before it is read (TextSize is -1).
+func OpenReader(r io.Reader, name string, opts Options) (*Stream, error) {
+	s := &Stream{name: name, opts: opts, size: -1}
+	if err := s.fromReader(r, name, containerOptions(opts)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// fromReader sets s to read r: a header-less log or a container, by its
+// first bytes.
+func (s *Stream) fromReader(r io.Reader, name string, copts container.Options) error {
+	br := bufio.NewReaderSize(r, 64<<10)
 	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
 		br.Discard(3)
-		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: path, Line: 1, Seq: -1}, Text: TextBOM})
+		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: name, Line: 1, Seq: -1}, Text: TextBOM})
 	}
 	peek, _ := br.Peek(4096)
-	s.file = f
 	if !startsContainer(peek) {
-		s.bare = jsonl.NewDecoder(br, path)
+		s.bare = jsonl.NewDecoder(br, name)
 		s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
-		return s, nil
+		return nil
 	}
-	lg, err := container.OpenReader(br, path, copts)
+	lg, err := container.OpenReader(br, name, copts)
 	if err != nil {
-		f.Close()
-		return nil, fromContainer(err)
+		return fromContainer(err)
 	}
 	s.lg = lg
 	s.dec = jsonl.NewLineDecoder(lg.Name())
-	return s, nil
+	return nil
 }
 
 // hasHeader reports whether a regular file is one of upstream's containers
@@ -463,52 +491,43 @@ func (s *Stream) Line() int { return s.line }
 // Err is the refusal that ended the stream, a *sessionlog.Error, or nil.
 func (s *Stream) Err() error { return s.err }
 
-// Warnings are the accepted defects met so far (all of them once Next has
-// returned false).
-func (s *Stream) Warnings() []sessionlog.Warning { return s.warnings }
-
-// Name is what is read, as errors name it.
-func (s *Stream) Name() string {
-	if s.lg != nil {
-		return s.lg.Name()
-	}
-	return s.name
+// Summary is what a read reports besides its events.
+type Summary struct {
+	// Name is what was read, as its refusals and warnings name it (a
+	// zip's member: "export.zip!session.jsonl").
+	Name string
+	// Form is the container; "" for a header-less log.
+	Form container.Form
+	// Header is the session header line, compacted, or nil.
+	Header json.RawMessage
+	// Upgraded counts the events the load-time upgrades changed.
+	Upgraded int
+	// Closers are the synthetic events appended after the log.
+	Closers []recovery.Closer
+	// Warnings are the accepted defects met.
+	Warnings []sessionlog.Warning
+	// Subagents lists a web export's subagent logs.
+	Subagents []string
 }
 
-// Form is the container; "" for a header-less log.
-func (s *Stream) Form() container.Form {
+// Summary is the stream's report: whole once Next has returned false.
+func (s *Stream) Summary() Summary {
+	sum := Summary{Name: s.name, Header: s.Header(), Closers: s.closers, Warnings: s.warnings}
 	if s.lg != nil {
-		return s.lg.Form()
+		sum.Name, sum.Form, sum.Subagents = s.lg.Name(), s.lg.Form(), s.lg.Subagents()
 	}
-	return ""
+	if s.up != nil {
+		sum.Upgraded = s.up.Upgraded()
+	}
+	return sum
 }
 
-// Header is the session header line, compacted, or nil.
+// Header is the session header line read so far, compacted, or nil.
 func (s *Stream) Header() json.RawMessage {
 	if s.dec != nil {
 		return s.dec.Header()
 	}
 	return s.bare.Header()
-}
-
-// Upgraded counts the events the load-time upgrades changed so far.
-func (s *Stream) Upgraded() int {
-	if s.up == nil {
-		return 0
-	}
-	return s.up.Upgraded()
-}
-
-// Closers are the synthetic events appended after the log, once Next has
-// returned false (and as they are yielded).
-func (s *Stream) Closers() []recovery.Closer { return s.closers }
-
-// Subagents lists a web export's subagent logs.
-func (s *Stream) Subagents() []string {
-	if s.lg != nil {
-		return s.lg.Subagents()
-	}
-	return nil
 }
 
 // Close releases the files.
@@ -526,58 +545,6 @@ func (s *Stream) Close() error {
 		}
 	}
 	return err
-}
-
-// Log is a whole log, read.
-type Log struct {
-	// Name is what was read, as errors name it.
-	Name string
-	// Form is the container; "" for a header-less log.
-	Form container.Form
-	// Header is the session header line, compacted, or nil.
-	Header json.RawMessage
-	// Events are the events, the synthetic closers last.
-	Events []sessionlog.Event
-	// Lines[i] is the plaintext line of Events[i]; 0 for a closer.
-	Lines []int
-	// Upgraded counts the events the load-time upgrades changed.
-	Upgraded int
-	// Closers are the synthetic events, the last len(Closers) of Events.
-	Closers   []recovery.Closer
-	Warnings  []sessionlog.Warning
-	Subagents []string
-}
-
-// Read reads the whole log at path.
-func Read(path string, opts Options) (*Log, error) {
-	s, err := Open(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	return Collect(s)
-}
-
-// Collect reads the rest of s into a Log and closes s.
-func Collect(s *Stream) (*Log, error) {
-	defer s.Close()
-	lg := &Log{}
-	for s.Next() {
-		lg.Events = append(lg.Events, s.ev)
-		lg.Lines = append(lg.Lines, s.line)
-	}
-	if err := s.Err(); err != nil {
-		return nil, err
-	}
-	return Summary(s, lg), nil
-}
-
-// Summary fills lg's report of the stream s has read to its end (name,
-// form, header, upgrades, closers, warnings, subagents), for a caller that
-// collects the events itself; it returns lg.
-func Summary(s *Stream, lg *Log) *Log {
-	lg.Name, lg.Form, lg.Header = s.Name(), s.Form(), s.Header()
-	lg.Upgraded, lg.Closers, lg.Warnings, lg.Subagents = s.Upgraded(), s.Closers(), s.Warnings(), s.Subagents()
-	return lg
 }
 
 // fromContainer returns a container's refusal (a *sessionlog.Error)

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/header"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
@@ -104,7 +105,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("repro %s: exit %d:\n%s%s", f.name, code, out, stderr)
 		}
 		_, text, _ := run("render", path, "--format", "text", "--width", "100")
-		lg, err := reader.Read(path, reader.Options{})
+		lg, err := load.Read(path, load.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,18 +248,19 @@ func TestCorpusForms(t *testing.T) {
 // returns its events as JSONL.
 func decoded(t *testing.T, args []string, id string) string {
 	t.Helper()
-	var lg *reader.Log
+	var lg *load.Log
 	var err error
 	switch {
 	case args[0] == "--session":
-		var p string
-		if p, err = store.Find(args[3], id); err == nil {
-			lg, err = reader.Read(p, reader.Options{ID: id})
+		var f *load.File
+		if f, err = load.OpenSession(args[3], id, load.Options{}); err == nil {
+			lg, err = f.Collect(true)
+			f.Close()
 		}
 	case len(args) == 3:
-		lg, err = reader.Read(args[0], reader.Options{Session: id})
+		lg, err = load.Read(args[0], load.Options{Read: reader.Options{Session: id}})
 	default:
-		lg, err = reader.Read(args[0], reader.Options{})
+		lg, err = load.Read(args[0], load.Options{})
 	}
 	if err != nil {
 		t.Fatalf("%v: %v", args, err)

@@ -157,7 +157,7 @@ func TestViewReadsBehind(t *testing.T) {
 		bad[i].Seq = bad[i-1].Seq // a seq out of order
 		badPath := writeLog(t, dir, "bad.jsonl", bad)
 		want := ""
-		if _, err := a.readLog([]string{badPath}, flags(), readOptions{}); err != nil {
+		if _, err := a.readLog([]string{badPath}, flags(), nil); err != nil {
 			want = err.Error()
 		} else {
 			t.Fatal("readLog took the broken log")
