@@ -57,34 +57,18 @@ import (
 	"time"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
-)
-
-// Scheme is the colour scheme.
-type Scheme uint8
-
-const (
-	SchemeDark Scheme = iota
-	SchemeLight
-)
-
-// ToolMode is the tool-card visibility state that Ctrl+O cycles.
-type ToolMode uint8
-
-const (
-	ToolsCollapsed ToolMode = iota
-	ToolsExpanded
-	ToolsHidden
 )
 
 // Settings are everything a rendered document depends on besides the
 // transcript itself.
 type Settings struct {
 	Width  int
-	Scheme Scheme
+	Scheme display.Scheme
 	// HideReasoning hides reasoning blocks (Ctrl+R). Shown by default.
 	HideReasoning bool
-	Tools         ToolMode
+	Tools         display.ToolMode
 	// Now is the injected clock reading, epoch ms: open timing buckets and
 	// the standalone compaction indicator count up to it.
 	Now int64

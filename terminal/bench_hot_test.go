@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -38,10 +39,10 @@ var wrapInputs = []struct{ name, text string }{
 func BenchmarkWrapLine(b *testing.B) {
 	for _, in := range wrapInputs {
 		b.Run(in.name, func(b *testing.B) {
-			l := textLine(in.text, plain)
+			l := display.TextLine(in.text, plain)
 			b.ReportAllocs()
 			for b.Loop() {
-				wrapLine(l, 40)
+				display.WrapLine(l, 40)
 			}
 		})
 	}
@@ -54,7 +55,7 @@ func BenchmarkWrapText(b *testing.B) {
 		b.Run(in.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				WrapText(in.text, 40)
+				display.WrapText(in.text, 40)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -21,15 +22,15 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 			st = redSty
 		}
 	}
-	head := glyph + " Tool / " + DisplayInlineText(tc.Name)
+	head := glyph + " Tool / " + display.EscapeInline(tc.Name)
 	desc := view.Description
 	if desc == "" && view.Terminal != nil {
 		desc = view.Terminal.Description
 	}
 	if desc != "" {
-		head += " / " + DisplayInlineText(desc)
+		head += " / " + display.EscapeInline(desc)
 	}
-	rows := []string{"", r.unpadded(textLine(head, st))}
+	rows := []string{"", r.unpadded(display.TextLine(head, st))}
 	switch {
 	case view.Terminal != nil:
 		return append(rows, r.text(r.fold(terminalLines(view.Terminal, &call)))...)
@@ -43,7 +44,7 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 		// refused, so they are not escaped for it.
 		if tc.HasResult && !r.s.Presenters.Has(tc.Name) {
 			if res := call.ResultText(); mayBeXML(res) {
-				if tree := xmlTree(DisplayText(res), r.maxLines, r.s.Tools == ToolsExpanded); tree != nil {
+				if tree := xmlTree(display.Escape(res), r.maxLines, r.s.Tools == display.ToolsExpanded); tree != nil {
 					return append(rows, r.text(tree)...)
 				}
 			}
@@ -54,62 +55,62 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 }
 
 // terminalLines is a terminal card's body as logical lines.
-func terminalLines(v *TerminalView, c *ToolCall) []line {
-	var lines []line
+func terminalLines(v *TerminalView, c *ToolCall) []display.Line {
+	var lines []display.Line
 	cmd := v.Command
 	if cmd == "" {
 		cmd = v.Title
 	}
 	if cmd != "" && (v.Description != "" || !c.HasResult) {
-		lines = append(lines, textLine("$ "+DisplayInlineText(cmd), dimSty))
+		lines = append(lines, display.TextLine("$ "+display.EscapeInline(cmd), dimSty))
 	}
 	if v.Cwd != "" {
-		lines = append(lines, textLine(DisplayInlineText(v.Cwd), dimSty))
+		lines = append(lines, display.TextLine(display.EscapeInline(v.Cwd), dimSty))
 	}
 	out := v.Output
 	if out == "" && !v.HasOutput && c.HasResult {
 		out = c.ResultText()
 	}
-	for _, l := range strings.Split(DisplayText(out), "\n") {
+	for _, l := range strings.Split(display.Escape(out), "\n") {
 		if strings.TrimSpace(l) != "" {
-			lines = append(lines, textLine(l, dimSty))
+			lines = append(lines, display.TextLine(l, dimSty))
 		}
 	}
 	if v.ExitCode != nil {
-		lines = append(lines, textLine("[exit "+strconv.Itoa(*v.ExitCode)+"]", dimSty))
+		lines = append(lines, display.TextLine("[exit "+strconv.Itoa(*v.ExitCode)+"]", dimSty))
 	}
 	if v.Signal != "" {
-		lines = append(lines, textLine("[signal "+DisplayInlineText(v.Signal)+"]", redSty))
+		lines = append(lines, display.TextLine("[signal "+display.EscapeInline(v.Signal)+"]", redSty))
 	}
 	return lines
 }
 
 // diffLines is a diff card's body as logical lines.
-func diffLines(v *DiffView, limit int) []line {
-	var lines []line
+func diffLines(v *DiffView, limit int) []display.Line {
+	var lines []display.Line
 	added, removed, approximate := 0, 0, false
 	for i, f := range v.Files {
 		if i > 0 {
 			lines = append(lines, nil)
 		}
-		lines = append(lines, textLine(DisplayInlineText(f.Path), boldSty))
+		lines = append(lines, display.TextLine(display.EscapeInline(f.Path), boldSty))
 		ops, ok := lineDiff(f.Old, f.New, limit)
 		if !ok {
 			approximate = true
-			lines = append(lines, textLine("[exact line diff omitted: >"+strconv.Itoa(limit)+" changed lines]", dimSty))
+			lines = append(lines, display.TextLine("[exact line diff omitted: >"+strconv.Itoa(limit)+" changed lines]", dimSty))
 			ops = group(nil, f.Old, f.New)
 		}
 		for _, op := range ops {
-			t := DisplayInlineText(op.text)
+			t := display.EscapeInline(op.text)
 			switch op.kind {
 			case '+':
 				added++
-				lines = append(lines, textLine("+ "+t, greenSty))
+				lines = append(lines, display.TextLine("+ "+t, greenSty))
 			case '-':
 				removed++
-				lines = append(lines, textLine("- "+t, redSty))
+				lines = append(lines, display.TextLine("- "+t, redSty))
 			default:
-				lines = append(lines, textLine("  "+t, dimSty))
+				lines = append(lines, display.TextLine("  "+t, dimSty))
 			}
 		}
 	}
@@ -124,5 +125,5 @@ func diffLines(v *DiffView, limit int) []line {
 	if approximate {
 		foot += " · approximate"
 	}
-	return append(lines, textLine(foot, dimSty))
+	return append(lines, display.TextLine(foot, dimSty))
 }

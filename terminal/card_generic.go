@@ -1,18 +1,22 @@
 package terminal
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/dshtest/dshtest/terminal/display"
+)
 
 // generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
 func (r *renderer) generic(v *GenericView, name string) []string {
 	// The title row shows unless it only repeats the tool name (the
 	// fallback's title is the escaped name); an empty Title is no title.
 	var prelude []string
-	if v.Title != "" && v.Title != DisplayText(name) {
-		prelude = []string{DisplayInlineText(v.Title)}
+	if v.Title != "" && v.Title != display.Escape(name) {
+		prelude = []string{display.EscapeInline(v.Title)}
 	}
 	var lines []string
 	for _, l := range v.Lines {
-		lines = append(lines, strings.Split(DisplayText(l), "\n")...)
+		lines = append(lines, strings.Split(display.Escape(l), "\n")...)
 	}
 	// An empty line goes only at the very first or very last row of title
 	// and lines together; the title itself always stays.
@@ -26,21 +30,21 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 	src := append(prelude, kept...)
 	content := len(kept)
 	if v.Raw || content == 0 {
-		lines := make([]line, len(src))
+		lines := make([]display.Line, len(src))
 		for i, s := range src {
-			lines[i] = textLine(s, plain)
+			lines[i] = display.TextLine(s, plain)
 		}
 		return r.text(r.fold(lines))
 	}
 	n := r.maxLines
 	head, tail := (n+1)/2, n/2
-	if r.s.Tools == ToolsExpanded {
+	if r.s.Tools == display.ToolsExpanded {
 		head = -1
 	}
 	rows, total := markdownFold(strings.Join(src, "\n"), plain, mdText, r.width, head, tail)
 	out := make([]string, 0, min(len(rows), r.maxLines+1))
 	emit := func(row mdRow) {
-		if strings.TrimSpace(row.l.plainText()) == "" {
+		if strings.TrimSpace(row.l.PlainText()) == "" {
 			out = append(out, r.pal.padded(row.l, r.width, plain))
 			return
 		}
@@ -56,7 +60,7 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 	for _, row := range rows[:head] {
 		emit(row)
 	}
-	out = append(out, r.text([]line{foldMarker(total - n)})...)
+	out = append(out, r.text([]display.Line{foldMarker(total - n)})...)
 	for _, row := range rows[head:] {
 		emit(row)
 	}
@@ -69,39 +73,39 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 // rest of the row, padding included, is not dim. A span still open at a
 // soft wrap is not closed on that row. A fence row opens with a
 // self-closed dim span, so nothing of it is dimmed by the wrapper.
-func cardDim(row mdRow) (line, sty) {
+func cardDim(row mdRow) (display.Line, display.Style) {
 	l := mergeSpans(row.l)
 	active := !row.closed
-	out := make(line, len(l))
+	out := make(display.Line, len(l))
 	for i, sp := range l {
-		own := sp.st.at
+		own := sp.Style.Attrs
 		if active {
-			sp.st = sp.st.with(atDim)
+			sp.Style = sp.Style.With(display.Dim)
 		}
 		out[i] = sp
-		open := i == len(l)-1 && row.pad != plain && row.pad == withoutUnderline(l[i].st)
-		if own&(atBold|atDim) != 0 && !open {
+		open := i == len(l)-1 && row.pad != plain && row.pad == withoutUnderline(l[i].Style)
+		if own&(display.Bold|display.Dim) != 0 && !open {
 			active = false
 		}
 	}
 	pad := row.pad
 	if active {
-		pad = pad.with(atDim)
+		pad = pad.With(display.Dim)
 	}
 	return out, pad
 }
 
-func withoutUnderline(s sty) sty { s.at &^= atUnderline; return s }
+func withoutUnderline(s display.Style) display.Style { s.Attrs &^= display.Underline; return s }
 
 // mergeSpans joins adjacent spans of one style: one SGR run upstream.
-func mergeSpans(l line) line {
-	var out line
+func mergeSpans(l display.Line) display.Line {
+	var out display.Line
 	for _, sp := range l {
-		if sp.text == "" {
+		if sp.Text == "" {
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].st == sp.st {
-			out[n-1].text += sp.text
+		if n := len(out); n > 0 && out[n-1].Style == sp.Style {
+			out[n-1].Text += sp.Text
 			continue
 		}
 		out = append(out, sp)

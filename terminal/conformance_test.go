@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -139,7 +140,7 @@ func TestConformanceHiddenFolded(t *testing.T) {
 		step(8, 1, 2, true, text("The renderer is sound; no refactor needed.")),
 		footer(8, 1, 2, transcript.Timing{}, done),
 	}}
-	doc := Render(tr, Settings{Width: 100, Tools: ToolsHidden, MaxToolOutputLines: 3, Presenters: staticBash()})
+	doc := Render(tr, Settings{Width: 100, Tools: display.ToolsHidden, MaxToolOutputLines: 3, Presenters: staticBash()})
 	compareRows(t, screen.Decode(doc.Lines), upstreamRows(t, "tool-cards-hidden-folded", 3, 13), nil)
 }
 
@@ -185,14 +186,14 @@ func TestConformanceAdvancedCards(t *testing.T) {
 	tr, p := advancedCards()
 	for _, tc := range []struct {
 		fixture  string
-		tools    ToolMode
+		tools    display.ToolMode
 		from, to int
 		known    map[int]string
 	}{
-		{"advanced-cards-collapsed", ToolsCollapsed, 3, 37, nil},
+		{"advanced-cards-collapsed", display.ToolsCollapsed, 3, 37, nil},
 		// Upstream's expanded rows 48–49 are the UI notice, which dshtest
 		// shows on the status line (§11.4).
-		{"advanced-cards-expanded", ToolsExpanded, 3, 47, nil},
+		{"advanced-cards-expanded", display.ToolsExpanded, 3, 47, nil},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			doc := Render(tr, Settings{Width: 100, Tools: tc.tools, MaxToolOutputLines: 3,
@@ -200,5 +201,23 @@ func TestConformanceAdvancedCards(t *testing.T) {
 			checkWidths(t, doc.Lines, 100)
 			compareRows(t, screen.Decode(doc.Lines), upstreamRows(t, tc.fixture, tc.from, tc.to), tc.known)
 		})
+	}
+}
+
+// TestDisplayTextMatchesUntrustedControls checks the escaper against every
+// probe-carrying transcript row of upstream's untrusted-controls snapshot.
+func TestDisplayTextMatchesUntrustedControls(t *testing.T) {
+	rows := upstreamRows(t, "untrusted-controls", 3, 25)
+	prefixes := map[int]string{6: "Unsafe reasoning ", 7: "Unsafe assistant ", 11: "Unsafe user ",
+		15: "● Tool / unsafe / Unsafe description ", 16: "$ Unsafe title ", 17: "/unsafe/",
+		18: "Unsafe output ", 22: "Context · unsafe-", 23: "Unsafe context ", 25: "Unsafe turn error "}
+	for row, prefix := range prefixes {
+		want := rows[row-3].TrimRight()
+		if got := prefix + display.EscapeInline(probe); got != want {
+			t.Errorf("row %d: got %q, want %q", row, got, want)
+		}
+	}
+	if got, want := "[signal SIG"+display.EscapeInline(probe)+"]", rows[19-3].TrimRight(); got != want {
+		t.Errorf("row 19: got %q, want %q", got, want)
 	}
 }

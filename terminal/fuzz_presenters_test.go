@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -35,7 +37,7 @@ func FuzzPresenters(f *testing.F) {
 				tc.Meta = []byte(meta)
 			}
 			tr := transcript.Transcript{Items: []transcript.Item{{Kind: transcript.KindToolCard, Tool: tc}}}
-			for _, tools := range []ToolMode{ToolsCollapsed, ToolsExpanded} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded} {
 				doc := Render(tr, Settings{Width: width, Tools: tools})
 				for i, line := range doc.Lines {
 					if got := ansi.StringWidth(line); got > width {

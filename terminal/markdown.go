@@ -11,6 +11,8 @@ import (
 	"github.com/yuin/goldmark/parser"
 	gtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Markdown bodies (presenters.md §3). The text is parsed by goldmark
@@ -50,8 +52,8 @@ const (
 // and whether it opens with a self-closed dim span (a fence row), which
 // ends a generic card's whole-row dim (presenters.md §1.6).
 type mdRow struct {
-	l      line
-	pad    sty
+	l      display.Line
+	pad    display.Style
 	closed bool
 }
 
@@ -64,7 +66,7 @@ var mdParser = goldmark.New(
 ).Parser()
 
 // markdown renders display-safe text as Markdown rows at width.
-func markdown(text string, base sty, mode mdMode, width int) []mdRow {
+func markdown(text string, base display.Style, mode mdMode, width int) []mdRow {
 	if plainMarkdown(text) {
 		rows, _ := plainRows(text, base, width, -1, 0)
 		return rows
@@ -77,7 +79,7 @@ func markdown(text string, base sty, mode mdMode, width int) []mdRow {
 // only (all of them when there are no more) and the number of rows of the
 // whole body. Plain text wraps only the rows it keeps. A negative head
 // keeps every row.
-func markdownFold(text string, base sty, mode mdMode, width, head, tail int) ([]mdRow, int) {
+func markdownFold(text string, base display.Style, mode mdMode, width, head, tail int) ([]mdRow, int) {
 	if plainMarkdown(text) {
 		return plainRows(text, base, width, head, tail)
 	}
@@ -89,7 +91,7 @@ func markdownFold(text string, base sty, mode mdMode, width, head, tail int) ([]
 }
 
 // parsedMarkdown is markdown through goldmark's tree.
-func parsedMarkdown(text string, base sty, mode mdMode, width int) []mdRow {
+func parsedMarkdown(text string, base display.Style, mode mdMode, width int) []mdRow {
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
 	m := &mdr{src: src, base: base, mode: mode}
@@ -102,13 +104,13 @@ func parsedMarkdown(text string, base sty, mode mdMode, width int) []mdRow {
 // mdr renders one document.
 type mdr struct {
 	src  []byte
-	base sty
+	base display.Style
 	mode mdMode
 }
 
 // code is the style of inline and block code: the code colour alone, even
 // inside reasoning (presenters.md §3.3, §3.4).
-var mdCode = sty{fg: fgCode}
+var mdCode = display.Style{Fg: display.FgCode}
 
 // blocks renders the block children of parent with the spacing rule.
 func (m *mdr) blocks(parent ast.Node, width int) []mdRow {
@@ -146,17 +148,17 @@ func (m *mdr) block(n ast.Node, width int) []mdRow {
 	case *ast.Paragraph, *ast.TextBlock:
 		return m.wrapAll(m.inlines(n, m.base), width)
 	case *ast.Heading:
-		st := sty{fg: fgAccent, at: m.base.at | atBold}
-		var prefix line
+		st := display.Style{Fg: display.FgAccent, Attrs: m.base.Attrs | display.Bold}
+		var prefix display.Line
 		switch {
 		case n.Level == 1:
-			st.at |= atUnderline
+			st.Attrs |= display.Underline
 		case n.Level >= 3:
-			prefix = textLine(strings.Repeat("#", n.Level)+" ", st)
+			prefix = display.TextLine(strings.Repeat("#", n.Level)+" ", st)
 		}
 		lines := m.inlines(n, st)
 		if len(lines) == 0 {
-			lines = []line{nil}
+			lines = []display.Line{nil}
 		}
 		lines[0] = append(prefix, lines[0]...)
 		for i := range lines {
@@ -178,18 +180,18 @@ func (m *mdr) block(n ast.Node, width int) []mdRow {
 	case *ast.CodeBlock:
 		return m.codeRows("", append(m.rawLines(n), ""), width)
 	case *ast.Blockquote:
-		inner := &mdr{src: m.src, base: m.base.with(atDim | atItalic), mode: m.mode}
+		inner := &mdr{src: m.src, base: m.base.With(display.Dim | display.Italic), mode: m.mode}
 		rows := inner.blocks(n, max(width-2, 1))
-		bar := span{text: "│ ", st: sty{fg: fgAccent}}
+		bar := display.Span{Text: "│ ", Style: display.Style{Fg: display.FgAccent}}
 		for i := range rows {
-			rows[i].l = append(line{bar}, rows[i].l...)
+			rows[i].l = append(display.Line{bar}, rows[i].l...)
 			rows[i].closed = false
 		}
 		return rows
 	case *ast.List:
 		return m.list(n, width, 0)
 	case *ast.ThematicBreak:
-		return []mdRow{{l: textLine(strings.Repeat("─", min(width, 80)), m.base.with(atDim))}}
+		return []mdRow{{l: display.TextLine(strings.Repeat("─", min(width, 80)), m.base.With(display.Dim))}}
 	case *east.Table:
 		return m.table(n, width)
 	case *ast.HTMLBlock:
@@ -201,9 +203,9 @@ func (m *mdr) block(n ast.Node, width int) []mdRow {
 		if n.HasClosure() {
 			b.Write(n.ClosureLine.Value(m.src))
 		}
-		var lines []line
+		var lines []display.Line
 		for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
-			lines = append(lines, textLine(l, m.base))
+			lines = append(lines, display.TextLine(l, m.base))
 		}
 		return m.wrapAll(lines, width)
 	}
@@ -227,11 +229,11 @@ func (m *mdr) rawLines(n ast.Node) []string {
 
 // codeRows is a code block: the open row, the code lines and the close row.
 func (m *mdr) codeRows(lang string, code []string, width int) []mdRow {
-	rows := []mdRow{{l: textLine(lang, dimSty), closed: true}}
+	rows := []mdRow{{l: display.TextLine(lang, dimSty), closed: true}}
 	for _, c := range code {
-		l := line{{text: "  ", st: plain}}
+		l := display.Line{{Text: "  ", Style: plain}}
 		if c != "" {
-			l = append(l, span{text: c, st: mdCode})
+			l = append(l, display.Span{Text: c, Style: mdCode})
 		}
 		rows = append(rows, wrapPad(l, width)...)
 	}
@@ -243,7 +245,7 @@ func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
 	_ = depth
 	var rows []mdRow
 	num := n.Start
-	bulletSty := sty{fg: fgAccent}
+	bulletSty := display.Style{Fg: display.FgAccent}
 	i := 0
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 		if i > 0 && !n.IsTight {
@@ -259,7 +261,7 @@ func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
 		if box := taskBox(it); box != "" {
 			marker += box
 		}
-		mw := textWidth(marker)
+		mw := display.TextWidth(marker)
 		var body []mdRow
 		var nested []bool // rows of a nested list, indented on their own
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
@@ -268,7 +270,7 @@ func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
 			}
 			if sub, ok := c.(*ast.List); ok {
 				for _, r := range m.list(sub, max(width-4, 1), depth+1) {
-					r.l = append(line{{text: "    ", st: plain}}, r.l...)
+					r.l = append(display.Line{{Text: "    ", Style: plain}}, r.l...)
 					body, nested = append(body, r), append(nested, true)
 				}
 				continue
@@ -283,9 +285,9 @@ func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
 		for k := range body {
 			switch {
 			case k == 0 && !nested[k]:
-				body[k].l = append(line{{text: marker, st: bulletSty}}, body[k].l...)
+				body[k].l = append(display.Line{{Text: marker, Style: bulletSty}}, body[k].l...)
 			case !nested[k]:
-				body[k].l = append(line{{text: strings.Repeat(" ", mw), st: plain}}, body[k].l...)
+				body[k].l = append(display.Line{{Text: strings.Repeat(" ", mw), Style: plain}}, body[k].l...)
 			}
 			body[k].closed = false
 		}
@@ -351,8 +353,8 @@ func taskBox(it ast.Node) string {
 
 // inlines renders the inline children of a block as logical lines (one per
 // source line of a paragraph).
-func (m *mdr) inlines(n ast.Node, base sty) []line {
-	w := &inlineWriter{m: m, lines: []line{nil}}
+func (m *mdr) inlines(n ast.Node, base display.Style) []display.Line {
+	w := &inlineWriter{m: m, lines: []display.Line{nil}}
 	keepIndent := n.Parent() != nil && n.Parent().Kind() == ast.KindDocument
 	w.keepIndent = keepIndent
 	w.children(n, base)
@@ -362,21 +364,21 @@ func (m *mdr) inlines(n ast.Node, base sty) []line {
 // inlineWriter accumulates the logical lines of one block's inlines.
 type inlineWriter struct {
 	m          *mdr
-	lines      []line
+	lines      []display.Line
 	keepIndent bool
 	newLine    bool // the next text starts a line after a soft or hard break
 }
 
-func (w *inlineWriter) add(text string, st sty) {
+func (w *inlineWriter) add(text string, st display.Style) {
 	if text == "" {
 		return
 	}
 	i := len(w.lines) - 1
-	if n := len(w.lines[i]); n > 0 && w.lines[i][n-1].st == st {
-		w.lines[i][n-1].text += text
+	if n := len(w.lines[i]); n > 0 && w.lines[i][n-1].Style == st {
+		w.lines[i][n-1].Text += text
 		return
 	}
-	w.lines[i] = append(w.lines[i], span{text: text, st: st})
+	w.lines[i] = append(w.lines[i], display.Span{Text: text, Style: st})
 }
 
 func (w *inlineWriter) breakLine() {
@@ -384,13 +386,13 @@ func (w *inlineWriter) breakLine() {
 	w.newLine = true
 }
 
-func (w *inlineWriter) children(n ast.Node, st sty) {
+func (w *inlineWriter) children(n ast.Node, st display.Style) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		w.inline(c, st)
 	}
 }
 
-func (w *inlineWriter) inline(n ast.Node, st sty) {
+func (w *inlineWriter) inline(n ast.Node, st display.Style) {
 	m := w.m
 	switch n := n.(type) {
 	case *ast.Text:
@@ -427,17 +429,17 @@ func (w *inlineWriter) inline(n ast.Node, st sty) {
 		// A line ending inside a code span is a space (CommonMark).
 		w.add(strings.ReplaceAll(b.String(), "\n", " "), mdCode)
 	case *ast.Emphasis:
-		a := atItalic
+		a := display.Italic
 		if n.Level >= 2 {
-			a = atBold
+			a = display.Bold
 		}
-		w.children(n, st.with(a))
+		w.children(n, st.With(a))
 	case *strikeNode:
-		w.children(n, st.with(atStrike))
+		w.children(n, st.With(display.Strike))
 	case *ast.Link:
 		w.link(n, string(n.Destination), st)
 	case *ast.AutoLink:
-		w.add(string(n.Label(m.src)), sty{fg: fgAccent, at: atUnderline})
+		w.add(string(n.Label(m.src)), display.Style{Fg: display.FgAccent, Attrs: display.Underline})
 	case *ast.Image:
 		w.children(n, st)
 	case *ast.RawHTML:
@@ -458,8 +460,8 @@ func (w *inlineWriter) inline(n ast.Node, st sty) {
 
 // link renders a link: its text accented and underlined, then " (url)" in
 // dim when the text is not the URL itself.
-func (w *inlineWriter) link(n *ast.Link, url string, st sty) {
-	linkSty := sty{fg: fgAccent, at: atUnderline}
+func (w *inlineWriter) link(n *ast.Link, url string, st display.Style) {
+	linkSty := display.Style{Fg: display.FgAccent, Attrs: display.Underline}
 	start := len(w.lines)
 	from := len(w.lines[start-1])
 	w.children(n, linkSty)
@@ -470,12 +472,12 @@ func (w *inlineWriter) link(n *ast.Link, url string, st sty) {
 			l = l[from:]
 		}
 		for k := range l {
-			l[k].st = sty{fg: fgAccent, at: l[k].st.at | atUnderline}
+			l[k].Style = display.Style{Fg: display.FgAccent, Attrs: l[k].Style.Attrs | display.Underline}
 		}
-		text.WriteString(l.plainText())
+		text.WriteString(l.PlainText())
 	}
 	if text.String() != url && "mailto:"+text.String() != url {
-		w.add(" ("+url+")", st.with(atDim))
+		w.add(" ("+url+")", st.With(display.Dim))
 	}
 }
 
@@ -499,14 +501,14 @@ func (m *mdr) textValue(b []byte) string {
 
 // overrideLine gives every span of l the colour and attributes of st,
 // keeping the span's own attributes (a heading's inline code is accented).
-func overrideLine(l line, st sty) line {
+func overrideLine(l display.Line, st display.Style) display.Line {
 	for i := range l {
-		l[i].st = sty{fg: st.fg, at: l[i].st.at | st.at}
+		l[i].Style = display.Style{Fg: st.Fg, Attrs: l[i].Style.Attrs | st.Attrs}
 	}
 	return l
 }
 
-func (m *mdr) wrapAll(lines []line, width int) []mdRow {
+func (m *mdr) wrapAll(lines []display.Line, width int) []mdRow {
 	var rows []mdRow
 	for _, l := range lines {
 		rows = append(rows, wrapPad(l, width)...)
@@ -518,35 +520,35 @@ func (m *mdr) wrapAll(lines []line, width int) []mdRow {
 // a row broken inside a styled span keeps that span's style (less
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6).
-func wrapPad(l line, width int) []mdRow {
-	w := wrap(l, width) // split once, for the wrap and the padding
-	defer w.release()
-	wrapped, cells := w.rows, w.cells
+func wrapPad(l display.Line, width int) []mdRow {
+	w := display.Wrap(l, width) // split once, for the wrap and the padding
+	defer w.Release()
+	wrapped, cells := w.Rows, w.Cells
 	rows := make([]mdRow, len(wrapped))
 	if len(wrapped) == 1 {
 		rows[0].l = wrapped[0]
 		return rows
 	}
-	if w.ascii {
+	if w.ASCII {
 		return padASCII(l, wrapped, rows)
 	}
 	pos := 0
 	for i, w := range wrapped {
 		rows[i].l = w
-		pos += cellCount(w)
+		pos += display.CellCount(w)
 		if i == len(wrapped)-1 {
 			break
 		}
-		var st sty
+		var st display.Style
 		switch {
-		case pos < len(cells) && cells[pos].g == " ":
-			st = cells[pos].st
+		case pos < len(cells) && cells[pos].Text == " ":
+			st = cells[pos].Style
 		case pos > 0 && pos <= len(cells):
-			st = cells[pos-1].st
+			st = cells[pos-1].Style
 		}
-		st.at &^= atUnderline
+		st.Attrs &^= display.Underline
 		rows[i].pad = st
-		for pos < len(cells) && cells[pos].g == " " {
+		for pos < len(cells) && cells[pos].Text == " " {
 			pos++
 		}
 	}
@@ -555,34 +557,34 @@ func wrapPad(l line, width int) []mdRow {
 
 // padASCII is wrapPad's padding for a printable-ASCII line, one cell a
 // byte: the same steps on byte offsets, without splitting into cells.
-func padASCII(l line, wrapped []line, rows []mdRow) []mdRow {
-	flat := flatText(l)
-	at := func(i int) sty { // the style of byte i
+func padASCII(l display.Line, wrapped []display.Line, rows []mdRow) []mdRow {
+	flat := l.PlainText()
+	at := func(i int) display.Style { // the style of byte i
 		for _, sp := range l {
-			if i < len(sp.text) {
-				return sp.st
+			if i < len(sp.Text) {
+				return sp.Style
 			}
-			i -= len(sp.text)
+			i -= len(sp.Text)
 		}
-		return sty{}
+		return display.Style{}
 	}
 	pos := 0
 	for i, w := range wrapped {
 		rows[i].l = w
 		for _, sp := range w {
-			pos += len(sp.text)
+			pos += len(sp.Text)
 		}
 		if i == len(wrapped)-1 {
 			break
 		}
-		var st sty
+		var st display.Style
 		switch {
 		case pos < len(flat) && flat[pos] == ' ':
 			st = at(pos)
 		case pos > 0 && pos <= len(flat):
 			st = at(pos - 1)
 		}
-		st.at &^= atUnderline
+		st.Attrs &^= display.Underline
 		rows[i].pad = st
 		for pos < len(flat) && flat[pos] == ' ' {
 			pos++
@@ -601,6 +603,6 @@ func (r *renderer) mdText(rows []mdRow) []string {
 }
 
 // padded renders a row padded to width with spaces in style pad.
-func (p *palette) padded(l line, width int, pad sty) string {
+func (p *palette) padded(l display.Line, width int, pad display.Style) string {
 	return p.styledRow(l, width, true, 0, pad)
 }

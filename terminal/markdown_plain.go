@@ -7,6 +7,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	gtext "github.com/yuin/goldmark/text"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Plain Markdown: text in which no Markdown construct can start is laid out
@@ -124,7 +126,7 @@ func plainMarkdown(text string) bool {
 // it builds only the rows a fold keeps, the first head and the last tail,
 // and counts the others; total is the number of rows of the whole layout.
 // When total <= head+tail every row is built.
-func plainRows(text string, base sty, width, head, tail int) (rows []mdRow, total int) {
+func plainRows(text string, base display.Style, width, head, tail int) (rows []mdRow, total int) {
 	width = max(width, 1)
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
@@ -163,8 +165,8 @@ func plainRows(text string, base sty, width, head, tail int) (rows []mdRow, tota
 			}
 		case isPrintableASCII(l):
 			counts[i] = asciiRowCount(l, width)
-		case textWidth(l) <= width:
-			counts[i] = 1 // wrapLine keeps it whole
+		case display.TextWidth(l) <= width:
+			counts[i] = 1 // WrapLine keeps it whole
 		default:
 			built[i] = plainLine(l, base, width)
 			counts[i] = len(built[i])
@@ -204,18 +206,18 @@ func plainRows(text string, base sty, width, head, tail int) (rows []mdRow, tota
 
 // plainLine is one paragraph line's rows, as markdown lays it out: wrapped
 // and padded, and wrapped again if a row still outgrows the width.
-func plainLine(l string, base sty, width int) []mdRow {
-	return rewrap(wrapPad(textLine(l, base), width), width)
+func plainLine(l string, base display.Style, width int) []mdRow {
+	return rewrap(wrapPad(display.TextLine(l, base), width), width)
 }
 
 // asciiRowCount is len(plainLine(s, …, width)) for printable-ASCII s: the
-// rows of wrapLine, which for such text are never wider than the width.
+// rows of WrapLine, which for such text are never wider than the width.
 func asciiRowCount(s string, width int) int {
 	if len(s) <= width {
 		return 1
 	}
 	n := 0
-	asciiRows(s, width, func(int, int) { n++ })
+	display.ASCIIRows(s, width, func(int, int) { n++ })
 	return n
 }
 
@@ -237,7 +239,7 @@ func isPrintableASCII(s string) bool {
 // ASCII, or no wider than the width), which makes n rows.
 type piece struct {
 	rows []mdRow
-	lazy line
+	lazy display.Line
 	n    int
 }
 
@@ -247,7 +249,7 @@ type piece struct {
 // and wrapped only when a row of theirs is kept: such a line's rows are
 // wrapPad's, which no re-wrap changes (an ASCII row is never wider than
 // the width; a line that fits is one row, itself).
-func parsedFold(text string, base sty, mode mdMode, width, head, tail int) ([]mdRow, int) {
+func parsedFold(text string, base display.Style, mode mdMode, width, head, tail int) ([]mdRow, int) {
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
 	m := &mdr{src: src, base: base, mode: mode}
@@ -268,10 +270,10 @@ func parsedFold(text string, base sty, mode mdMode, width, head, tail int) ([]md
 			for _, l := range m.inlines(n, m.base) {
 				var c int
 				switch {
-				case printableASCII(l):
-					c = asciiRowCount(flatText(l), width)
-				case l.width() <= width:
-					c = 1 // wrapLine keeps it whole
+				case display.PrintableASCII(l):
+					c = asciiRowCount(l.PlainText(), width)
+				case l.Width() <= width:
+					c = 1 // WrapLine keeps it whole
 				default:
 					add(wrapPad(l, width))
 					continue
@@ -308,7 +310,7 @@ func parsedFold(text string, base sty, mode mdMode, width, head, tail int) ([]md
 // can, at a very narrow width).
 func rewrap(rows []mdRow, width int) []mdRow {
 	for i := 0; i < len(rows); i++ {
-		if rows[i].l.width() > width {
+		if rows[i].l.Width() > width {
 			again := wrapPad(rows[i].l, width)
 			rows = append(rows[:i], append(again, rows[i+1:]...)...)
 			i += len(again) - 1

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // plainSeeds are bodies near the edge of plainMarkdown: plain ones and ones
@@ -41,7 +43,7 @@ func checkPlain(t *testing.T, text string, width, head, tail int) {
 	for _, mode := range []mdMode{mdText, mdReasoning, mdPrompt} {
 		base := plain
 		if mode == mdReasoning {
-			base = sty{at: atDim | atItalic}
+			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
 		want := parsedMarkdown(text, base, mode, width)
 		got, total := plainRows(text, base, width, -1, 0)
@@ -69,7 +71,7 @@ func checkFold(t *testing.T, text string, width, head, tail int) {
 	for _, mode := range []mdMode{mdText, mdReasoning, mdPrompt} {
 		base := plain
 		if mode == mdReasoning {
-			base = sty{at: atDim | atItalic}
+			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
 		all := parsedMarkdown(text, base, mode, width)
 		want := all
@@ -116,7 +118,7 @@ func sameRows(a, b []mdRow) bool {
 
 // mdStrings is rows as the bytes a card prints.
 func mdStrings(rows []mdRow, width int) []string {
-	p := buildPalette(SchemeDark)
+	p := buildPalette(display.SchemeDark)
 	r := &renderer{pal: &p, width: width}
 	return r.mdText(rows)
 }
@@ -160,7 +162,7 @@ func FuzzPlainMarkdown(f *testing.F) {
 		f.Add(s, uint8(i%80), uint8(i%5), uint8(i%3))
 	}
 	f.Fuzz(func(t *testing.T, text string, width, head, tail uint8) {
-		text = DisplayText(text) // markdown sees display-safe text
+		text = display.Escape(text) // markdown sees display-safe text
 		checkPlain(t, text, int(width%100)+1, int(head%8), int(tail%8))
 		checkFold(t, text, int(width%100)+1, int(head%8), int(tail%8))
 	})
@@ -198,31 +200,31 @@ func TestGenericPlainFold(t *testing.T) {
 
 // wrapPadCells is wrapPad as it was before padASCII, on cells for every
 // line: the reference for TestWrapPadASCII.
-func wrapPadCells(l line, width int) []mdRow {
-	wrapped := wrapLine(l, width)
+func wrapPadCells(l display.Line, width int) []mdRow {
+	wrapped := display.WrapLine(l, width)
 	rows := make([]mdRow, len(wrapped))
 	if len(wrapped) == 1 {
 		rows[0].l = wrapped[0]
 		return rows
 	}
-	cells := toCells(l)
+	cells := display.Cells(l)
 	pos := 0
 	for i, w := range wrapped {
 		rows[i].l = w
-		pos += len(toCells(w))
+		pos += len(display.Cells(w))
 		if i == len(wrapped)-1 {
 			break
 		}
-		var st sty
+		var st display.Style
 		switch {
-		case pos < len(cells) && cells[pos].g == " ":
-			st = cells[pos].st
+		case pos < len(cells) && cells[pos].Text == " ":
+			st = cells[pos].Style
 		case pos > 0 && pos <= len(cells):
-			st = cells[pos-1].st
+			st = cells[pos-1].Style
 		}
-		st.at &^= atUnderline
+		st.Attrs &^= display.Underline
 		rows[i].pad = st
-		for pos < len(cells) && cells[pos].g == " " {
+		for pos < len(cells) && cells[pos].Text == " " {
 			pos++
 		}
 	}
@@ -232,9 +234,9 @@ func wrapPadCells(l line, width int) []mdRow {
 func TestWrapPadASCII(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 8))
 	words := []string{"a", "bc", "def", " ", "  ", "   ", "longerword", strings.Repeat("x", 25), "é", "漢"}
-	styles := []sty{plain, {at: atBold}, {fg: fgAccent, at: atUnderline}, {at: atDim | atItalic}, mdCode}
+	styles := []display.Style{plain, {Attrs: display.Bold}, {Fg: display.FgAccent, Attrs: display.Underline}, {Attrs: display.Dim | display.Italic}, mdCode}
 	for range 20000 {
-		var l line
+		var l display.Line
 		for range 1 + rng.IntN(8) {
 			var b strings.Builder
 			for range rng.IntN(6) {
@@ -243,7 +245,7 @@ func TestWrapPadASCII(t *testing.T) {
 			if rng.IntN(20) == 0 {
 				b.WriteString(words[len(words)-1-rng.IntN(2)])
 			}
-			l = append(l, span{text: b.String(), st: styles[rng.IntN(len(styles))]})
+			l = append(l, display.Span{Text: b.String(), Style: styles[rng.IntN(len(styles))]})
 		}
 		width := 1 + rng.IntN(30)
 		if got, want := wrapPad(l, width), wrapPadCells(l, width); !reflect.DeepEqual(got, want) {

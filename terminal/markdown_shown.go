@@ -15,7 +15,7 @@ const shownWidth = 1024
 // ShownText returns the text a prompt's (prompt) or an answer's Markdown
 // body shows, as plain text in reading order: the rows the renderer draws
 // for it, stretch by stretch, styling and layout aside. text is what the
-// renderer is given, the DisplayText of the message's text.
+// renderer is given, the Escape of the message's text.
 //
 // What a body shows is not its source. A link shows its text and its
 // destination, a reference link the destination its definition gives, and
@@ -52,7 +52,7 @@ func ShownText(text string, prompt bool) []string {
 			continue
 		}
 		for _, row := range rewrap(m.block(n, shownWidth), shownWidth) {
-			b.WriteString(row.l.plainText())
+			b.WriteString(row.l.PlainText())
 			b.WriteByte('\n')
 		}
 	}

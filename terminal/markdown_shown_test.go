@@ -6,6 +6,8 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // TestShownText: a body's shown text is what its rows say, and a block
@@ -45,7 +47,7 @@ func FuzzShownText(f *testing.F) {
 		f.Add(s, true, uint8(44))
 	}
 	f.Fuzz(func(t *testing.T, text string, prompt bool, width uint8) {
-		text = DisplayText(text)
+		text = display.Escape(text)
 		got := ShownText(text, prompt)
 		if plainMarkdown(text) && (len(got) != 1 || got[0] != text) {
 			t.Fatalf("plain %q shows as %q", text, got)
@@ -81,7 +83,7 @@ func checkShownInRows(t *testing.T, text string, prompt bool, width int) {
 	}
 	var doc strings.Builder
 	for _, row := range markdown(text, plain, mode, width) {
-		doc.WriteString(row.l.plainText())
+		doc.WriteString(row.l.PlainText())
 	}
 	d, at := words(doc.String()), 0
 	for _, s := range ShownText(text, prompt) {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // table renders a GFM table in box drawing (presenters.md §3.5): header
@@ -12,13 +14,13 @@ import (
 // fit, a rule between every two rows. When the width leaves less than one
 // cell a column, the table's source is wrapped instead.
 func (m *mdr) table(n *east.Table, width int) []mdRow {
-	var cells [][][]line // row, column, logical lines
+	var cells [][][]display.Line // row, column, logical lines
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
 		st := m.base
 		if r.Kind() == east.KindTableHeader {
-			st = st.with(atBold)
+			st = st.With(display.Bold)
 		}
-		var row [][]line
+		var row [][]display.Line
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
 			row = append(row, m.inlines(c, st))
 		}
@@ -39,7 +41,7 @@ func (m *mdr) table(n *east.Table, width int) []mdRow {
 	for _, row := range cells {
 		for i, c := range row {
 			for _, l := range c {
-				natural[i] = max(natural[i], l.width())
+				natural[i] = max(natural[i], l.Width())
 			}
 		}
 	}
@@ -65,39 +67,39 @@ func (m *mdr) table(n *east.Table, width int) []mdRow {
 			b.WriteString(strings.Repeat("─", w+2))
 		}
 		b.WriteString(r)
-		return mdRow{l: textLine(b.String(), m.base)}
+		return mdRow{l: display.TextLine(b.String(), m.base)}
 	}
 	rows := []mdRow{border("┌", "┬", "┐")}
 	for ri, row := range cells {
 		if ri > 0 {
 			rows = append(rows, border("├", "┼", "┤"))
 		}
-		wrapped := make([][]line, cols)
+		wrapped := make([][]display.Line, cols)
 		height := 1
 		for i := range cols {
 			if i < len(row) {
 				for _, l := range row[i] {
-					wrapped[i] = append(wrapped[i], wrapLine(l, widths[i])...)
+					wrapped[i] = append(wrapped[i], display.WrapLine(l, widths[i])...)
 				}
 			}
 			height = max(height, len(wrapped[i]))
 		}
 		for k := range height {
-			l := line{{text: "│ ", st: m.base}}
+			l := display.Line{{Text: "│ ", Style: m.base}}
 			for i := range cols {
 				if i > 0 {
-					l = append(l, span{text: " │ ", st: m.base})
+					l = append(l, display.Span{Text: " │ ", Style: m.base})
 				}
-				var cell line
+				var cell display.Line
 				if k < len(wrapped[i]) {
 					cell = wrapped[i][k]
 				}
 				l = append(l, cell...)
-				if pad := widths[i] - cell.width(); pad > 0 {
-					l = append(l, span{text: strings.Repeat(" ", pad), st: plain})
+				if pad := widths[i] - cell.Width(); pad > 0 {
+					l = append(l, display.Span{Text: strings.Repeat(" ", pad), Style: plain})
 				}
 			}
-			l = append(l, span{text: " │", st: m.base})
+			l = append(l, display.Span{Text: " │", Style: m.base})
 			rows = append(rows, mdRow{l: l})
 		}
 	}
@@ -105,19 +107,19 @@ func (m *mdr) table(n *east.Table, width int) []mdRow {
 }
 
 // sourceLines is a block's source text as plain lines.
-func (m *mdr) sourceLines(n ast.Node) []line {
-	var out []line
+func (m *mdr) sourceLines(n ast.Node) []display.Line {
+	var out []display.Line
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
 		var b strings.Builder
 		b.WriteString("|")
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
 			b.WriteString(" ")
 			for _, l := range m.inlines(c, m.base) {
-				b.WriteString(l.plainText())
+				b.WriteString(l.PlainText())
 			}
 			b.WriteString(" |")
 		}
-		out = append(out, textLine(b.String(), m.base))
+		out = append(out, display.TextLine(b.String(), m.base))
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // TestMarkdown pins the Markdown rules of presenters.md §3 row by row:
@@ -14,7 +15,7 @@ func TestMarkdown(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		in    string
-		base  sty
+		base  display.Style
 		mode  mdMode
 		width int
 		want  []string // "text|runs"
@@ -139,8 +140,8 @@ func FuzzMayBeXML(f *testing.F) {
 		if !mayBeXML(src) && parseXML(src) != nil {
 			t.Fatalf("%q: mayBeXML declines a tree", src)
 		}
-		if !mayBeXML(src) && mayBeXML(DisplayText(src)) {
-			t.Fatalf("%q: mayBeXML declines it but not its escaped %q", src, DisplayText(src))
+		if !mayBeXML(src) && mayBeXML(display.Escape(src)) {
+			t.Fatalf("%q: mayBeXML declines it but not its escaped %q", src, display.Escape(src))
 		}
 	})
 }

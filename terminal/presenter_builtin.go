@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // The built-in presenters (presenters.md §2): one per first-party tool of
@@ -120,7 +122,7 @@ func compose(call, res *shownView, c ToolCall) CardView {
 // upstream's JSON.stringify(value, null, 2), or the raw string when it does
 // not parse), and the result content once completed.
 func FallbackPresenter(c ToolCall) CardView {
-	g := &genericView{title: DisplayText(c.Name)}
+	g := &genericView{title: display.Escape(c.Name)}
 	if !c.HasResult { // compose shows the raw input only then
 		raw := c.Arguments
 		var v any

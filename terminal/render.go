@@ -10,6 +10,8 @@ import (
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/transcript"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // DefaultMaxToolOutputLines is the default fold limit of card bodies.
@@ -59,7 +61,7 @@ func RenderRows(t transcript.Transcript, s Settings) iter.Seq[string] {
 // in creation order, with a visible body.
 func continuations(items []transcript.Item, s Settings) []bool {
 	cont := make([]bool, len(items))
-	if s.Tools != ToolsHidden {
+	if s.Tools != display.ToolsHidden {
 		return cont
 	}
 	first := map[int64]bool{}
@@ -112,7 +114,7 @@ func newRenderer(s Settings) *renderer {
 		r.maxLines = DefaultMaxToolOutputLines
 	}
 	r.pal = &palettes[0]
-	if s.Scheme == SchemeLight {
+	if s.Scheme == display.SchemeLight {
 		r.pal = &palettes[1]
 	}
 	return r
@@ -154,10 +156,10 @@ func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int))
 }
 
 // text wraps logical lines to the width and renders them as padded rows.
-func (r *renderer) text(lines []line) []string {
+func (r *renderer) text(lines []display.Line) []string {
 	var rows []string
 	for _, l := range lines {
-		for _, w := range wrapLine(l, r.width) {
+		for _, w := range display.WrapLine(l, r.width) {
 			rows = append(rows, r.pal.row(w, r.width, true, 0))
 		}
 	}
@@ -166,8 +168,8 @@ func (r *renderer) text(lines []line) []string {
 
 // unpadded renders one line truncated to max(1, width−2) cells and not
 // padded: the tool-card and context-card header rows (terminal.md §5.1).
-func (r *renderer) unpadded(l line) string {
-	return r.pal.row(truncateLine(l, max(1, r.width-2)), r.width, false, 0)
+func (r *renderer) unpadded(l display.Line) string {
+	return r.pal.row(display.TruncateLine(l, max(1, r.width-2)), r.width, false, 0)
 }
 
 // item renders one transcript item; cont marks a folded continuation step.
@@ -178,7 +180,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.mdText(markdown(DisplayText(it.Prompt.Text), plain, mdPrompt, r.width))...)
+		return append(rows, r.mdText(markdown(display.Escape(it.Prompt.Text), plain, mdPrompt, r.width))...)
 	case transcript.KindContext:
 		if it.Context == nil {
 			return nil
@@ -190,7 +192,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		}
 		items := make([]string, len(it.SessionRef.Entries))
 		for i, e := range it.SessionRef.Entries {
-			items[i] = DisplayText(e)
+			items[i] = display.Escape(e)
 		}
 		return append([]string{""}, r.dimText("Referenced sessions · "+strings.Join(items, ", "))...)
 	case transcript.KindStep:
@@ -204,7 +206,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		}
 		return r.dimText(footerText(it.Footer, r.s.Now, r.s.Location))
 	case transcript.KindToolCard:
-		if it.Tool == nil || r.s.Tools == ToolsHidden {
+		if it.Tool == nil || r.s.Tools == display.ToolsHidden {
 			return nil
 		}
 		return r.toolCard(it.Tool)
@@ -219,11 +221,11 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		case transcript.LevelError:
 			st = redSty
 		}
-		return append([]string{""}, r.styledText(DisplayText(it.Notice.Text), st)...)
+		return append([]string{""}, r.styledText(display.Escape(it.Notice.Text), st)...)
 	case transcript.KindMarker:
 		return append([]string{""}, r.dimText(transcript.MarkerText)...)
 	case transcript.KindShell:
-		if it.Shell == nil || r.s.Tools == ToolsHidden {
+		if it.Shell == nil || r.s.Tools == display.ToolsHidden {
 			return nil
 		}
 		return r.shellCard(it.Shell)
@@ -234,17 +236,17 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 // header renders a role header: bold, underline and accent on the label
 // only, padded.
 func (r *renderer) header(label string) string {
-	return r.text([]line{textLine(DisplayInlineText(label), headerSty)})[0]
+	return r.text([]display.Line{display.TextLine(display.EscapeInline(label), headerSty)})[0]
 }
 
 func (r *renderer) dimText(s string) []string { return r.styledText(s, dimSty) }
 
 // styledText renders display-safe text, one logical line per LF, in one
 // style.
-func (r *renderer) styledText(s string, st sty) []string {
-	var lines []line
+func (r *renderer) styledText(s string, st display.Style) []string {
+	var lines []display.Line
 	for _, l := range strings.Split(s, "\n") {
-		lines = append(lines, textLine(l, st))
+		lines = append(lines, display.TextLine(l, st))
 	}
 	return r.text(lines)
 }
@@ -253,9 +255,9 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	showReasoning := !r.s.HideReasoning
 	reasoning := ""
 	if showReasoning {
-		reasoning = DisplayText(st.Reasoning())
+		reasoning = display.Escape(st.Reasoning())
 	}
-	text := DisplayText(st.Text())
+	text := display.Escape(st.Text())
 	if cont && reasoning == "" && text == "" {
 		return nil
 	}
@@ -264,7 +266,7 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 		rows = append(rows, r.header("Assistant"))
 	}
 	if reasoning != "" {
-		rows = append(rows, r.text([]line{textLine("Reasoning", reasonSty)})...)
+		rows = append(rows, r.text([]display.Line{display.TextLine("Reasoning", reasonSty)})...)
 		rows = append(rows, r.mdText(markdown(reasoning, reasonSty, mdReasoning, r.width))...)
 	}
 	if text != "" {
@@ -275,15 +277,15 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 
 // context renders an injected-context card (terminal.md §2.7).
 func (r *renderer) context(c *transcript.ContextCard) []string {
-	rows := []string{"", r.unpadded(textLine("Context · "+DisplayInlineText(c.Label), dimSty))}
+	rows := []string{"", r.unpadded(display.TextLine("Context · "+display.EscapeInline(c.Label), dimSty))}
 	body := stripReminderFrame(c.Text)
 	if body == "" {
 		return rows
 	}
-	var lines []line
+	var lines []display.Line
 	for _, l := range strings.Split(body, "\n") {
 		if l != "" {
-			lines = append(lines, textLine(DisplayText(l), dimSty))
+			lines = append(lines, display.TextLine(display.Escape(l), dimSty))
 		}
 	}
 	return append(rows, r.text(r.fold(lines))...)
@@ -333,19 +335,19 @@ func validTagName(name string) bool {
 }
 
 // foldMarker is the dim row that replaces folded lines.
-func foldMarker(k int) line {
-	return textLine("… +"+strconv.Itoa(k)+" lines (Ctrl+O to expand)", dimSty)
+func foldMarker(k int) display.Line {
+	return display.TextLine("… +"+strconv.Itoa(k)+" lines (Ctrl+O to expand)", dimSty)
 }
 
 // fold applies the preview rule (terminal.md §5.3) to logical lines unless
 // cards are expanded.
-func (r *renderer) fold(lines []line) []line {
+func (r *renderer) fold(lines []display.Line) []display.Line {
 	n := r.maxLines
-	if r.s.Tools == ToolsExpanded || len(lines) <= n {
+	if r.s.Tools == display.ToolsExpanded || len(lines) <= n {
 		return lines
 	}
 	head, tail := (n+1)/2, n/2
-	out := make([]line, 0, n+1)
+	out := make([]display.Line, 0, n+1)
 	out = append(out, lines[:head]...)
 	out = append(out, foldMarker(len(lines)-n))
 	return append(out, lines[len(lines)-tail:]...)

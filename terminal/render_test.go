@@ -10,6 +10,8 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/transcript"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // texts decodes a document into row texts with trailing spaces trimmed.
@@ -19,71 +21,6 @@ func texts(doc Document) []string {
 		out = append(out, r.TrimRight())
 	}
 	return out
-}
-
-func TestWrapLine(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		in    string
-		width int
-		want  []string
-	}{
-		{"fits", "hello world", 20, []string{"hello world"}},
-		{"exact", "hello world", 11, []string{"hello world"}},
-		{"word wrap", "hello big world", 10, []string{"hello big", "world"}},
-		{"spaces dropped at break", "aaaa    bbbb", 6, []string{"aaaa", "bbbb"}},
-		{"long word hard break", "abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
-		{"long word after text", "ab abcdefghij", 4, []string{"ab", "abcd", "efgh", "ij"}},
-		{"indent kept on first row", "    code here and more", 12, []string{"    code", "here and", "more"}},
-		{"wide runes", "日本語のテキスト", 5, []string{"日本", "語の", "テキ", "スト"}},
-		{"wide rune does not split", "a日本", 4, []string{"a日", "本"}},
-		{"emoji", "🙂🙂🙂", 4, []string{"🙂🙂", "🙂"}},
-		{"width 1 wide rune replaced", "日", 1, []string{"\uFFFD"}},
-		{"empty", "", 5, []string{""}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, l := range wrapLine(textLine(tc.in, plain), tc.width) {
-				got = append(got, l.plainText())
-				if w := l.width(); w > tc.width {
-					t.Errorf("row %q is %d cells wide", l.plainText(), w)
-				}
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestWrapKeepsStyles(t *testing.T) {
-	l := line{{text: "run ", st: plain}, {text: "go test ./...", st: codeSty}, {text: " now", st: plain}}
-	rows := wrapLine(l, 10)
-	var got []string
-	for _, r := range rows {
-		got = append(got, fmt.Sprint(r))
-	}
-	want := []string{"[{run  {0 0}} {go {2 0}}]", "[{test ./... {2 0}}]", "[{now {0 0}}]"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
-	}
-}
-
-func TestTruncateLine(t *testing.T) {
-	for _, tc := range []struct {
-		in    string
-		width int
-		want  string
-	}{
-		{"● Tool / bash", 20, "● Tool / bash"},
-		{"● Tool / bash / Run the coverage gate", 18, "● Tool / bash / R…"},
-		{"日本語", 4, "日…"},
-		{"abc", 1, "…"},
-	} {
-		if got := truncateLine(textLine(tc.in, plain), tc.width).plainText(); got != tc.want {
-			t.Errorf("truncate(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
-		}
-	}
 }
 
 func TestLineDiff(t *testing.T) {
@@ -123,30 +60,30 @@ func TestLineDiff(t *testing.T) {
 }
 
 func TestFold(t *testing.T) {
-	lines := func(n int) []line {
-		var out []line
+	lines := func(n int) []display.Line {
+		var out []display.Line
 		for i := range n {
-			out = append(out, textLine(fmt.Sprint("l", i+1), dimSty))
+			out = append(out, display.TextLine(fmt.Sprint("l", i+1), dimSty))
 		}
 		return out
 	}
 	for _, tc := range []struct {
 		n, max int
-		tools  ToolMode
+		tools  display.ToolMode
 		want   string
 	}{
-		{6, 6, ToolsCollapsed, "l1 l2 l3 l4 l5 l6"},
-		{7, 6, ToolsCollapsed, "l1 l2 l3 … +1 lines (Ctrl+O to expand) l5 l6 l7"},
-		{181, 6, ToolsCollapsed, "l1 l2 l3 … +175 lines (Ctrl+O to expand) l179 l180 l181"},
-		{5, 3, ToolsCollapsed, "l1 l2 … +2 lines (Ctrl+O to expand) l5"},
-		{3, 1, ToolsCollapsed, "l1 … +2 lines (Ctrl+O to expand)"},
-		{7, 6, ToolsExpanded, "l1 l2 l3 l4 l5 l6 l7"},
-		{7, 6, ToolsHidden, "l1 l2 l3 … +1 lines (Ctrl+O to expand) l5 l6 l7"},
+		{6, 6, display.ToolsCollapsed, "l1 l2 l3 l4 l5 l6"},
+		{7, 6, display.ToolsCollapsed, "l1 l2 l3 … +1 lines (Ctrl+O to expand) l5 l6 l7"},
+		{181, 6, display.ToolsCollapsed, "l1 l2 l3 … +175 lines (Ctrl+O to expand) l179 l180 l181"},
+		{5, 3, display.ToolsCollapsed, "l1 l2 … +2 lines (Ctrl+O to expand) l5"},
+		{3, 1, display.ToolsCollapsed, "l1 … +2 lines (Ctrl+O to expand)"},
+		{7, 6, display.ToolsExpanded, "l1 l2 l3 l4 l5 l6 l7"},
+		{7, 6, display.ToolsHidden, "l1 l2 l3 … +1 lines (Ctrl+O to expand) l5 l6 l7"},
 	} {
 		r := newRenderer(Settings{Width: 80, MaxToolOutputLines: tc.max, Tools: tc.tools})
 		var got []string
 		for _, l := range r.fold(lines(tc.n)) {
-			got = append(got, l.plainText())
+			got = append(got, l.PlainText())
 		}
 		if s := strings.Join(got, " "); s != tc.want {
 			t.Errorf("fold(%d lines, max %d, %d) = %q, want %q", tc.n, tc.max, tc.tools, s, tc.want)
@@ -253,14 +190,14 @@ func TestHiddenMode(t *testing.T) {
 		s    Settings
 		want []string
 	}{
-		{"hidden, reasoning shown", Settings{Width: 30, Tools: ToolsHidden}, []string{
+		{"hidden, reasoning shown", Settings{Width: 30, Tools: display.ToolsHidden}, []string{
 			"", "You", "Go",
 			"", "Assistant", "Reasoning", "think",
 			"Model wait 0.0s",
 			"", "Answer",
 			"", "Context · memory", "c1", "c2", "c3", "… +1 lines (Ctrl+O to expand)", "c5", "c6", "c7",
 			"", "Assistant", "Next turn"}},
-		{"hidden, reasoning hidden", Settings{Width: 30, Tools: ToolsHidden, HideReasoning: true}, []string{
+		{"hidden, reasoning hidden", Settings{Width: 30, Tools: display.ToolsHidden, HideReasoning: true}, []string{
 			"", "You", "Go",
 			"Model wait 0.0s",
 			"", "Assistant", "Answer",
@@ -275,7 +212,7 @@ func TestHiddenMode(t *testing.T) {
 			"", "Assistant",
 			"", "Context · memory", "c1", "c2", "c3", "… +1 lines (Ctrl+O to expand)", "c5", "c6", "c7",
 			"", "Assistant", "Next turn"}},
-		{"expanded context unfolds", Settings{Width: 30, Tools: ToolsExpanded, HideReasoning: true}, []string{
+		{"expanded context unfolds", Settings{Width: 30, Tools: display.ToolsExpanded, HideReasoning: true}, []string{
 			"", "You", "Go",
 			"", "Assistant",
 			"Model wait 0.0s",
@@ -370,11 +307,11 @@ func TestNoticesAndMarker(t *testing.T) {
 func TestSchemes(t *testing.T) {
 	tr := transcript.Transcript{Items: []transcript.Item{prompt(1, "use `x`")}}
 	for _, tc := range []struct {
-		scheme       Scheme
+		scheme       display.Scheme
 		header, code string
 	}{
-		{SchemeDark, "style 0-2 fg=bright-magenta bold underline", "style 4-4 fg=cyan"},
-		{SchemeLight, "style 0-2 fg=magenta bold underline", "style 4-4 fg=blue"},
+		{display.SchemeDark, "style 0-2 fg=bright-magenta bold underline", "style 4-4 fg=cyan"},
+		{display.SchemeLight, "style 0-2 fg=magenta bold underline", "style 4-4 fg=blue"},
 	} {
 		rows := screen.Decode(Render(tr, Settings{Width: 10, Scheme: tc.scheme}).Lines)
 		if got := fmt.Sprint(rows[1].Runs[0], rows[2].Runs[0]); got != tc.header+" "+tc.code {
@@ -433,13 +370,13 @@ func TestContextCard(t *testing.T) {
 func TestWriteMatchesLipgloss(t *testing.T) {
 	for si := range palettes {
 		p := &palettes[si]
-		for r := range numRoles {
-			for a := range attr(numAttrs) {
+		for r := range display.NumRoles {
+			for a := range display.Attr(display.NumAttrs) {
 				for _, text := range []string{"x", "You", "two words", " padded ", "日本🙂", `\x1b]2;t\x07`} {
 					var b strings.Builder
-					p.write(&b, sty{fg: r, at: a}, text)
+					p.write(&b, display.Style{Fg: r, Attrs: a}, text)
 					got, want := b.String(), p[r][a].style.Render(text)
-					if a&(atUnderline|atStrike) != 0 && strings.Contains(text, " ") {
+					if a&(display.Underline|display.Strike) != 0 && strings.Contains(text, " ") {
 						// lipgloss styles these spaces with the colour and the
 						// line only; write keeps the whole style on every cell.
 						want = p[r][a].style.Render(strings.ReplaceAll(text, " ", "_"))

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/transcript"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // shellCard renders a user shell command of P's terminal (vocabulary.md
@@ -18,49 +20,49 @@ func (r *renderer) shellCard(c *transcript.ShellCard) []string {
 	if c.Result == nil || c.Result.Failed() {
 		st = redSty
 	}
-	rows := []string{"", r.unpadded(textLine("● Shell", st))}
-	body := []line{textLine("$ "+DisplayInlineText(c.Command), dimSty), textLine(DisplayInlineText(c.Cwd), dimSty)}
+	rows := []string{"", r.unpadded(display.TextLine("● Shell", st))}
+	body := []display.Line{display.TextLine("$ "+display.EscapeInline(c.Command), dimSty), display.TextLine(display.EscapeInline(c.Cwd), dimSty)}
 	if c.Result == nil {
-		body = append(body, textLine("Interrupted before a result was recorded.", redSty))
+		body = append(body, display.TextLine("Interrupted before a result was recorded.", redSty))
 		return append(rows, r.text(r.fold(body))...)
 	}
 	res := c.Result
 	stdout := nonEmptyLines(res.Stdout.Text)
 	for _, l := range stdout {
-		body = append(body, textLine(l, dimSty))
+		body = append(body, display.TextLine(l, dimSty))
 	}
 	if stderr := nonEmptyLines(res.Stderr.Text); len(stderr) > 0 {
 		if len(stdout) > 0 {
-			body = append(body, textLine("stderr:", dimSty))
+			body = append(body, display.TextLine("stderr:", dimSty))
 		}
 		for _, l := range stderr {
-			body = append(body, textLine(l, redSty))
+			body = append(body, display.TextLine(l, redSty))
 		}
 	}
 	if res.Stdout.Truncated {
-		body = append(body, textLine("[stdout truncated]", dimSty))
+		body = append(body, display.TextLine("[stdout truncated]", dimSty))
 	}
 	if res.Stderr.Truncated {
-		body = append(body, textLine("[stderr truncated]", dimSty))
+		body = append(body, display.TextLine("[stderr truncated]", dimSty))
 	}
 	switch {
 	case res.TimedOut:
-		body = append(body, textLine("[timed out]", redSty))
+		body = append(body, display.TextLine("[timed out]", redSty))
 	case res.Aborted:
-		body = append(body, textLine("[cancelled]", redSty))
+		body = append(body, display.TextLine("[cancelled]", redSty))
 	case res.Signal != nil:
-		body = append(body, textLine("[signal "+DisplayInlineText(*res.Signal)+"]", redSty))
+		body = append(body, display.TextLine("[signal "+display.EscapeInline(*res.Signal)+"]", redSty))
 	case res.ExitCode != nil:
-		body = append(body, textLine("[exit "+strconv.FormatInt(*res.ExitCode, 10)+"]", dimSty))
+		body = append(body, display.TextLine("[exit "+strconv.FormatInt(*res.ExitCode, 10)+"]", dimSty))
 	default:
-		body = append(body, textLine("[exit unknown]", dimSty))
+		body = append(body, display.TextLine("[exit unknown]", dimSty))
 	}
 	if sb := res.Sandbox; sb != nil {
 		switch {
 		case sb.Denied:
-			body = append(body, textLine("[sandbox denied under "+DisplayInlineText(sb.Mode)+"]", redSty))
+			body = append(body, display.TextLine("[sandbox denied under "+display.EscapeInline(sb.Mode)+"]", redSty))
 		case sb.RunnerFailed:
-			body = append(body, textLine("[sandbox runner failed under "+DisplayInlineText(sb.Mode)+"]", redSty))
+			body = append(body, display.TextLine("[sandbox runner failed under "+display.EscapeInline(sb.Mode)+"]", redSty))
 		}
 	}
 	return append(rows, r.text(r.fold(body))...)
@@ -69,7 +71,7 @@ func (r *renderer) shellCard(c *transcript.ShellCard) []string {
 // nonEmptyLines is the display-safe, non-empty lines of s.
 func nonEmptyLines(s string) []string {
 	var out []string
-	for _, l := range strings.Split(DisplayText(s), "\n") {
+	for _, l := range strings.Split(display.Escape(s), "\n") {
 		if strings.TrimSpace(l) != "" {
 			out = append(out, l)
 		}

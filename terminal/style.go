@@ -5,60 +5,25 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
-
-// role is a palette colour role (terminal.md §8). Colours are ANSI-16
-// foregrounds only; no role sets a background.
-type role uint8
-
-const (
-	fgText role = iota // the terminal default
-	fgAccent
-	fgCode
-	fgSuccess
-	fgWarning
-	fgError
-	fgBrand
-	numRoles
-)
-
-// attr is a set of SGR attributes that compose freely with a colour.
-type attr uint8
-
-const (
-	atBold attr = 1 << iota
-	atDim
-	atItalic
-	atUnderline
-	atStrike
-	numAttrs = 1 << iota
-)
-
-// sty is a span's style: one colour role (colours never nest) plus
-// attributes.
-type sty struct {
-	fg role
-	at attr
-}
 
 var (
-	plain     = sty{}
-	dimSty    = sty{at: atDim}
-	boldSty   = sty{at: atBold}
-	headerSty = sty{fg: fgAccent, at: atBold | atUnderline}
-	reasonSty = sty{at: atDim | atItalic}
-	codeSty   = sty{fg: fgCode}
-	greenSty  = sty{fg: fgSuccess}
-	yellowSty = sty{fg: fgWarning}
-	redSty    = sty{fg: fgError}
+	plain     = display.Style{}
+	dimSty    = display.Style{Attrs: display.Dim}
+	boldSty   = display.Style{Attrs: display.Bold}
+	headerSty = display.Style{Fg: display.FgAccent, Attrs: display.Bold | display.Underline}
+	reasonSty = display.Style{Attrs: display.Dim | display.Italic}
+	codeSty   = display.Style{Fg: display.FgCode}
+	greenSty  = display.Style{Fg: display.FgSuccess}
+	yellowSty = display.Style{Fg: display.FgWarning}
+	redSty    = display.Style{Fg: display.FgError}
 )
-
-// with returns s with the attributes a added.
-func (s sty) with(a attr) sty { s.at |= a; return s }
 
 // palette holds one lipgloss style per (role, attributes) pair of a scheme.
 // It is built once at package initialisation and only read afterwards.
-type palette [numRoles][numAttrs]brush
+type palette [display.NumRoles][display.NumAttrs]brush
 
 // brush is a lipgloss style and the SGR sequences its Render puts around a
 // single-line text, precomputed: Style.Render does far more work (lines,
@@ -71,50 +36,50 @@ type brush struct {
 }
 
 // palettes is indexed by Scheme.
-var palettes = [2]palette{buildPalette(SchemeDark), buildPalette(SchemeLight)}
+var palettes = [2]palette{buildPalette(display.SchemeDark), buildPalette(display.SchemeLight)}
 
 // schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
 // light schemes differ in the code colour (cyan 36 / blue 34, as upstream)
 // and in the accent (bright magenta 95 / magenta 35, which reads better on
 // a light background).
-func schemeColours(s Scheme) [numRoles]ansi.BasicColor {
-	c := [numRoles]ansi.BasicColor{
-		fgAccent:  ansi.BrightMagenta,
-		fgCode:    ansi.Cyan,
-		fgSuccess: ansi.Green,
-		fgWarning: ansi.Yellow,
-		fgError:   ansi.Red,
-		fgBrand:   ansi.Blue,
+func schemeColours(s display.Scheme) [display.NumRoles]ansi.BasicColor {
+	c := [display.NumRoles]ansi.BasicColor{
+		display.FgAccent:  ansi.BrightMagenta,
+		display.FgCode:    ansi.Cyan,
+		display.FgSuccess: ansi.Green,
+		display.FgWarning: ansi.Yellow,
+		display.FgError:   ansi.Red,
+		display.FgBrand:   ansi.Blue,
 	}
-	if s == SchemeLight {
-		c[fgCode] = ansi.Blue
-		c[fgAccent] = ansi.Magenta
+	if s == display.SchemeLight {
+		c[display.FgCode] = ansi.Blue
+		c[display.FgAccent] = ansi.Magenta
 	}
 	return c
 }
 
-func buildPalette(s Scheme) palette {
+func buildPalette(s display.Scheme) palette {
 	var p palette
 	colours := schemeColours(s)
-	for r := range numRoles {
-		for a := range attr(numAttrs) {
+	for r := range display.NumRoles {
+		for a := range display.Attr(display.NumAttrs) {
 			st := lipgloss.NewStyle()
-			if r != fgText {
+			if r != display.FgText {
 				st = st.Foreground(colours[r])
 			}
-			if a&atBold != 0 {
+			if a&display.Bold != 0 {
 				st = st.Bold(true)
 			}
-			if a&atDim != 0 {
+			if a&display.Dim != 0 {
 				st = st.Faint(true)
 			}
-			if a&atItalic != 0 {
+			if a&display.Italic != 0 {
 				st = st.Italic(true)
 			}
-			if a&atUnderline != 0 {
+			if a&display.Underline != 0 {
 				st = st.Underline(true)
 			}
-			if a&atStrike != 0 {
+			if a&display.Strike != 0 {
 				st = st.Strikethrough(true)
 			}
 			const probe = "x"
@@ -126,7 +91,7 @@ func buildPalette(s Scheme) palette {
 }
 
 // write writes text in style s to b: SGR sequences only.
-func (p *palette) write(b *strings.Builder, s sty, text string) {
+func (p *palette) write(b *strings.Builder, s display.Style, text string) {
 	if text == "" {
 		return
 	}
@@ -138,65 +103,36 @@ func (p *palette) write(b *strings.Builder, s sty, text string) {
 	// underlined or struck text included (lipgloss's Render would give
 	// those spaces the colour and the line only, dropping bold and dim:
 	// upstream's "# Two words" heading is one bold underlined run).
-	sgr := &p[s.fg][s.at]
+	sgr := &p[s.Fg][s.Attrs]
 	b.WriteString(sgr.pre)
 	b.WriteString(text)
 	b.WriteString(sgr.suf)
 }
 
 // sgrLen is the bytes write adds around a span in style s.
-func (p *palette) sgrLen(s sty) int {
+func (p *palette) sgrLen(s display.Style) int {
 	if s == plain {
 		return 0
 	}
-	sgr := &p[s.fg][s.at]
+	sgr := &p[s.Fg][s.Attrs]
 	return len(sgr.pre) + len(sgr.suf)
-}
-
-// span is a run of display-safe text in one style.
-type span struct {
-	text string
-	st   sty
-}
-
-// line is one logical line of styled spans.
-type line []span
-
-func textLine(s string, st sty) line { return line{{text: s, st: st}} }
-
-// width returns the line's display width in cells.
-func (l line) width() int {
-	w := 0
-	for _, sp := range l {
-		w += textWidth(sp.text)
-	}
-	return w
-}
-
-// plainText returns the line's text without styles.
-func (l line) plainText() string {
-	var b strings.Builder
-	for _, sp := range l {
-		b.WriteString(sp.text)
-	}
-	return b.String()
 }
 
 // row renders a line as one styled row. With pad, the row is padded with
 // spaces to width; padAttr, when non-zero, is added to every span and to the
 // padding (the "whole row" style of generic card bodies).
-func (p *palette) row(l line, width int, pad bool, padAttr attr) string {
-	return p.styledRow(l, width, pad, padAttr, plain.with(padAttr))
+func (p *palette) row(l display.Line, width int, pad bool, padAttr display.Attr) string {
+	return p.styledRow(l, width, pad, padAttr, plain.With(padAttr))
 }
 
 // styledRow renders l as one row, add added to each span's style, and
 // with pad, padded to width with spaces in padStyle. It is written in one
 // buffer, sized first: rows are most of what a render allocates.
-func (p *palette) styledRow(l line, width int, pad bool, add attr, padStyle sty) string {
+func (p *palette) styledRow(l display.Line, width int, pad bool, add display.Attr, padStyle display.Style) string {
 	n, w := 0, 0
 	for _, sp := range l {
-		n += len(sp.text) + p.sgrLen(sp.st.with(add))
-		w += textWidth(sp.text)
+		n += len(sp.Text) + p.sgrLen(sp.Style.With(add))
+		w += display.TextWidth(sp.Text)
 	}
 	fill := 0
 	if pad && w < width {
@@ -206,7 +142,7 @@ func (p *palette) styledRow(l line, width int, pad bool, add attr, padStyle sty)
 	var b strings.Builder
 	b.Grow(n)
 	for _, sp := range l {
-		p.write(&b, sp.st.with(add), sp.text)
+		p.write(&b, sp.Style.With(add), sp.Text)
 	}
 	for fill > 0 {
 		k := min(fill, len(spaces))

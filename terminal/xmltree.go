@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // The tree view of an unknown tool's XML result (presenters.md §1.4 D,
@@ -58,7 +60,7 @@ func parseXML(src string) *xmlElement {
 		case xml.StartElement:
 			el := &xmlElement{name: qname(t.Name)}
 			for _, a := range t.Attr {
-				el.attrs = append(el.attrs, xml.Attr{Name: xml.Name{Local: qname(a.Name)}, Value: DisplayText(a.Value)})
+				el.attrs = append(el.attrs, xml.Attr{Name: xml.Name{Local: qname(a.Name)}, Value: display.Escape(a.Value)})
 			}
 			if len(stack) == 0 {
 				if root != nil {
@@ -83,7 +85,7 @@ func parseXML(src string) *xmlElement {
 				continue
 			}
 			p := stack[len(stack)-1]
-			p.children = append(p.children, DisplayText(string(t)))
+			p.children = append(p.children, display.Escape(string(t)))
 		case xml.Comment, xml.ProcInst, xml.Directive:
 			return nil
 		}
@@ -128,16 +130,16 @@ func (e *xmlElement) meaningful() []any {
 
 // xmlTextBlock is a text child's lines, at depth: one leading and one
 // trailing newline dropped, empty lines kept empty.
-func xmlTextBlock(text string, depth int) []line {
+func xmlTextBlock(text string, depth int) []display.Line {
 	text = strings.TrimPrefix(text, "\n")
 	text = strings.TrimSuffix(text, "\n")
-	var out []line
+	var out []display.Line
 	for _, l := range strings.Split(text, "\n") {
 		if l == "" {
 			out = append(out, nil)
 			continue
 		}
-		out = append(out, line{{text: strings.Repeat("  ", depth)}, {text: l, st: dimSty}})
+		out = append(out, display.Line{{Text: strings.Repeat("  ", depth)}, {Text: l, Style: dimSty}})
 	}
 	return out
 }
@@ -145,16 +147,16 @@ func xmlTextBlock(text string, depth int) []line {
 // xmlTreeLines is an element's lines at depth: a leaf is its label; an
 // element whose one child is a one-line text is "label: text"; any other
 // is its label, then its children one level deeper.
-func xmlTreeLines(e *xmlElement, depth int) []line {
-	indent := span{text: strings.Repeat("  ", depth)}
+func xmlTreeLines(e *xmlElement, depth int) []display.Line {
+	indent := display.Span{Text: strings.Repeat("  ", depth)}
 	kids := e.meaningful()
 	if len(kids) == 0 {
-		return []line{{indent, {text: e.label(), st: dimSty}}}
+		return []display.Line{{indent, {Text: e.label(), Style: dimSty}}}
 	}
 	if s, ok := kids[0].(string); ok && len(kids) == 1 && !strings.Contains(s, "\n") {
-		return []line{{indent, {text: e.label() + ":", st: dimSty}, {text: " "}, {text: strings.TrimSpace(s), st: dimSty}}}
+		return []display.Line{{indent, {Text: e.label() + ":", Style: dimSty}, {Text: " "}, {Text: strings.TrimSpace(s), Style: dimSty}}}
 	}
-	out := []line{{indent, {text: e.label(), st: dimSty}}}
+	out := []display.Line{{indent, {Text: e.label(), Style: dimSty}}}
 	for _, k := range kids {
 		if s, ok := k.(string); ok {
 			out = append(out, xmlTextBlock(s, depth+1)...)
@@ -168,12 +170,12 @@ func xmlTreeLines(e *xmlElement, depth int) []line {
 // xmlTree renders the tree of src, or returns nil when src is not one XML
 // element. Collapsed, each of the root's children is folded on its own
 // to limit lines, and so is the list of children (marker "  … +K lines").
-func xmlTree(src string, limit int, expanded bool) []line {
+func xmlTree(src string, limit int, expanded bool) []display.Line {
 	root := parseXMLTree(src)
 	if root == nil {
 		return nil
 	}
-	var blocks [][]line
+	var blocks [][]display.Line
 	for _, k := range root.meaningful() {
 		if s, ok := k.(string); ok {
 			blocks = append(blocks, xmlTextBlock(s, 1))
@@ -181,20 +183,20 @@ func xmlTree(src string, limit int, expanded bool) []line {
 			blocks = append(blocks, xmlTreeLines(k.(*xmlElement), 1))
 		}
 	}
-	out := []line{textLine(root.label(), dimSty)}
+	out := []display.Line{display.TextLine(root.label(), dimSty)}
 	if expanded {
 		for _, b := range blocks {
 			out = append(out, b...)
 		}
 		return out
 	}
-	marker := func(n int) line { return textLine("  "+foldMarker(n)[0].text, dimSty) }
-	fold := func(b []line) []line {
+	marker := func(n int) display.Line { return display.TextLine("  "+foldMarker(n)[0].Text, dimSty) }
+	fold := func(b []display.Line) []display.Line {
 		if len(b) <= limit {
 			return b
 		}
 		head, tail := (limit+1)/2, limit/2
-		return append(append(append([]line{}, b[:head]...), marker(len(b)-limit)), b[len(b)-tail:]...)
+		return append(append(append([]display.Line{}, b[:head]...), marker(len(b)-limit)), b[len(b)-tail:]...)
 	}
 	if len(blocks) <= limit {
 		for _, b := range blocks {

@@ -13,6 +13,7 @@ import (
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -204,7 +205,7 @@ func shownTexts(want []Text) []shownText {
 // norm reduces text to its letters and digits after the renderer's control
 // escape, so that a text can be found in a rendered document whatever the
 // wrapping, padding and Markdown styling.
-func norm(s string) string { return lettersDigits(terminal.DisplayText(s)) }
+func norm(s string) string { return lettersDigits(display.Escape(s)) }
 
 func lettersDigits(s string) string { return string(keepLettersDigits([]byte(s), 0)) }
 
@@ -215,7 +216,7 @@ func lettersDigits(s string) string { return string(keepLettersDigits([]byte(s),
 // that is nothing but tables has no norm.
 func shownNorms(text string, prompt bool) []string {
 	var out []string
-	for _, s := range terminal.ShownText(terminal.DisplayText(text), prompt) {
+	for _, s := range terminal.ShownText(display.Escape(text), prompt) {
 		if n := lettersDigits(s); n != "" {
 			out = append(out, n)
 		}
@@ -298,7 +299,7 @@ func (c *Checker) checkNoLoss() (bool, string) {
 			}
 		}
 		if len(at) > 0 {
-			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(terminal.DisplayText(w.text), 40), strings.Join(at, ", ")))
+			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(display.Escape(w.text), 40), strings.Join(at, ", ")))
 		}
 	}
 	if len(missing) > 0 {

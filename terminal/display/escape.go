@@ -1,4 +1,4 @@
-package terminal
+package display
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// DisplayText is the one escaper for every log-derived string a command
+// Escape is the one escaper for every log-derived string a command
 // prints or writes as text (terminal.md §6 and its amendment,
 // docs/spec/terminal.md §14): every character in
 // U+0000–U+0009, U+000B–U+001F and U+007F–U+009F becomes the literal text
@@ -18,11 +18,11 @@ const hexDigits = "0123456789abcdef"
 // becomes U+FFFD, the replacement character, as encoding/json and a
 // JavaScript TextDecoder would decode it, so no raw byte of a log ever
 // reaches the terminal. JSON outputs use EscapeJSON instead.
-func DisplayText(s string) string { return escape(s, false) }
+func Escape(s string) string { return escape(s, false) }
 
-// DisplayInlineText is DisplayText for a field printed on one row: LF
+// EscapeInline is Escape for a field printed on one row: LF
 // becomes \x0a as well.
-func DisplayInlineText(s string) string { return escape(s, true) }
+func EscapeInline(s string) string { return escape(s, true) }
 
 // Reorders reports whether r is a character the escaper shows as a \u
 // escape because a terminal would let it reorder, hide or break text: the

@@ -1,4 +1,4 @@
-package terminal
+package display
 
 import (
 	"encoding/json"
@@ -21,11 +21,11 @@ func TestEscapeReordering(t *testing.T) {
 		{"\u0627\u0644", "\u0627\u0644", "\u0627\u0644"}, // Arabic letters are text
 		{"x\n\u202e", "x\n\\u202e", `x\x0a\u202e`},
 	} {
-		if got := DisplayText(tc.in); got != tc.text {
-			t.Errorf("DisplayText(%q) = %q, want %q", tc.in, got, tc.text)
+		if got := Escape(tc.in); got != tc.text {
+			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.text)
 		}
-		if got := DisplayInlineText(tc.in); got != tc.inline {
-			t.Errorf("DisplayInlineText(%q) = %q, want %q", tc.in, got, tc.inline)
+		if got := EscapeInline(tc.in); got != tc.inline {
+			t.Errorf("EscapeInline(%q) = %q, want %q", tc.in, got, tc.inline)
 		}
 	}
 }

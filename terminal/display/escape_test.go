@@ -1,4 +1,4 @@
-package terminal
+package display
 
 import (
 	"strings"
@@ -6,7 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-func TestDisplayText(t *testing.T) {
+// probe is upstream's untrusted-text probe: ESC ] 2 ; … BEL TAB DEL U+009B 31m.
+const probe = "\x1b]2;snapshot-controlled\x07\t\x7f\u009b31m"
+
+// probeShown is how the probe displays.
+const probeShown = `\x1b]2;snapshot-controlled\x07\x09\x7f\x9b31m`
+
+func TestEscape(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, text, inline string
 	}{
@@ -30,20 +36,20 @@ func TestDisplayText(t *testing.T) {
 		{"backslash untouched", `a\x1b`, `a\x1b`, `a\x1b`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := DisplayText(tc.in); got != tc.text {
-				t.Errorf("DisplayText(%q) = %q, want %q", tc.in, got, tc.text)
+			if got := Escape(tc.in); got != tc.text {
+				t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.text)
 			}
-			if got := DisplayInlineText(tc.in); got != tc.inline {
-				t.Errorf("DisplayInlineText(%q) = %q, want %q", tc.in, got, tc.inline)
+			if got := EscapeInline(tc.in); got != tc.inline {
+				t.Errorf("EscapeInline(%q) = %q, want %q", tc.in, got, tc.inline)
 			}
 		})
 	}
 }
 
-// FuzzDisplayText checks that no escaped string can carry a control
-// character (other than LF for displayText) or invalid UTF-8, and that safe
+// FuzzEscape checks that no escaped string can carry a control
+// character (other than LF for Escape) or invalid UTF-8, and that safe
 // text is unchanged.
-func FuzzDisplayText(f *testing.F) {
+func FuzzEscape(f *testing.F) {
 	for _, s := range []string{"", "a", probe, "a\nb", "\xff\x9b", "\u009b", "日本"} {
 		f.Add(s)
 	}
@@ -66,22 +72,4 @@ func FuzzDisplayText(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestDisplayTextMatchesUntrustedControls checks the escaper against every
-// probe-carrying transcript row of upstream's untrusted-controls snapshot.
-func TestDisplayTextMatchesUntrustedControls(t *testing.T) {
-	rows := upstreamRows(t, "untrusted-controls", 3, 25)
-	prefixes := map[int]string{6: "Unsafe reasoning ", 7: "Unsafe assistant ", 11: "Unsafe user ",
-		15: "● Tool / unsafe / Unsafe description ", 16: "$ Unsafe title ", 17: "/unsafe/",
-		18: "Unsafe output ", 22: "Context · unsafe-", 23: "Unsafe context ", 25: "Unsafe turn error "}
-	for row, prefix := range prefixes {
-		want := rows[row-3].TrimRight()
-		if got := prefix + DisplayInlineText(probe); got != want {
-			t.Errorf("row %d: got %q, want %q", row, got, want)
-		}
-	}
-	if got, want := "[signal SIG"+DisplayInlineText(probe)+"]", rows[19-3].TrimRight(); got != want {
-		t.Errorf("row 19: got %q, want %q", got, want)
-	}
 }

@@ -1,4 +1,4 @@
-package terminal
+package display
 
 import (
 	"bufio"
@@ -9,10 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/x/ansi"
-	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/transcript"
 )
 
 // wcwidthProgram prints glibc's wcwidth of every code point in C.UTF-8.
@@ -106,8 +102,8 @@ func TestWidthTableGlibc(t *testing.T) {
 		if !ok || gw < 0 || Unsafe(r) {
 			continue // surrogates; controls are escaped to ASCII
 		}
-		s := DisplayText(string(r))
-		ours := textWidth(s)
+		s := Escape(string(r))
+		ours := TextWidth(s)
 		switch {
 		case ours < gw:
 			t.Errorf("%U: %d cells, narrower than wcwidth's %d: a row with it overflows", r, ours, gw)
@@ -158,67 +154,19 @@ func TestClusterWidths(t *testing.T) {
 		{"e\u0301", 1},                        // combining accent
 		{"日本", 4},
 	} {
-		if got := textWidth(tc.s); got != tc.want {
-			t.Errorf("textWidth(%+q) = %d, want %d", tc.s, got, tc.want)
+		if got := TextWidth(tc.s); got != tc.want {
+			t.Errorf("TextWidth(%+q) = %d, want %d", tc.s, got, tc.want)
 		}
-		l := line{{text: tc.s}}
+		l := Line{{Text: tc.s}}
 		n := 0
-		for _, c := range toCells(l) {
-			n += int(c.w)
+		for _, c := range Cells(l) {
+			n += int(c.Width)
 		}
 		if n != tc.want {
-			t.Errorf("toCells(%+q) sums to %d cells, want %d", tc.s, n, tc.want)
+			t.Errorf("Cells(%+q) sums to %d cells, want %d", tc.s, n, tc.want)
 		}
-		if fromCells(toCells(l)).width() != tc.want || flatText(fromCells(toCells(l))) != tc.s {
-			t.Errorf("toCells(%+q) does not round-trip", tc.s)
-		}
-	}
-}
-
-// TestRowsFitAsTerminalsMeasure renders the issue's attack, "x " and 30
-// skin-tone modifiers, and other clusters wcwidth draws wider than the
-// segmenter, at several widths: every row fits as glibc measures it, and
-// no text is lost.
-func TestRowsFitAsTerminalsMeasure(t *testing.T) {
-	glibc := glibcWidths(t)
-	texts := []string{
-		"x " + strings.Repeat("\U0001F3FB", 30),
-		strings.Repeat("a\U0001F3FF ", 12),
-		"thumbs \U0001F44D\U0001F3FD\U0001F3FD\U0001F3FD and \U0001F600\U0001F3FB\U0001F3FB",
-		strings.Repeat("soft\u00adhyphen ", 5) + strings.Repeat("\u3248\u3249", 8),
-	}
-	for _, text := range texts {
-		events := []sessionlog.Event{
-			{Type: sessionlog.TypeTurnStart, Seq: 0, Time: 1, Data: []byte(`{"turn":1}`)},
-			{Type: sessionlog.TypeUserMessage, Seq: 1, Time: 2, SurfaceOp: sessionlog.AppendOp(),
-				Data: []byte(fmt.Sprintf(`{"id":"u1","role":"user","content":[{"type":"text","text":%q}],"source":{"kind":"user"}}`, text))},
-		}
-		for _, width := range []int{3, 5, 10, 17, 40} {
-			doc := Render(transcript.Project(events, transcript.Options{}), Settings{Width: width, Now: 2})
-			var all strings.Builder
-			for i, row := range doc.Lines {
-				plain := ansi.Strip(row)
-				all.WriteString(plain)
-				if w := terminalWidth(glibc, plain); w > width {
-					t.Errorf("%+q at width %d: row %d is %d cells in a terminal: %+q", text, width, i, w, plain)
-				}
-			}
-			got := strings.Map(func(r rune) rune {
-				if r == ' ' || r == '\u00ad' {
-					return -1
-				}
-				return r
-			}, all.String())
-			for _, r := range strings.Map(func(r rune) rune {
-				if r == ' ' || r == '\u00ad' {
-					return -1
-				}
-				return r
-			}, text) {
-				if !strings.ContainsRune(got, r) {
-					t.Errorf("%+q at width %d: %U lost", text, width, r)
-				}
-			}
+		if fromCells(Cells(l)).Width() != tc.want || fromCells(Cells(l)).PlainText() != tc.s {
+			t.Errorf("Cells(%+q) does not round-trip", tc.s)
 		}
 	}
 }

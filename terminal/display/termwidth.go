@@ -1,4 +1,4 @@
-package terminal
+package display
 
 import (
 	"unicode/utf8"
@@ -138,4 +138,40 @@ func pieceWidth(p string, first bool) int {
 		prev = r
 	}
 	return w + prepends
+}
+
+// TextWidth is ansi.StringWidth. A printable ASCII byte followed by another
+// ASCII byte (or by the end) is a cluster of one cell on its own, as in
+// Cells; the segmenter measures only the rest. A string with a control,
+// a C1 control or invalid UTF-8 (which ansi's parser may read as the start
+// of an escape) goes to ansi.StringWidth whole.
+func TextWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
+			w++
+			i++
+			continue
+		}
+		if c < 0x20 || c == 0x7f {
+			return ansi.StringWidth(s)
+		}
+		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if g == "" {
+			return ansi.StringWidth(s)
+		}
+		for _, r := range g {
+			if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
+				return ansi.StringWidth(s)
+			}
+		}
+		if mayDiffer(g) {
+			termCells(g, gw, func(_ string, pw int) { w += pw })
+		} else {
+			w += gw
+		}
+		i += len(g)
+	}
+	return w
 }

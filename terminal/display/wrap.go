@@ -1,48 +1,51 @@
-package terminal
+package display
 
 import (
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
-// cell is one grapheme cluster of a styled line.
-type cell struct {
-	g  string
-	st sty
-	w  int8 // a cluster is at most a few cells wide; 24 bytes a cell, not 32
+// Wrapping styled lines: a line is split into grapheme cells (a printable-ASCII
+// line is wrapped on its bytes, without cells) and broken into rows of at most
+// a width; pooled cell buffers keep the split from allocating per line.
+
+// Cell is one grapheme cluster of a styled line.
+type Cell struct {
+	Text  string
+	Style Style
+	Width int8 // a cluster is at most a few cells wide; 24 bytes a cell, not 32
 }
 
-// toCells splits a line into grapheme clusters. A printable ASCII byte
+// Cells splits a line into grapheme clusters. A printable ASCII byte
 // followed by another ASCII byte (or by the end of its span) is a cluster of
 // one cell on its own (UAX #29 breaks between them), which spares the
 // segmenter most of the text.
-func toCells(l line) []cell {
+func Cells(l Line) []Cell {
 	n := 0
 	for _, sp := range l {
-		n += len(sp.text)
+		n += len(sp.Text)
 	}
-	return appendCells(make([]cell, 0, n), l)
+	return appendCells(make([]Cell, 0, n), l)
 }
 
-// appendCells appends toCells(l) to cells.
-func appendCells(cells []cell, l line) []cell {
-	eachCell(l, func(c cell) { cells = append(cells, c) })
+// appendCells appends Cells(l) to cells.
+func appendCells(cells []Cell, l Line) []Cell {
+	eachCell(l, func(c Cell) { cells = append(cells, c) })
 	return cells
 }
 
 // cellPool holds the cell buffers of wrap, which splits every wrapped line
 // of a document that is not printable ASCII and drops the cells once its
 // rows are built. A buffer grown past maxPooledCells is let go.
-var cellPool = sync.Pool{New: func() any { return new([]cell) }}
+var cellPool = sync.Pool{New: func() any { return new([]Cell) }}
 
 const maxPooledCells = 1 << 14
 
-func scratchCells() *[]cell { return cellPool.Get().(*[]cell) }
+func scratchCells() *[]Cell { return cellPool.Get().(*[]Cell) }
 
-func releaseCells(buf *[]cell) {
+func releaseCells(buf *[]Cell) {
 	if cap(*buf) <= maxPooledCells {
 		clear(*buf) // no text kept alive by a pooled buffer
 		*buf = (*buf)[:0]
@@ -50,20 +53,20 @@ func releaseCells(buf *[]cell) {
 	}
 }
 
-// cellCount is len(toCells(l)), without the cells.
-func cellCount(l line) int {
+// CellCount is len(Cells(l)), without the cells.
+func CellCount(l Line) int {
 	n := 0
-	eachCell(l, func(cell) { n++ })
+	eachCell(l, func(Cell) { n++ })
 	return n
 }
 
-// eachCell calls fn with each of toCells' cells in turn.
-func eachCell(l line, fn func(cell)) {
+// eachCell calls fn with each of Cells' cells in turn.
+func eachCell(l Line, fn func(Cell)) {
 	for _, sp := range l {
-		s := sp.text
+		s := sp.Text
 		for s != "" {
 			if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80) {
-				fn(cell{g: s[:1], w: 1, st: sp.st})
+				fn(Cell{Text: s[:1], Width: 1, Style: sp.Style})
 				s = s[1:]
 				continue
 			}
@@ -72,130 +75,94 @@ func eachCell(l line, fn func(cell)) {
 				break
 			}
 			termCells(g, w, func(p string, w int) {
-				fn(cell{g: p, w: int8(min(w, 127)), st: sp.st})
+				fn(Cell{Text: p, Width: int8(min(w, 127)), Style: sp.Style})
 			})
 			s = s[len(g):]
 		}
 	}
 }
 
-// textWidth is ansi.StringWidth. A printable ASCII byte followed by another
-// ASCII byte (or by the end) is a cluster of one cell on its own, as in
-// toCells; the segmenter measures only the rest. A string with a control,
-// a C1 control or invalid UTF-8 (which ansi's parser may read as the start
-// of an escape) goes to ansi.StringWidth whole.
-func textWidth(s string) int {
-	w := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
-			w++
-			i++
-			continue
-		}
-		if c < 0x20 || c == 0x7f {
-			return ansi.StringWidth(s)
-		}
-		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		if g == "" {
-			return ansi.StringWidth(s)
-		}
-		for _, r := range g {
-			if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
-				return ansi.StringWidth(s)
-			}
-		}
-		if mayDiffer(g) {
-			termCells(g, gw, func(_ string, pw int) { w += pw })
-		} else {
-			w += gw
-		}
-		i += len(g)
-	}
-	return w
-}
-
 // fromCells joins cells back into a line, a span per run of one style.
-func fromCells(cells []cell) line {
+func fromCells(cells []Cell) Line {
 	if len(cells) == 0 {
 		return nil
 	}
 	// One string holds the row's text; its spans are slices of it.
 	n, runs := 0, 1
 	for i, c := range cells {
-		n += len(c.g)
-		if i > 0 && c.st != cells[i-1].st {
+		n += len(c.Text)
+		if i > 0 && c.Style != cells[i-1].Style {
 			runs++
 		}
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for _, c := range cells {
-		b.WriteString(c.g)
+		b.WriteString(c.Text)
 	}
 	text := b.String()
-	l := make(line, 0, runs)
+	l := make(Line, 0, runs)
 	start, at := 0, 0
 	for i, c := range cells {
-		if i > 0 && c.st != cells[i-1].st {
-			l = append(l, span{text: text[start:at], st: cells[i-1].st})
+		if i > 0 && c.Style != cells[i-1].Style {
+			l = append(l, Span{Text: text[start:at], Style: cells[i-1].Style})
 			start = at
 		}
-		at += len(c.g)
+		at += len(c.Text)
 	}
-	return append(l, span{text: text[start:], st: cells[len(cells)-1].st})
+	return append(l, Span{Text: text[start:], Style: cells[len(cells)-1].Style})
 }
 
-// wrapLine word-wraps one logical line to width cells. Breaks fall on
+// WrapLine word-wraps one logical line to width cells. Breaks fall on
 // spaces, which are dropped at the break; a word longer than the width is
 // broken between grapheme clusters. Leading indentation of the logical line
 // is kept on its first row. A grapheme wider than the whole width (a wide
 // rune at width 1) is replaced by U+FFFD so that no row exceeds the width.
-func wrapLine(l line, width int) []line {
-	w := wrap(l, width)
-	w.release() // the rows share nothing with the cells (fromCells)
-	return w.rows
+func WrapLine(l Line, width int) []Line {
+	w := Wrap(l, width)
+	w.Release() // the rows share nothing with the cells (fromCells)
+	return w.Rows
 }
 
-// wrapping is a line wrapped to a width (wrapLine's rows) and how it was
+// Wrapping is a line wrapped to a width (WrapLine's rows) and how it was
 // split: a printable-ASCII line by bytes, any other line wider than the
 // width into cells, which are scratch until release.
-type wrapping struct {
-	rows  []line
-	ascii bool
-	cells []cell // nil unless the line was split into cells
-	buf   *[]cell
+type Wrapping struct {
+	Rows  []Line
+	ASCII bool
+	Cells []Cell // nil unless the line was split into cells
+	buf   *[]Cell
 }
 
-// wrap wraps l to width: the one place that chooses how a line is split.
-func wrap(l line, width int) wrapping {
+// Wrap wraps l to width: the one place that chooses how a line is split.
+func Wrap(l Line, width int) Wrapping {
 	width = max(width, 1)
 	switch {
-	case l.width() <= width:
-		return wrapping{rows: []line{l}}
-	case printableASCII(l):
-		return wrapping{rows: wrapASCII(l, width), ascii: true}
+	case l.Width() <= width:
+		return Wrapping{Rows: []Line{l}}
+	case PrintableASCII(l):
+		return Wrapping{Rows: wrapASCII(l, width), ASCII: true}
 	}
 	buf := scratchCells()
 	*buf = appendCells((*buf)[:0], l)
 	// wrapCells writes into the cells: only a wide cluster's text changes.
-	return wrapping{rows: wrapCells(*buf, width), cells: *buf, buf: buf}
+	return Wrapping{Rows: wrapCells(*buf, width), Cells: *buf, buf: buf}
 }
 
-// release returns the cells to the pool; they must not be used after.
-func (w *wrapping) release() {
+// Release returns the cells to the pool; they must not be used after.
+func (w *Wrapping) Release() {
 	if w.buf != nil {
 		releaseCells(w.buf)
-		w.buf, w.cells = nil, nil
+		w.buf, w.Cells = nil, nil
 	}
 }
 
-// wrapCells is wrapLine of a line of more than width cells (width ≥ 1),
+// wrapCells is WrapLine of a line of more than width cells (width ≥ 1),
 // split into cells. It writes into cells: a cluster wider than the width
 // becomes U+FFFD.
-func wrapCells(cells []cell, width int) []line {
-	var rows [][]cell
-	var cur, pend []cell
+func wrapCells(cells []Cell, width int) []Line {
+	var rows [][]Cell
+	var cur, pend []Cell
 	curW, pendW := 0, 0
 	flush := func() {
 		rows = append(rows, cur)
@@ -203,8 +170,8 @@ func wrapCells(cells []cell, width int) []line {
 	}
 	for i := 0; i < len(cells); {
 		j, w := i, 0
-		if cells[i].g == " " {
-			for j < len(cells) && cells[j].g == " " {
+		if cells[i].Text == " " {
+			for j < len(cells) && cells[j].Text == " " {
 				w++
 				j++
 			}
@@ -212,11 +179,11 @@ func wrapCells(cells []cell, width int) []line {
 			i = j
 			continue
 		}
-		for j < len(cells) && cells[j].g != " " {
-			if int(cells[j].w) > width {
-				cells[j].g, cells[j].w = "\uFFFD", 1
+		for j < len(cells) && cells[j].Text != " " {
+			if int(cells[j].Width) > width {
+				cells[j].Text, cells[j].Width = "\uFFFD", 1
 			}
-			w += int(cells[j].w)
+			w += int(cells[j].Width)
 			j++
 		}
 		word := cells[i:j]
@@ -239,11 +206,11 @@ func wrapCells(cells []cell, width int) []line {
 			continue
 		}
 		for k, c := range word { // hard break
-			if curW+int(c.w) > width {
+			if curW+int(c.Width) > width {
 				flush()
 			}
 			cur = extendRow(cur, word[k:k+1])
-			curW += int(c.w)
+			curW += int(c.Width)
 		}
 	}
 	if len(cur) > 0 || len(rows) == 0 {
@@ -252,7 +219,7 @@ func wrapCells(cells []cell, width int) []line {
 		}
 		rows = append(rows, cur)
 	}
-	out := make([]line, len(rows))
+	out := make([]Line, len(rows))
 	for i, r := range rows {
 		out[i] = fromCells(r)
 	}
@@ -262,8 +229,8 @@ func wrapCells(cells []cell, width int) []line {
 // extendRow appends add to the row cur. Rows are runs of the cells of one
 // line, and what is appended to a row follows it in the line, so the row
 // grows in place as a longer sub-slice of the cells; otherwise (never, as
-// wrapLine calls it) it is copied, never written into the cells.
-func extendRow(cur, add []cell) []cell {
+// WrapLine calls it) it is copied, never written into the cells.
+func extendRow(cur, add []Cell) []Cell {
 	if len(add) == 0 {
 		return cur
 	}
@@ -276,37 +243,37 @@ func extendRow(cur, add []cell) []cell {
 	return append(cur[:len(cur):len(cur)], add...)
 }
 
-// truncateLine cuts a line to at most width cells, ending it with "…" when
+// TruncateLine cuts a line to at most width cells, ending it with "…" when
 // something was cut.
-func truncateLine(l line, width int) line {
+func TruncateLine(l Line, width int) Line {
 	width = max(width, 1)
-	if l.width() <= width {
+	if l.Width() <= width {
 		return l
 	}
-	cells := toCells(l)
-	var out []cell
+	cells := Cells(l)
+	var out []Cell
 	w := 0
 	for _, c := range cells {
-		if w+int(c.w) > width-1 {
+		if w+int(c.Width) > width-1 {
 			break
 		}
 		out = append(out, c)
-		w += int(c.w)
+		w += int(c.Width)
 	}
-	st := plain
+	var st Style
 	if len(cells) > 0 {
-		st = cells[len(out)].st
+		st = cells[len(out)].Style
 	}
-	out = append(out, cell{g: "…", w: 1, st: st})
+	out = append(out, Cell{Text: "…", Width: 1, Style: st})
 	return fromCells(out)
 }
 
-// printableASCII reports whether every byte of l is printable ASCII: a
-// cell of width one on its own (see toCells).
-func printableASCII(l line) bool {
+// PrintableASCII reports whether every byte of l is printable ASCII: a
+// cell of width one on its own (see Cells).
+func PrintableASCII(l Line) bool {
 	for _, sp := range l {
-		for i := 0; i < len(sp.text); i++ {
-			if c := sp.text[i]; c < 0x20 || c >= 0x7f {
+		for i := 0; i < len(sp.Text); i++ {
+			if c := sp.Text[i]; c < 0x20 || c >= 0x7f {
 				return false
 			}
 		}
@@ -314,31 +281,19 @@ func printableASCII(l line) bool {
 	return true
 }
 
-// wrapASCII is wrapLine for a line of printable ASCII, one cell a byte. It
-// follows wrapLine's steps on byte offsets instead of cells, and cuts the
-// rows out of the line's own text: every row of wrapLine is a contiguous
+// wrapASCII is WrapLine for a line of printable ASCII, one cell a byte. It
+// follows WrapLine's steps on byte offsets instead of cells, and cuts the
+// rows out of the line's own text: every row of WrapLine is a contiguous
 // run of the line's cells.
-func wrapASCII(l line, width int) []line {
-	var out []line
-	asciiRows(flatText(l), width, func(a, b int) { out = append(out, l.slice(a, b)) })
+func wrapASCII(l Line, width int) []Line {
+	var out []Line
+	ASCIIRows(l.PlainText(), width, func(a, b int) { out = append(out, l.slice(a, b)) })
 	return out
 }
 
-// flatText is the text of a line's spans, one after another.
-func flatText(l line) string {
-	if len(l) == 1 {
-		return l[0].text
-	}
-	var b strings.Builder
-	for _, sp := range l {
-		b.WriteString(sp.text)
-	}
-	return b.String()
-}
-
-// asciiRows works out wrapLine's rows of printable-ASCII text s, one cell
+// ASCIIRows works out WrapLine's rows of printable-ASCII text s, one cell
 // a byte, and calls row with each row's byte range s[a:b], in order.
-func asciiRows(s string, width int, row func(a, b int)) {
+func ASCIIRows(s string, width int, row func(a, b int)) {
 	type run struct{ a, b int } // s[a:b]; empty when a == b
 	rows := 0
 	emit := func(r run) {
@@ -410,21 +365,21 @@ func asciiRows(s string, width int, row func(a, b int)) {
 
 // slice returns the cells [a, b) of a line of one-byte cells, as fromCells
 // would build them: spans of equal style merged, nil when empty.
-func (l line) slice(a, b int) line {
-	var out line
+func (l Line) slice(a, b int) Line {
+	var out Line
 	off := 0
 	for _, sp := range l {
-		lo, hi := max(a, off), min(b, off+len(sp.text))
-		off += len(sp.text)
+		lo, hi := max(a, off), min(b, off+len(sp.Text))
+		off += len(sp.Text)
 		if lo >= hi {
 			continue
 		}
-		text := sp.text[lo-(off-len(sp.text)) : hi-(off-len(sp.text))]
-		if n := len(out); n > 0 && out[n-1].st == sp.st {
-			out[n-1].text += text
+		text := sp.Text[lo-(off-len(sp.Text)) : hi-(off-len(sp.Text))]
+		if n := len(out); n > 0 && out[n-1].Style == sp.Style {
+			out[n-1].Text += text
 			continue
 		}
-		out = append(out, span{text: text, st: sp.st})
+		out = append(out, Span{Text: text, Style: sp.Style})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package terminal
+package display
 
 import (
 	"math/rand/v2"
@@ -9,34 +9,34 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// segmentSlow is toCells without its ASCII fast path: every cluster from
+// segmentSlow is Cells without its ASCII fast path: every cluster from
 // the segmenter.
-func segmentSlow(l line) []cell {
-	var cells []cell
+func segmentSlow(l Line) []Cell {
+	var cells []Cell
 	for _, sp := range l {
-		s := sp.text
+		s := sp.Text
 		for s != "" {
 			g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
 			if g == "" {
 				break
 			}
-			cells = append(cells, cell{g: g, w: int8(min(w, 127)), st: sp.st})
+			cells = append(cells, Cell{Text: g, Width: int8(min(w, 127)), Style: sp.Style})
 			s = s[len(g):]
 		}
 	}
 	return cells
 }
 
-// wrapLineCopying is wrapLine as it was before rows became sub-slices of
+// wrapLineCopying is WrapLine as it was before rows became sub-slices of
 // the line's cells: every row copied cell by cell.
-func wrapLineCopying(l line, width int) []line {
+func wrapLineCopying(l Line, width int) []Line {
 	width = max(width, 1)
-	if l.width() <= width {
-		return []line{l}
+	if l.Width() <= width {
+		return []Line{l}
 	}
-	cells := toCells(l)
-	var rows [][]cell
-	var cur, pend []cell
+	cells := Cells(l)
+	var rows [][]Cell
+	var cur, pend []Cell
 	curW, pendW := 0, 0
 	flush := func() {
 		rows = append(rows, cur)
@@ -44,8 +44,8 @@ func wrapLineCopying(l line, width int) []line {
 	}
 	for i := 0; i < len(cells); {
 		j, w := i, 0
-		if cells[i].g == " " {
-			for j < len(cells) && cells[j].g == " " {
+		if cells[i].Text == " " {
+			for j < len(cells) && cells[j].Text == " " {
 				w++
 				j++
 			}
@@ -53,11 +53,11 @@ func wrapLineCopying(l line, width int) []line {
 			i = j
 			continue
 		}
-		for j < len(cells) && cells[j].g != " " {
-			if int(cells[j].w) > width {
-				cells[j].g, cells[j].w = "\uFFFD", 1
+		for j < len(cells) && cells[j].Text != " " {
+			if int(cells[j].Width) > width {
+				cells[j].Text, cells[j].Width = "\uFFFD", 1
 			}
-			w += int(cells[j].w)
+			w += int(cells[j].Width)
 			j++
 		}
 		word := cells[i:j]
@@ -80,11 +80,11 @@ func wrapLineCopying(l line, width int) []line {
 			continue
 		}
 		for _, c := range word { // hard break
-			if curW+int(c.w) > width {
+			if curW+int(c.Width) > width {
 				flush()
 			}
 			cur = append(cur, c)
-			curW += int(c.w)
+			curW += int(c.Width)
 		}
 	}
 	if len(cur) > 0 || len(rows) == 0 {
@@ -93,7 +93,7 @@ func wrapLineCopying(l line, width int) []line {
 		}
 		rows = append(rows, cur)
 	}
-	out := make([]line, len(rows))
+	out := make([]Line, len(rows))
 	for i, r := range rows {
 		out[i] = fromCells(r)
 	}
@@ -102,19 +102,19 @@ func wrapLineCopying(l line, width int) []line {
 
 // randomLine returns a line of 1 to maxSpans spans of up to 16 pieces
 // each, in up to styles foreground styles.
-func randomLine(r *rand.Rand, pieces []string, maxSpans, styles int) line {
-	var l line
+func randomLine(r *rand.Rand, pieces []string, maxSpans, styles int) Line {
+	var l Line
 	for range 1 + r.IntN(maxSpans) {
 		var b strings.Builder
 		for range r.IntN(16) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
-		l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(styles))}})
+		l = append(l, Span{Text: b.String(), Style: Style{Fg: Role(r.IntN(styles))}})
 	}
 	return l
 }
 
-// TestWrapLineRows checks wrapLine against wrapLineCopying on random lines
+// TestWrapLineRows checks WrapLine against wrapLineCopying on random lines
 // of words, space runs, long words and wide runes, at widths from 1 up.
 func TestWrapLineRows(t *testing.T) {
 	pieces := []string{"a", "bb", "word", "  ", " ", "supercalifragilistic", "漢字", "👍", "e\u0301", "x"}
@@ -122,13 +122,13 @@ func TestWrapLineRows(t *testing.T) {
 	for range 5000 {
 		l := randomLine(r, pieces, 3, 3)
 		width := 1 + r.IntN(30)
-		if got, want := wrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
-			t.Fatalf("wrapLine(%q, %d) = %q, want %q", l, width, got, want)
+		if got, want := WrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("WrapLine(%q, %d) = %q, want %q", l, width, got, want)
 		}
 	}
 }
 
-// TestWrapASCII checks wrapLine's printable-ASCII path against
+// TestWrapASCII checks WrapLine's printable-ASCII path against
 // wrapLineCopying (which goes through the cells) on random lines of words,
 // space runs and long words in up to four spans, some of equal style, at
 // widths from 1 up.
@@ -137,17 +137,17 @@ func TestWrapASCII(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {
 		l := randomLine(r, pieces, 4, 2)
-		if !printableASCII(l) {
+		if !PrintableASCII(l) {
 			t.Fatalf("%q is not printable ASCII", l)
 		}
 		width := 1 + r.IntN(30)
-		if got, want := wrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
-			t.Fatalf("wrapLine(%q, %d) = %q, want %q", l, width, got, want)
+		if got, want := WrapLine(l, width), wrapLineCopying(l, width); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("WrapLine(%q, %d) = %q, want %q", l, width, got, want)
 		}
 	}
 }
 
-// TestASCIIFastPaths checks toCells and textWidth against the segmenter
+// TestASCIIFastPaths checks Cells and TextWidth against the segmenter
 // and ansi.StringWidth on random text that mixes ASCII with what joins it:
 // combining marks, ZWJ sequences, variation selectors, wide runes,
 // regional indicators, controls and broken UTF-8.
@@ -157,20 +157,20 @@ func TestASCIIFastPaths(t *testing.T) {
 		"\u009b", "\x9b", "\xc2", "1\ufe0f\u20e3", "\U0001F44D\U0001F3FD", "\x1b[31m", "[", "\u00a0", "\u200b"}
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 30000 {
-		var l line
+		var l Line
 		for range 1 + r.IntN(3) {
 			var b strings.Builder
 			for range r.IntN(12) {
 				b.WriteString(pieces[r.IntN(len(pieces))])
 			}
-			l = append(l, span{text: b.String(), st: sty{fg: role(r.IntN(3))}})
+			l = append(l, Span{Text: b.String(), Style: Style{Fg: Role(r.IntN(3))}})
 		}
-		if got, want := toCells(l), segmentSlow(l); !slices.Equal(got, want) {
-			t.Fatalf("toCells(%q) = %v, want %v", l, got, want)
+		if got, want := Cells(l), segmentSlow(l); !slices.Equal(got, want) {
+			t.Fatalf("Cells(%q) = %v, want %v", l, got, want)
 		}
 		for _, sp := range l {
-			if got, want := textWidth(sp.text), ansi.StringWidth(sp.text); got != want {
-				t.Fatalf("textWidth(%q) = %d, want %d", sp.text, got, want)
+			if got, want := TextWidth(sp.Text), ansi.StringWidth(sp.Text); got != want {
+				t.Fatalf("TextWidth(%q) = %d, want %d", sp.Text, got, want)
 			}
 		}
 	}
