@@ -45,11 +45,11 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 	out := make([]string, 0, min(len(rows), r.maxLines+1))
 	emit := func(row mdRow) {
 		if strings.TrimSpace(row.l.PlainText()) == "" {
-			out = append(out, r.pal.padded(row.l, r.width, plain))
+			out = append(out, r.pal.Padded(row.l, r.width, plain))
 			return
 		}
 		l, pad := cardDim(row)
-		out = append(out, r.pal.padded(l, r.width, pad))
+		out = append(out, r.pal.Padded(l, r.width, pad))
 	}
 	if head < 0 || total <= n {
 		for _, row := range rows {

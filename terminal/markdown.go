@@ -597,12 +597,7 @@ func padASCII(l display.Line, wrapped []display.Line, rows []mdRow) []mdRow {
 func (r *renderer) mdText(rows []mdRow) []string {
 	out := make([]string, len(rows))
 	for i, row := range rows {
-		out[i] = r.pal.padded(row.l, r.width, row.pad)
+		out[i] = r.pal.Padded(row.l, r.width, row.pad)
 	}
 	return out
-}
-
-// padded renders a row padded to width with spaces in style pad.
-func (p *palette) padded(l display.Line, width int, pad display.Style) string {
-	return p.styledRow(l, width, true, 0, pad)
 }

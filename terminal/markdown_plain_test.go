@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/palette"
 )
 
 // plainSeeds are bodies near the edge of plainMarkdown: plain ones and ones
@@ -118,8 +119,7 @@ func sameRows(a, b []mdRow) bool {
 
 // mdStrings is rows as the bytes a card prints.
 func mdStrings(rows []mdRow, width int) []string {
-	p := buildPalette(display.SchemeDark)
-	r := &renderer{pal: &p, width: width}
+	r := &renderer{pal: palette.For(display.SchemeDark), width: width}
 	return r.mdText(rows)
 }
 

@@ -378,7 +378,7 @@ func (m *Model) Screen() []string {
 func (m *Model) headerRow(v *viewport) string {
 	l := display.Line{{Text: "dshtest", Style: display.Style{Fg: display.FgAccent, Attrs: display.Bold}},
 		{Text: " · " + display.EscapeInline(m.cfg.SessionID), Style: dimSty}}
-	return v.r.pal.row(display.TruncateLine(l, v.s.Width), v.s.Width, true, 0)
+	return v.r.pal.Padded(display.TruncateLine(l, v.s.Width), v.s.Width, plain)
 }
 
 // plural formats a count with its noun: "1 event", "2 events".
@@ -408,7 +408,7 @@ func (m *Model) status(v *viewport) string {
 	if m.notice != "" {
 		l = append(l, display.Span{Text: " · ", Style: dimSty}, display.Span{Text: m.notice, Style: plain})
 	}
-	return v.r.pal.row(display.TruncateLine(l, v.s.Width), v.s.Width, true, 0)
+	return v.r.pal.Padded(display.TruncateLine(l, v.s.Width), v.s.Width, plain)
 }
 
 // window returns h transcript rows: the tail, or the rows from the scroll

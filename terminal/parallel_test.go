@@ -7,9 +7,8 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
-	"github.com/dshtest/dshtest/transcript"
-
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // renderSerial is Render one item after another on one renderer: what

@@ -2,7 +2,6 @@ package terminal
 
 import (
 	"encoding/json"
-
 	"strings"
 )
 

@@ -9,9 +9,9 @@ import (
 	"sync"
 
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/transcript"
-
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/palette"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // DefaultMaxToolOutputLines is the default fold limit of card bodies.
@@ -103,7 +103,7 @@ func blockPresence(st *transcript.Step) (text, reasoning bool) {
 // renderer renders items under fixed settings.
 type renderer struct {
 	s        Settings
-	pal      *palette
+	pal      *palette.Palette
 	width    int
 	maxLines int
 }
@@ -113,10 +113,7 @@ func newRenderer(s Settings) *renderer {
 	if r.maxLines <= 0 {
 		r.maxLines = DefaultMaxToolOutputLines
 	}
-	r.pal = &palettes[0]
-	if s.Scheme == display.SchemeLight {
-		r.pal = &palettes[1]
-	}
+	r.pal = palette.For(s.Scheme)
 	return r
 }
 
@@ -157,19 +154,13 @@ func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int))
 
 // text wraps logical lines to the width and renders them as padded rows.
 func (r *renderer) text(lines []display.Line) []string {
-	var rows []string
-	for _, l := range lines {
-		for _, w := range display.WrapLine(l, r.width) {
-			rows = append(rows, r.pal.row(w, r.width, true, 0))
-		}
-	}
-	return rows
+	return r.pal.Wrapped(lines, r.width)
 }
 
 // unpadded renders one line truncated to max(1, width−2) cells and not
 // padded: the tool-card and context-card header rows (terminal.md §5.1).
 func (r *renderer) unpadded(l display.Line) string {
-	return r.pal.row(display.TruncateLine(l, max(1, r.width-2)), r.width, false, 0)
+	return r.pal.Unpadded(display.TruncateLine(l, max(1, r.width-2)))
 }
 
 // item renders one transcript item; cont marks a folded continuation step.

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/dshtest/dshtest/transcript"
-
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // TestRowCache: models that share a RowCache show exactly what they show

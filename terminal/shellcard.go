@@ -4,9 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dshtest/dshtest/transcript"
-
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // shellCard renders a user shell command of P's terminal (vocabulary.md

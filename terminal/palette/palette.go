@@ -1,4 +1,14 @@
-package terminal
+// Package palette writes styled lines as terminal rows: each span's text
+// between the SGR sequences of its style, in a scheme's ANSI-16 colours
+// (terminal.md §8). Colours are foregrounds only, no backgrounds. The dark
+// scheme uses bright magenta (95) for the accent and cyan (36) for code;
+// the light scheme magenta (35) and blue (34).
+//
+// The sequences are lipgloss v2's, worked out once per style when the
+// package is initialised; a row is then written in one buffer. This is the
+// one place the renderer links lipgloss: terminal/display, below it, is
+// text and widths only.
+package palette
 
 import (
 	"strings"
@@ -9,21 +19,10 @@ import (
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
-var (
-	plain     = display.Style{}
-	dimSty    = display.Style{Attrs: display.Dim}
-	boldSty   = display.Style{Attrs: display.Bold}
-	headerSty = display.Style{Fg: display.FgAccent, Attrs: display.Bold | display.Underline}
-	reasonSty = display.Style{Attrs: display.Dim | display.Italic}
-	codeSty   = display.Style{Fg: display.FgCode}
-	greenSty  = display.Style{Fg: display.FgSuccess}
-	yellowSty = display.Style{Fg: display.FgWarning}
-	redSty    = display.Style{Fg: display.FgError}
-)
-
-// palette holds one lipgloss style per (role, attributes) pair of a scheme.
-// It is built once at package initialisation and only read afterwards.
-type palette [display.NumRoles][display.NumAttrs]brush
+// Palette holds one lipgloss style per (role, attributes) pair of a scheme.
+// The two schemes' palettes are built once at package initialisation and
+// only read afterwards: For hands them out, read-only.
+type Palette [display.NumRoles][display.NumAttrs]brush
 
 // brush is a lipgloss style and the SGR sequences its Render puts around a
 // single-line text, precomputed: Style.Render does far more work (lines,
@@ -36,7 +35,15 @@ type brush struct {
 }
 
 // palettes is indexed by Scheme.
-var palettes = [2]palette{buildPalette(display.SchemeDark), buildPalette(display.SchemeLight)}
+var palettes = [2]Palette{buildPalette(display.SchemeDark), buildPalette(display.SchemeLight)}
+
+// For returns the palette of scheme s. It is shared: do not modify it.
+func For(s display.Scheme) *Palette {
+	if s == display.SchemeLight {
+		return &palettes[1]
+	}
+	return &palettes[0]
+}
 
 // schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
 // light schemes differ in the code colour (cyan 36 / blue 34, as upstream)
@@ -58,8 +65,8 @@ func schemeColours(s display.Scheme) [display.NumRoles]ansi.BasicColor {
 	return c
 }
 
-func buildPalette(s display.Scheme) palette {
-	var p palette
+func buildPalette(s display.Scheme) Palette {
+	var p Palette
 	colours := schemeColours(s)
 	for r := range display.NumRoles {
 		for a := range display.Attr(display.NumAttrs) {
@@ -91,11 +98,11 @@ func buildPalette(s display.Scheme) palette {
 }
 
 // write writes text in style s to b: SGR sequences only.
-func (p *palette) write(b *strings.Builder, s display.Style, text string) {
+func (p *Palette) write(b *strings.Builder, s display.Style, text string) {
 	if text == "" {
 		return
 	}
-	if s == plain {
+	if s == (display.Style{}) {
 		b.WriteString(text)
 		return
 	}
@@ -110,28 +117,44 @@ func (p *palette) write(b *strings.Builder, s display.Style, text string) {
 }
 
 // sgrLen is the bytes write adds around a span in style s.
-func (p *palette) sgrLen(s display.Style) int {
-	if s == plain {
+func (p *Palette) sgrLen(s display.Style) int {
+	if s == (display.Style{}) {
 		return 0
 	}
 	sgr := &p[s.Fg][s.Attrs]
 	return len(sgr.pre) + len(sgr.suf)
 }
 
-// row renders a line as one styled row. With pad, the row is padded with
-// spaces to width; padAttr, when non-zero, is added to every span and to the
-// padding (the "whole row" style of generic card bodies).
-func (p *palette) row(l display.Line, width int, pad bool, padAttr display.Attr) string {
-	return p.styledRow(l, width, pad, padAttr, plain.With(padAttr))
+// Padded renders l as one row padded with spaces to width, the padding in
+// style pad.
+func (p *Palette) Padded(l display.Line, width int, pad display.Style) string {
+	return p.styledRow(l, width, true, pad)
 }
 
-// styledRow renders l as one row, add added to each span's style, and
-// with pad, padded to width with spaces in padStyle. It is written in one
-// buffer, sized first: rows are most of what a render allocates.
-func (p *palette) styledRow(l display.Line, width int, pad bool, add display.Attr, padStyle display.Style) string {
+// Unpadded renders l as one row, not padded.
+func (p *Palette) Unpadded(l display.Line) string {
+	return p.styledRow(l, 0, false, display.Style{})
+}
+
+// Wrapped wraps each logical line to width and renders its rows padded
+// with plain spaces.
+func (p *Palette) Wrapped(lines []display.Line, width int) []string {
+	var rows []string
+	for _, l := range lines {
+		for _, w := range display.WrapLine(l, width) {
+			rows = append(rows, p.Padded(w, width, display.Style{}))
+		}
+	}
+	return rows
+}
+
+// styledRow renders l as one row and, with pad, pads it to width with
+// spaces in padStyle. It is written in one buffer, sized first: rows are
+// most of what a render allocates.
+func (p *Palette) styledRow(l display.Line, width int, pad bool, padStyle display.Style) string {
 	n, w := 0, 0
 	for _, sp := range l {
-		n += len(sp.Text) + p.sgrLen(sp.Style.With(add))
+		n += len(sp.Text) + p.sgrLen(sp.Style)
 		w += display.TextWidth(sp.Text)
 	}
 	fill := 0
@@ -142,7 +165,7 @@ func (p *palette) styledRow(l display.Line, width int, pad bool, add display.Att
 	var b strings.Builder
 	b.Grow(n)
 	for _, sp := range l {
-		p.write(&b, sp.Style.With(add), sp.Text)
+		p.write(&b, sp.Style, sp.Text)
 	}
 	for fill > 0 {
 		k := min(fill, len(spaces))
