@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
 )
 
 // generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
@@ -41,11 +42,11 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 	if r.s.Tools == display.ToolsExpanded {
 		head = -1
 	}
-	rows, total := markdownFold(strings.Join(src, "\n"), plain, mdText, r.width, head, tail)
+	rows, total := markdown.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.width, head, tail)
 	out := make([]string, 0, min(len(rows), r.maxLines+1))
-	emit := func(row mdRow) {
-		if strings.TrimSpace(row.l.PlainText()) == "" {
-			out = append(out, r.pal.Padded(row.l, r.width, plain))
+	emit := func(row markdown.Row) {
+		if strings.TrimSpace(row.Line.PlainText()) == "" {
+			out = append(out, r.pal.Padded(row.Line, r.width, plain))
 			return
 		}
 		l, pad := cardDim(row)
@@ -73,9 +74,9 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 // rest of the row, padding included, is not dim. A span still open at a
 // soft wrap is not closed on that row. A fence row opens with a
 // self-closed dim span, so nothing of it is dimmed by the wrapper.
-func cardDim(row mdRow) (display.Line, display.Style) {
-	l := mergeSpans(row.l)
-	active := !row.closed
+func cardDim(row markdown.Row) (display.Line, display.Style) {
+	l := mergeSpans(row.Line)
+	active := !row.Closed
 	out := make(display.Line, len(l))
 	for i, sp := range l {
 		own := sp.Style.Attrs
@@ -83,12 +84,12 @@ func cardDim(row mdRow) (display.Line, display.Style) {
 			sp.Style = sp.Style.With(display.Dim)
 		}
 		out[i] = sp
-		open := i == len(l)-1 && row.pad != plain && row.pad == withoutUnderline(l[i].Style)
+		open := i == len(l)-1 && row.Pad != plain && row.Pad == withoutUnderline(l[i].Style)
 		if own&(display.Bold|display.Dim) != 0 && !open {
 			active = false
 		}
 	}
-	pad := row.pad
+	pad := row.Pad
 	if active {
 		pad = pad.With(display.Dim)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
 	"github.com/dshtest/dshtest/terminal/palette"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -171,7 +172,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.mdText(markdown(display.Escape(it.Prompt.Text), plain, mdPrompt, r.width))...)
+		return append(rows, r.mdText(markdown.Rows(display.Escape(it.Prompt.Text), plain, markdown.PromptMode, r.width))...)
 	case transcript.KindContext:
 		if it.Context == nil {
 			return nil
@@ -258,10 +259,10 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	}
 	if reasoning != "" {
 		rows = append(rows, r.text([]display.Line{display.TextLine("Reasoning", reasonSty)})...)
-		rows = append(rows, r.mdText(markdown(reasoning, reasonSty, mdReasoning, r.width))...)
+		rows = append(rows, r.mdText(markdown.Rows(reasoning, reasonSty, markdown.ReasoningMode, r.width))...)
 	}
 	if text != "" {
-		rows = append(rows, r.mdText(markdown(text, plain, mdText, r.width))...)
+		rows = append(rows, r.mdText(markdown.Rows(text, plain, markdown.TextMode, r.width))...)
 	}
 	return rows
 }
@@ -347,4 +348,13 @@ func (r *renderer) fold(lines []display.Line) []display.Line {
 // progress renders the standalone compaction indicator.
 func (r *renderer) progress(p *transcript.Progress) []string {
 	return append([]string{""}, r.dimText(progressText(p, r.s.Now))...)
+}
+
+// mdText renders Markdown rows as padded rows.
+func (r *renderer) mdText(rows []markdown.Row) []string {
+	out := make([]string, len(rows))
+	for i, row := range rows {
+		out[i] = r.pal.Padded(row.Line, r.width, row.Pad)
+	}
+	return out
 }

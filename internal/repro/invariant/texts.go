@@ -12,8 +12,8 @@ import (
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -211,12 +211,12 @@ func lettersDigits(s string) string { return string(keepLettersDigits([]byte(s),
 
 // shownNorms returns the norms a rendered document must hold for a
 // prompt's (prompt) or an answer's text, in order: those of the stretches
-// its Markdown shows (terminal.ShownText), which are not the text's own
+// its Markdown shows (markdown.ShownText), which are not the text's own
 // words where a link, an image, a link definition or a table is. A text
 // that is nothing but tables has no norm.
 func shownNorms(text string, prompt bool) []string {
 	var out []string
-	for _, s := range terminal.ShownText(display.Escape(text), prompt) {
+	for _, s := range markdown.ShownText(display.Escape(text), prompt) {
 		if n := lettersDigits(s); n != "" {
 			out = append(out, n)
 		}

@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"strings"
@@ -69,9 +69,9 @@ func TestShownTextInRows(t *testing.T) {
 
 func checkShownInRows(t *testing.T, text string, prompt bool, width int) {
 	t.Helper()
-	mode := mdText
+	mode := TextMode
 	if prompt {
-		mode = mdPrompt
+		mode = PromptMode
 	}
 	words := func(s string) string {
 		return strings.Map(func(r rune) rune {
@@ -82,8 +82,8 @@ func checkShownInRows(t *testing.T, text string, prompt bool, width int) {
 		}, s)
 	}
 	var doc strings.Builder
-	for _, row := range markdown(text, plain, mode, width) {
-		doc.WriteString(row.l.PlainText())
+	for _, row := range Rows(text, plain, mode, width) {
+		doc.WriteString(row.Line.PlainText())
 	}
 	d, at := words(doc.String()), 0
 	for _, s := range ShownText(text, prompt) {

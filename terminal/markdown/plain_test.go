@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"fmt"
@@ -41,9 +41,9 @@ func checkPlain(t *testing.T, text string, width, head, tail int) {
 	if !plainMarkdown(text) {
 		return
 	}
-	for _, mode := range []mdMode{mdText, mdReasoning, mdPrompt} {
+	for _, mode := range []Mode{TextMode, ReasoningMode, PromptMode} {
 		base := plain
-		if mode == mdReasoning {
+		if mode == ReasoningMode {
 			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
 		want := parsedMarkdown(text, base, mode, width)
@@ -66,12 +66,12 @@ func checkPlain(t *testing.T, text string, width, head, tail int) {
 	}
 }
 
-// checkFold compares markdownFold of any text with the fold of every row.
+// checkFold compares Fold of any text with the fold of every row.
 func checkFold(t *testing.T, text string, width, head, tail int) {
 	t.Helper()
-	for _, mode := range []mdMode{mdText, mdReasoning, mdPrompt} {
+	for _, mode := range []Mode{TextMode, ReasoningMode, PromptMode} {
 		base := plain
-		if mode == mdReasoning {
+		if mode == ReasoningMode {
 			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
 		all := parsedMarkdown(text, base, mode, width)
@@ -79,12 +79,12 @@ func checkFold(t *testing.T, text string, width, head, tail int) {
 		if len(all) > head+tail {
 			want = append(all[:head:head], all[len(all)-tail:]...)
 		}
-		got, total := markdownFold(text, base, mode, width, head, tail)
+		got, total := Fold(text, base, mode, width, head, tail)
 		if total != len(all) || !sameRows(got, want) {
 			t.Fatalf("fold %q at width %d mode %d fold %d/%d: total %d want %d\n got %#v\nwant %#v",
 				text, width, mode, head, tail, total, len(all), got, want)
 		}
-		got, total = markdownFold(text, base, mode, width, -1, 0)
+		got, total = Fold(text, base, mode, width, -1, 0)
 		if total != len(all) || !sameRows(got, all) {
 			t.Fatalf("unfolded %q at width %d mode %d: differs", text, width, mode)
 		}
@@ -113,14 +113,18 @@ func TestMarkdownFold(t *testing.T) {
 }
 
 // sameRows is reflect.DeepEqual with no rows nil or empty alike.
-func sameRows(a, b []mdRow) bool {
+func sameRows(a, b []Row) bool {
 	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
 }
 
 // mdStrings is rows as the bytes a card prints.
-func mdStrings(rows []mdRow, width int) []string {
-	r := &renderer{pal: palette.For(display.SchemeDark), width: width}
-	return r.mdText(rows)
+func mdStrings(rows []Row, width int) []string {
+	p := palette.For(display.SchemeDark)
+	out := make([]string, len(rows))
+	for i, row := range rows {
+		out[i] = p.Padded(row.Line, width, row.Pad)
+	}
+	return out
 }
 
 func TestPlainMarkdown(t *testing.T) {
@@ -185,9 +189,9 @@ func TestGenericPlainFold(t *testing.T) {
 		}
 		body := strings.Join(lines, "\n")
 		width, maxLines := 1+rng.IntN(60), 1+rng.IntN(12)
-		rows := parsedMarkdown(body, plain, mdText, width)
+		rows := parsedMarkdown(body, plain, TextMode, width)
 		head, tail := (maxLines+1)/2, maxLines/2
-		got, total := markdownFold(body, plain, mdText, width, head, tail)
+		got, total := Fold(body, plain, TextMode, width, head, tail)
 		want := rows
 		if len(rows) > maxLines {
 			want = append(rows[:head:head], rows[len(rows)-tail:]...)
@@ -200,17 +204,17 @@ func TestGenericPlainFold(t *testing.T) {
 
 // wrapPadCells is wrapPad as it was before padASCII, on cells for every
 // line: the reference for TestWrapPadASCII.
-func wrapPadCells(l display.Line, width int) []mdRow {
+func wrapPadCells(l display.Line, width int) []Row {
 	wrapped := display.WrapLine(l, width)
-	rows := make([]mdRow, len(wrapped))
+	rows := make([]Row, len(wrapped))
 	if len(wrapped) == 1 {
-		rows[0].l = wrapped[0]
+		rows[0].Line = wrapped[0]
 		return rows
 	}
 	cells := display.Cells(l)
 	pos := 0
 	for i, w := range wrapped {
-		rows[i].l = w
+		rows[i].Line = w
 		pos += len(display.Cells(w))
 		if i == len(wrapped)-1 {
 			break
@@ -223,7 +227,7 @@ func wrapPadCells(l display.Line, width int) []mdRow {
 			st = cells[pos-1].Style
 		}
 		st.Attrs &^= display.Underline
-		rows[i].pad = st
+		rows[i].Pad = st
 		for pos < len(cells) && cells[pos].Text == " " {
 			pos++
 		}

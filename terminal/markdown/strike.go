@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"github.com/yuin/goldmark/ast"

@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // cells bold, columns sized to their content and shrunk in proportion to
 // fit, a rule between every two rows. When the width leaves less than one
 // cell a column, the table's source is wrapped instead.
-func (m *mdr) table(n *east.Table, width int) []mdRow {
+func (m *mdr) table(n *east.Table, width int) []Row {
 	var cells [][][]display.Line // row, column, logical lines
 	for r := n.FirstChild(); r != nil; r = r.NextSibling() {
 		st := m.base
@@ -57,7 +57,7 @@ func (m *mdr) table(n *east.Table, width int) []mdRow {
 			widths[i] = max(1, w*avail/total)
 		}
 	}
-	border := func(l, mid, r string) mdRow {
+	border := func(l, mid, r string) Row {
 		var b strings.Builder
 		b.WriteString(l)
 		for i, w := range widths {
@@ -67,9 +67,9 @@ func (m *mdr) table(n *east.Table, width int) []mdRow {
 			b.WriteString(strings.Repeat("─", w+2))
 		}
 		b.WriteString(r)
-		return mdRow{l: display.TextLine(b.String(), m.base)}
+		return Row{Line: display.TextLine(b.String(), m.base)}
 	}
-	rows := []mdRow{border("┌", "┬", "┐")}
+	rows := []Row{border("┌", "┬", "┐")}
 	for ri, row := range cells {
 		if ri > 0 {
 			rows = append(rows, border("├", "┼", "┤"))
@@ -100,7 +100,7 @@ func (m *mdr) table(n *east.Table, width int) []mdRow {
 				}
 			}
 			l = append(l, display.Span{Text: " │", Style: m.base})
-			rows = append(rows, mdRow{l: l})
+			rows = append(rows, Row{Line: l})
 		}
 	}
 	return append(rows, border("└", "┴", "┘"))

@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"strconv"
@@ -34,27 +34,27 @@ import (
 //
 // Everything is ANSI-16 foreground colours and attributes, as the palette.
 
-// mdMode selects the per-body options of presenters.md §3.1.
-type mdMode uint8
+// Mode selects the per-body options of presenters.md §3.1.
+type Mode uint8
 
 const (
-	// mdText is assistant text (and any other default-coloured body).
-	mdText mdMode = iota
-	// mdReasoning is a reasoning body: dim italic text, code in the code
+	// TextMode is assistant text (and any other default-coloured body).
+	TextMode Mode = iota
+	// ReasoningMode is a reasoning body: dim italic text, code in the code
 	// colour only.
-	mdReasoning
-	// mdPrompt is a You prompt: list markers and backslash escapes are kept
+	ReasoningMode
+	// PromptMode is a You prompt: list markers and backslash escapes are kept
 	// as written.
-	mdPrompt
+	PromptMode
 )
 
-// mdRow is one rendered Markdown row: its spans, the style of its padding,
+// Row is one rendered Markdown row: its spans, the style of its padding,
 // and whether it opens with a self-closed dim span (a fence row), which
 // ends a generic card's whole-row dim (presenters.md §1.6).
-type mdRow struct {
-	l      display.Line
-	pad    display.Style
-	closed bool
+type Row struct {
+	Line   display.Line
+	Pad    display.Style
+	Closed bool
 }
 
 // mdParser is goldmark's parser with the GFM extensions upstream's lexer
@@ -65,8 +65,9 @@ var mdParser = goldmark.New(
 	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500))),
 ).Parser()
 
-// markdown renders display-safe text as Markdown rows at width.
-func markdown(text string, base display.Style, mode mdMode, width int) []mdRow {
+// Rows lays out display-safe text as Markdown rows at width, in base
+// style (a reasoning body is dim italic) and mode.
+func Rows(text string, base display.Style, mode Mode, width int) []Row {
 	if plainMarkdown(text) {
 		rows, _ := plainRows(text, base, width, -1, 0)
 		return rows
@@ -74,12 +75,12 @@ func markdown(text string, base display.Style, mode mdMode, width int) []mdRow {
 	return parsedMarkdown(text, base, mode, width)
 }
 
-// markdownFold is markdown for a body that folds to its first head and
+// Fold is Rows for a body that folds to its first head and
 // last tail rows when it has more than head+tail: it returns those rows
 // only (all of them when there are no more) and the number of rows of the
 // whole body. Plain text wraps only the rows it keeps. A negative head
 // keeps every row.
-func markdownFold(text string, base display.Style, mode mdMode, width, head, tail int) ([]mdRow, int) {
+func Fold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
 	if plainMarkdown(text) {
 		return plainRows(text, base, width, head, tail)
 	}
@@ -90,8 +91,8 @@ func markdownFold(text string, base display.Style, mode mdMode, width, head, tai
 	return parsedFold(text, base, mode, width, head, tail)
 }
 
-// parsedMarkdown is markdown through goldmark's tree.
-func parsedMarkdown(text string, base display.Style, mode mdMode, width int) []mdRow {
+// parsedMarkdown is Rows through goldmark's tree.
+func parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
 	m := &mdr{src: src, base: base, mode: mode}
@@ -105,20 +106,27 @@ func parsedMarkdown(text string, base display.Style, mode mdMode, width int) []m
 type mdr struct {
 	src  []byte
 	base display.Style
-	mode mdMode
+	mode Mode
 }
+
+// The styles of the layout besides the body's base: plain text, the dim
+// fence label, and code.
+var (
+	plain  = display.Style{}
+	dimSty = display.Style{Attrs: display.Dim}
+)
 
 // code is the style of inline and block code: the code colour alone, even
 // inside reasoning (presenters.md §3.3, §3.4).
 var mdCode = display.Style{Fg: display.FgCode}
 
 // blocks renders the block children of parent with the spacing rule.
-func (m *mdr) blocks(parent ast.Node, width int) []mdRow {
-	var rows []mdRow
+func (m *mdr) blocks(parent ast.Node, width int) []Row {
+	var rows []Row
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		if prev := n.PreviousSibling(); prev != nil {
 			if m.blankBefore(n) || spacedAfter(prev, n) {
-				rows = append(rows, mdRow{})
+				rows = append(rows, Row{})
 			}
 		}
 		rows = append(rows, m.block(n, width)...)
@@ -143,7 +151,7 @@ func spacedAfter(prev, n ast.Node) bool {
 	return false
 }
 
-func (m *mdr) block(n ast.Node, width int) []mdRow {
+func (m *mdr) block(n ast.Node, width int) []Row {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
 		return m.wrapAll(m.inlines(n, m.base), width)
@@ -184,14 +192,14 @@ func (m *mdr) block(n ast.Node, width int) []mdRow {
 		rows := inner.blocks(n, max(width-2, 1))
 		bar := display.Span{Text: "│ ", Style: display.Style{Fg: display.FgAccent}}
 		for i := range rows {
-			rows[i].l = append(display.Line{bar}, rows[i].l...)
-			rows[i].closed = false
+			rows[i].Line = append(display.Line{bar}, rows[i].Line...)
+			rows[i].Closed = false
 		}
 		return rows
 	case *ast.List:
 		return m.list(n, width, 0)
 	case *ast.ThematicBreak:
-		return []mdRow{{l: display.TextLine(strings.Repeat("─", min(width, 80)), m.base.With(display.Dim))}}
+		return []Row{{Line: display.TextLine(strings.Repeat("─", min(width, 80)), m.base.With(display.Dim))}}
 	case *east.Table:
 		return m.table(n, width)
 	case *ast.HTMLBlock:
@@ -228,8 +236,8 @@ func (m *mdr) rawLines(n ast.Node) []string {
 }
 
 // codeRows is a code block: the open row, the code lines and the close row.
-func (m *mdr) codeRows(lang string, code []string, width int) []mdRow {
-	rows := []mdRow{{l: display.TextLine(lang, dimSty), closed: true}}
+func (m *mdr) codeRows(lang string, code []string, width int) []Row {
+	rows := []Row{{Line: display.TextLine(lang, dimSty), Closed: true}}
 	for _, c := range code {
 		l := display.Line{{Text: "  ", Style: plain}}
 		if c != "" {
@@ -237,23 +245,23 @@ func (m *mdr) codeRows(lang string, code []string, width int) []mdRow {
 		}
 		rows = append(rows, wrapPad(l, width)...)
 	}
-	return append(rows, mdRow{closed: true})
+	return append(rows, Row{Closed: true})
 }
 
 // list renders a list at depth (0 for a top-level list).
-func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
+func (m *mdr) list(n *ast.List, width, depth int) []Row {
 	_ = depth
-	var rows []mdRow
+	var rows []Row
 	num := n.Start
 	bulletSty := display.Style{Fg: display.FgAccent}
 	i := 0
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 		if i > 0 && !n.IsTight {
-			rows = append(rows, mdRow{})
+			rows = append(rows, Row{})
 		}
 		marker := "- "
 		switch {
-		case m.mode == mdPrompt:
+		case m.mode == PromptMode:
 			marker = m.originalMarker(n, it) + " "
 		case n.IsOrdered():
 			marker = strconv.Itoa(num+i) + ". "
@@ -262,15 +270,15 @@ func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
 			marker += box
 		}
 		mw := display.TextWidth(marker)
-		var body []mdRow
+		var body []Row
 		var nested []bool // rows of a nested list, indented on their own
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
 			if prev := c.PreviousSibling(); prev != nil && (c.HasBlankPreviousLines() || spacedAfter(prev, c)) {
-				body, nested = append(body, mdRow{}), append(nested, false)
+				body, nested = append(body, Row{}), append(nested, false)
 			}
 			if sub, ok := c.(*ast.List); ok {
 				for _, r := range m.list(sub, max(width-4, 1), depth+1) {
-					r.l = append(display.Line{{Text: "    ", Style: plain}}, r.l...)
+					r.Line = append(display.Line{{Text: "    ", Style: plain}}, r.Line...)
 					body, nested = append(body, r), append(nested, true)
 				}
 				continue
@@ -280,16 +288,16 @@ func (m *mdr) list(n *ast.List, width, depth int) []mdRow {
 			}
 		}
 		if len(body) == 0 {
-			body, nested = []mdRow{{}}, []bool{false}
+			body, nested = []Row{{}}, []bool{false}
 		}
 		for k := range body {
 			switch {
 			case k == 0 && !nested[k]:
-				body[k].l = append(display.Line{{Text: marker, Style: bulletSty}}, body[k].l...)
+				body[k].Line = append(display.Line{{Text: marker, Style: bulletSty}}, body[k].Line...)
 			case !nested[k]:
-				body[k].l = append(display.Line{{Text: strings.Repeat(" ", mw), Style: plain}}, body[k].l...)
+				body[k].Line = append(display.Line{{Text: strings.Repeat(" ", mw), Style: plain}}, body[k].Line...)
 			}
-			body[k].closed = false
+			body[k].Closed = false
 		}
 		rows = append(rows, body...)
 		i++
@@ -486,7 +494,7 @@ func (w *inlineWriter) link(n *ast.Link, url string, st display.Style) {
 // Entities stay literal, as upstream's lexer keeps the raw text.
 func (m *mdr) textValue(b []byte) string {
 	s := string(b)
-	if m.mode == mdPrompt || !strings.Contains(s, `\`) {
+	if m.mode == PromptMode || !strings.Contains(s, `\`) {
 		return s
 	}
 	var out strings.Builder
@@ -508,8 +516,8 @@ func overrideLine(l display.Line, st display.Style) display.Line {
 	return l
 }
 
-func (m *mdr) wrapAll(lines []display.Line, width int) []mdRow {
-	var rows []mdRow
+func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
+	var rows []Row
 	for _, l := range lines {
 		rows = append(rows, wrapPad(l, width)...)
 	}
@@ -520,13 +528,13 @@ func (m *mdr) wrapAll(lines []display.Line, width int) []mdRow {
 // a row broken inside a styled span keeps that span's style (less
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6).
-func wrapPad(l display.Line, width int) []mdRow {
+func wrapPad(l display.Line, width int) []Row {
 	w := display.Wrap(l, width) // split once, for the wrap and the padding
 	defer w.Release()
 	wrapped, cells := w.Rows, w.Cells
-	rows := make([]mdRow, len(wrapped))
+	rows := make([]Row, len(wrapped))
 	if len(wrapped) == 1 {
-		rows[0].l = wrapped[0]
+		rows[0].Line = wrapped[0]
 		return rows
 	}
 	if w.ASCII {
@@ -534,7 +542,7 @@ func wrapPad(l display.Line, width int) []mdRow {
 	}
 	pos := 0
 	for i, w := range wrapped {
-		rows[i].l = w
+		rows[i].Line = w
 		pos += display.CellCount(w)
 		if i == len(wrapped)-1 {
 			break
@@ -547,7 +555,7 @@ func wrapPad(l display.Line, width int) []mdRow {
 			st = cells[pos-1].Style
 		}
 		st.Attrs &^= display.Underline
-		rows[i].pad = st
+		rows[i].Pad = st
 		for pos < len(cells) && cells[pos].Text == " " {
 			pos++
 		}
@@ -557,7 +565,7 @@ func wrapPad(l display.Line, width int) []mdRow {
 
 // padASCII is wrapPad's padding for a printable-ASCII line, one cell a
 // byte: the same steps on byte offsets, without splitting into cells.
-func padASCII(l display.Line, wrapped []display.Line, rows []mdRow) []mdRow {
+func padASCII(l display.Line, wrapped []display.Line, rows []Row) []Row {
 	flat := l.PlainText()
 	at := func(i int) display.Style { // the style of byte i
 		for _, sp := range l {
@@ -570,7 +578,7 @@ func padASCII(l display.Line, wrapped []display.Line, rows []mdRow) []mdRow {
 	}
 	pos := 0
 	for i, w := range wrapped {
-		rows[i].l = w
+		rows[i].Line = w
 		for _, sp := range w {
 			pos += len(sp.Text)
 		}
@@ -585,19 +593,10 @@ func padASCII(l display.Line, wrapped []display.Line, rows []mdRow) []mdRow {
 			st = at(pos - 1)
 		}
 		st.Attrs &^= display.Underline
-		rows[i].pad = st
+		rows[i].Pad = st
 		for pos < len(flat) && flat[pos] == ' ' {
 			pos++
 		}
 	}
 	return rows
-}
-
-// mdText renders Markdown rows as padded rows.
-func (r *renderer) mdText(rows []mdRow) []string {
-	out := make([]string, len(rows))
-	for i, row := range rows {
-		out[i] = r.pal.Padded(row.l, r.width, row.pad)
-	}
-	return out
 }

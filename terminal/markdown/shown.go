@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"strings"
@@ -31,9 +31,9 @@ func ShownText(text string, prompt bool) []string {
 	if plainMarkdown(text) {
 		return []string{text}
 	}
-	mode := mdText
+	mode := TextMode
 	if prompt {
-		mode = mdPrompt
+		mode = PromptMode
 	}
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
@@ -52,7 +52,7 @@ func ShownText(text string, prompt bool) []string {
 			continue
 		}
 		for _, row := range rewrap(m.block(n, shownWidth), shownWidth) {
-			b.WriteString(row.l.PlainText())
+			b.WriteString(row.Line.PlainText())
 			b.WriteByte('\n')
 		}
 	}

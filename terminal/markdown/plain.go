@@ -1,4 +1,4 @@
-package terminal
+package markdown
 
 import (
 	"strings"
@@ -126,7 +126,7 @@ func plainMarkdown(text string) bool {
 // it builds only the rows a fold keeps, the first head and the last tail,
 // and counts the others; total is the number of rows of the whole layout.
 // When total <= head+tail every row is built.
-func plainRows(text string, base display.Style, width, head, tail int) (rows []mdRow, total int) {
+func plainRows(text string, base display.Style, width, head, tail int) (rows []Row, total int) {
 	width = max(width, 1)
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
@@ -144,7 +144,7 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []m
 		for i, l := range lines {
 			if l == "" {
 				if lines[i-1] != "" {
-					rows = append(rows, mdRow{})
+					rows = append(rows, Row{})
 				}
 				continue
 			}
@@ -156,7 +156,7 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []m
 	// wider than the width is counted without building its rows; any other
 	// is built once and kept.
 	counts := make([]int, len(lines))
-	built := make(map[int][]mdRow)
+	built := make(map[int][]Row)
 	for i, l := range lines {
 		switch {
 		case l == "":
@@ -185,10 +185,10 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []m
 			k += n
 			continue
 		}
-		var lr []mdRow
+		var lr []Row
 		switch {
 		case l == "":
-			lr = []mdRow{{}}
+			lr = []Row{{}}
 		case built[i] != nil:
 			lr = built[i]
 		default:
@@ -206,7 +206,7 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []m
 
 // plainLine is one paragraph line's rows, as markdown lays it out: wrapped
 // and padded, and wrapped again if a row still outgrows the width.
-func plainLine(l string, base display.Style, width int) []mdRow {
+func plainLine(l string, base display.Style, width int) []Row {
 	return rewrap(wrapPad(display.TextLine(l, base), width), width)
 }
 
@@ -238,32 +238,32 @@ func isPrintableASCII(s string) bool {
 // paragraph line of the document's top level not yet wrapped (printable
 // ASCII, or no wider than the width), which makes n rows.
 type piece struct {
-	rows []mdRow
+	rows []Row
 	lazy display.Line
 	n    int
 }
 
-// parsedFold is markdownFold through goldmark's tree. It lays out the
+// parsedFold is Fold through goldmark's tree. It lays out the
 // document's blocks as markdown does, except that a top-level paragraph's
 // lines of printable ASCII or no wider than the width are only counted,
 // and wrapped only when a row of theirs is kept: such a line's rows are
 // wrapPad's, which no re-wrap changes (an ASCII row is never wider than
 // the width; a line that fits is one row, itself).
-func parsedFold(text string, base display.Style, mode mdMode, width, head, tail int) ([]mdRow, int) {
+func parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
 	src := []byte(text)
 	doc := mdParser.Parse(gtext.NewReader(src))
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
 	var pieces []piece
 	total := 0
-	add := func(rows []mdRow) {
+	add := func(rows []Row) {
 		rows = rewrap(rows, width)
 		pieces = append(pieces, piece{rows: rows, n: len(rows)})
 		total += len(rows)
 	}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if prev := n.PreviousSibling(); prev != nil && (m.blankBefore(n) || spacedAfter(prev, n)) {
-			add([]mdRow{{}})
+			add([]Row{{}})
 		}
 		switch n.(type) {
 		case *ast.Paragraph, *ast.TextBlock:
@@ -285,7 +285,7 @@ func parsedFold(text string, base display.Style, mode mdMode, width, head, tail 
 			add(m.block(n, width))
 		}
 	}
-	var rows []mdRow
+	var rows []Row
 	k := 0
 	for _, p := range pieces {
 		if p.n == 0 || (k >= head && k+p.n-1 < total-tail && total > head+tail) {
@@ -308,10 +308,10 @@ func parsedFold(text string, base display.Style, mode mdMode, width, head, tail 
 
 // rewrap wraps again a row that outgrows the width (a prefix or a table
 // can, at a very narrow width).
-func rewrap(rows []mdRow, width int) []mdRow {
+func rewrap(rows []Row, width int) []Row {
 	for i := 0; i < len(rows); i++ {
-		if rows[i].l.Width() > width {
-			again := wrapPad(rows[i].l, width)
+		if rows[i].Line.Width() > width {
+			again := wrapPad(rows[i].Line, width)
 			rows = append(rows[:i], append(again, rows[i+1:]...)...)
 			i += len(again) - 1
 		}
