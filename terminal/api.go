@@ -57,6 +57,7 @@ import (
 	"time"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -75,7 +76,7 @@ type Settings struct {
 	// Location formats "Completed" stamps; nil means UTC.
 	Location *time.Location
 	// Presenters maps tool names to card presenters; nil means the defaults.
-	Presenters *Presenters
+	Presenters *cards.Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
 }

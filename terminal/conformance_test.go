@@ -6,6 +6,7 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -76,8 +77,8 @@ func ptr[T any](v T) *T { return &v }
 // card's description, command, cwd, output and signal, the context label
 // and body, and the turn error, all shown as literal \xNN text.
 func TestConformanceUntrustedControls(t *testing.T) {
-	unsafe := func(c ToolCall) CardView {
-		return CardView{Terminal: &TerminalView{Title: "Unsafe title " + probe,
+	unsafe := func(c cards.ToolCall) cards.CardView {
+		return cards.CardView{Terminal: &cards.TerminalView{Title: "Unsafe title " + probe,
 			Description: "Unsafe description " + probe, Cwd: "/unsafe/" + probe,
 			Output: "Unsafe output " + probe, Signal: "SIG" + probe}}
 	}
@@ -93,7 +94,7 @@ func TestConformanceUntrustedControls(t *testing.T) {
 		{ID: transcript.ItemID{Seq: 9}, Kind: transcript.KindNotice,
 			Notice: &transcript.Notice{Level: transcript.LevelError, Text: "Unsafe turn error " + probe}},
 	}}
-	doc := Render(tr, Settings{Width: 100, Presenters: DefaultPresenters().With("unsafe", unsafe)})
+	doc := Render(tr, Settings{Width: 100, Presenters: cards.DefaultPresenters().With("unsafe", unsafe)})
 	checkWidths(t, doc.Lines, 100)
 	compareRows(t, screen.Decode(doc.Lines), upstreamRows(t, "untrusted-controls", 3, 25), nil)
 }
@@ -146,23 +147,23 @@ func TestConformanceHiddenFolded(t *testing.T) {
 
 // advancedCards is the advanced-cards scenario's transcript: six cards of
 // one tool-call-only step, with presenters standing in for upstream's.
-func advancedCards() (transcript.Transcript, *Presenters) {
+func advancedCards() (transcript.Transcript, *cards.Presenters) {
 	args := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	p := staticBash().WithMaxDiffEditLength(2).
-		With("subagent", func(ToolCall) CardView {
-			return CardView{Generic: &GenericView{Title: "Delegate renderer audit",
+		With("subagent", func(cards.ToolCall) cards.CardView {
+			return cards.CardView{Generic: &cards.GenericView{Title: "Delegate renderer audit",
 				Lines: []string{"The renderer has explicit lifecycle ownership."}}}
 		}).
-		With("task_output", func(ToolCall) CardView {
-			return CardView{Generic: &GenericView{Title: "Read output from background task subagent-7",
+		With("task_output", func(cards.ToolCall) cards.CardView {
+			return cards.CardView{Generic: &cards.GenericView{Title: "Read output from background task subagent-7",
 				Lines: []string{"", "```console", "started background task bash-5", "```", ""}}}
 		}).
-		With("skill", func(ToolCall) CardView {
-			return CardView{Generic: &GenericView{Title: "Load skill dsh-code-review",
+		With("skill", func(cards.ToolCall) cards.CardView {
+			return cards.CardView{Generic: &cards.GenericView{Title: "Load skill dsh-code-review",
 				Lines: []string{"Loaded review instructions."}}}
 		}).
-		With("edit", EditPresenter).
-		With("large_edit", EditPresenter)
+		With("edit", cards.EditPresenter).
+		With("large_edit", cards.EditPresenter)
 	ok := ptr("ok")
 	tr := transcript.Transcript{Items: []transcript.Item{
 		step(1, 1, 1, true, transcript.Block{Type: "tool-call"}),

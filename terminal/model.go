@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -47,7 +48,7 @@ type Config struct {
 	Clock func() int64
 	// Location formats "Completed" stamps; nil means UTC.
 	Location   *time.Location
-	Presenters *Presenters
+	Presenters *cards.Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
 	// Rows, when set, shares rendered rows with the other models given

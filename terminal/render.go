@@ -4,19 +4,16 @@ import (
 	"iter"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/terminal/markdown"
 	"github.com/dshtest/dshtest/terminal/palette"
 	"github.com/dshtest/dshtest/transcript"
 )
-
-// DefaultMaxToolOutputLines is the default fold limit of card bodies.
-const DefaultMaxToolOutputLines = 6
 
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.
@@ -103,18 +100,20 @@ func blockPresence(st *transcript.Step) (text, reasoning bool) {
 
 // renderer renders items under fixed settings.
 type renderer struct {
-	s        Settings
-	pal      *palette.Palette
-	width    int
-	maxLines int
+	s     Settings
+	pal   *palette.Palette
+	width int
+	cards cards.Renderer
 }
 
 func newRenderer(s Settings) *renderer {
-	r := &renderer{s: s, width: max(s.Width, 1), maxLines: s.MaxToolOutputLines}
-	if r.maxLines <= 0 {
-		r.maxLines = DefaultMaxToolOutputLines
+	r := &renderer{s: s, width: max(s.Width, 1), pal: palette.For(s.Scheme)}
+	maxLines := s.MaxToolOutputLines
+	if maxLines <= 0 {
+		maxLines = cards.DefaultMaxToolOutputLines
 	}
-	r.pal = palette.For(s.Scheme)
+	r.cards = cards.Renderer{Width: r.width, Palette: r.pal, MaxLines: maxLines, Tools: s.Tools,
+		Presenters: s.Presenters}
 	return r
 }
 
@@ -158,12 +157,6 @@ func (r *renderer) text(lines []display.Line) []string {
 	return r.pal.Wrapped(lines, r.width)
 }
 
-// unpadded renders one line truncated to max(1, width−2) cells and not
-// padded: the tool-card and context-card header rows (terminal.md §5.1).
-func (r *renderer) unpadded(l display.Line) string {
-	return r.pal.Unpadded(display.TruncateLine(l, max(1, r.width-2)))
-}
-
 // item renders one transcript item; cont marks a folded continuation step.
 func (r *renderer) item(it *transcript.Item, cont bool) []string {
 	switch it.Kind {
@@ -177,7 +170,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		if it.Context == nil {
 			return nil
 		}
-		return r.context(it.Context)
+		return r.cards.ContextCard(it.Context)
 	case transcript.KindSessionRef:
 		if it.SessionRef == nil {
 			return nil
@@ -201,7 +194,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		if it.Tool == nil || r.s.Tools == display.ToolsHidden {
 			return nil
 		}
-		return r.toolCard(it.Tool)
+		return r.cards.ToolCard(it.Tool)
 	case transcript.KindNotice:
 		if it.Notice == nil {
 			return nil
@@ -220,7 +213,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		if it.Shell == nil || r.s.Tools == display.ToolsHidden {
 			return nil
 		}
-		return r.shellCard(it.Shell)
+		return r.cards.ShellCard(it.Shell)
 	}
 	return nil
 }
@@ -265,84 +258,6 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 		rows = append(rows, r.mdText(markdown.Rows(text, plain, markdown.TextMode, r.width))...)
 	}
 	return rows
-}
-
-// context renders an injected-context card (terminal.md §2.7).
-func (r *renderer) context(c *transcript.ContextCard) []string {
-	rows := []string{"", r.unpadded(display.TextLine("Context · "+display.EscapeInline(c.Label), dimSty))}
-	body := stripReminderFrame(c.Text)
-	if body == "" {
-		return rows
-	}
-	var lines []display.Line
-	for _, l := range strings.Split(body, "\n") {
-		if l != "" {
-			lines = append(lines, display.TextLine(display.Escape(l), dimSty))
-		}
-	}
-	return append(rows, r.text(r.fold(lines))...)
-}
-
-// stripReminderFrame drops an outer <name>…</name> frame whose first and
-// last trimmed lines are the matching tags, and the blank lines it leaves.
-func stripReminderFrame(s string) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) < 2 {
-		return s
-	}
-	first := strings.TrimSpace(lines[0])
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if len(first) < 3 || first[0] != '<' || first[len(first)-1] != '>' {
-		return s
-	}
-	name := first[1 : len(first)-1]
-	if !validTagName(name) || last != "</"+name+">" {
-		return s
-	}
-	inner := lines[1 : len(lines)-1]
-	for len(inner) > 0 && strings.TrimSpace(inner[0]) == "" {
-		inner = inner[1:]
-	}
-	for len(inner) > 0 && strings.TrimSpace(inner[len(inner)-1]) == "" {
-		inner = inner[:len(inner)-1]
-	}
-	return strings.Join(inner, "\n")
-}
-
-// validTagName matches [a-zA-Z][\w:.-]*.
-func validTagName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i, c := range []byte(name) {
-		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if i == 0 && !alpha {
-			return false
-		}
-		if !alpha && !(c >= '0' && c <= '9') && !strings.ContainsRune("_:.-", rune(c)) {
-			return false
-		}
-	}
-	return true
-}
-
-// foldMarker is the dim row that replaces folded lines.
-func foldMarker(k int) display.Line {
-	return display.TextLine("… +"+strconv.Itoa(k)+" lines (Ctrl+O to expand)", dimSty)
-}
-
-// fold applies the preview rule (terminal.md §5.3) to logical lines unless
-// cards are expanded.
-func (r *renderer) fold(lines []display.Line) []display.Line {
-	n := r.maxLines
-	if r.s.Tools == display.ToolsExpanded || len(lines) <= n {
-		return lines
-	}
-	head, tail := (n+1)/2, n/2
-	out := make([]display.Line, 0, n+1)
-	out = append(out, lines[:head]...)
-	out = append(out, foldMarker(len(lines)-n))
-	return append(out, lines[len(lines)-tail:]...)
 }
 
 // progress renders the standalone compaction indicator.

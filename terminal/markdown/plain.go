@@ -70,7 +70,7 @@ func plainMarkdown(text string) bool {
 		case '*', '`', '<', '>', '|', '!', '&', '@', 0x7f:
 			return false
 		case '~':
-			// Only a run of exactly two strikes (markdown_strike.go); a
+			// Only a run of exactly two strikes (strike.go); a
 			// line cannot open with one (a fence).
 			j := i + 1
 			for j < len(text) && text[j] == '~' {

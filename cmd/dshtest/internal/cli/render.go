@@ -16,6 +16,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -44,7 +45,7 @@ func (f *displayFlags) register(fs *pflag.FlagSet, width bool) {
 // registerMaxToolLines registers --max-tool-lines, the card fold limit (the
 // DSL's option max-tool-lines; upstream's maxToolOutputLines).
 func registerMaxToolLines(fs *pflag.FlagSet, n *int) {
-	fs.IntVar(n, "max-tool-lines", terminal.DefaultMaxToolOutputLines,
+	fs.IntVar(n, "max-tool-lines", cards.DefaultMaxToolOutputLines,
 		"card fold limit: lines a collapsed card body keeps (upstream's CLI harness used 8)")
 }
 

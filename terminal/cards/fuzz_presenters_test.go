@@ -1,4 +1,4 @@
-package terminal
+package cards
 
 import (
 	"sort"
@@ -36,10 +36,8 @@ func FuzzPresenters(f *testing.F) {
 				tc.Result = []sessionlog.ContentBlock{{Type: "text", Text: result}}
 				tc.Meta = []byte(meta)
 			}
-			tr := transcript.Transcript{Items: []transcript.Item{{Kind: transcript.KindToolCard, Tool: tc}}}
 			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded} {
-				doc := Render(tr, Settings{Width: width, Tools: tools})
-				for i, line := range doc.Lines {
+				for i, line := range testRenderer(width, 0, tools).ToolCard(tc) {
 					if got := ansi.StringWidth(line); got > width {
 						t.Fatalf("%s width %d: row %d is %d cells: %q", name, width, i, got, line)
 					}

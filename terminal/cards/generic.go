@@ -1,4 +1,4 @@
-package terminal
+package cards
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 )
 
 // generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
-func (r *renderer) generic(v *GenericView, name string) []string {
+func (r *Renderer) generic(v *GenericView, name string) []string {
 	// The title row shows unless it only repeats the tool name (the
 	// fallback's title is the escaped name); an empty Title is no title.
 	var prelude []string
@@ -37,20 +37,20 @@ func (r *renderer) generic(v *GenericView, name string) []string {
 		}
 		return r.text(r.fold(lines))
 	}
-	n := r.maxLines
+	n := r.MaxLines
 	head, tail := (n+1)/2, n/2
-	if r.s.Tools == display.ToolsExpanded {
+	if r.Tools == display.ToolsExpanded {
 		head = -1
 	}
-	rows, total := markdown.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.width, head, tail)
-	out := make([]string, 0, min(len(rows), r.maxLines+1))
+	rows, total := markdown.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.Width, head, tail)
+	out := make([]string, 0, min(len(rows), r.MaxLines+1))
 	emit := func(row markdown.Row) {
 		if strings.TrimSpace(row.Line.PlainText()) == "" {
-			out = append(out, r.pal.Padded(row.Line, r.width, plain))
+			out = append(out, r.Palette.Padded(row.Line, r.Width, plain))
 			return
 		}
 		l, pad := cardDim(row)
-		out = append(out, r.pal.Padded(l, r.width, pad))
+		out = append(out, r.Palette.Padded(l, r.Width, pad))
 	}
 	if head < 0 || total <= n {
 		for _, row := range rows {

@@ -1,4 +1,4 @@
-package terminal
+package cards
 
 // diffOp is one line of a line diff.
 type diffOp struct {

@@ -1,4 +1,4 @@
-package terminal
+package cards
 
 import (
 	"strconv"
@@ -8,13 +8,13 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// shellCard renders a user shell command of P's terminal (vocabulary.md
+// ShellCard renders a user shell command of P's terminal (vocabulary.md
 // "tui/user-shell-start"): the gap row, the header ("● Shell" green, red
 // when the command failed or was interrupted), "$ command" and the cwd in
 // dim, then the result rows, folded like a terminal card; hidden in hidden
 // mode. The cwd is shown as logged: abbreviating the home directory to ~
 // would need the user's home, which the log does not hold.
-func (r *renderer) shellCard(c *transcript.ShellCard) []string {
+func (r *Renderer) ShellCard(c *transcript.ShellCard) []string {
 	st := greenSty
 	if c.Result == nil || c.Result.Failed() {
 		st = redSty

@@ -1,4 +1,4 @@
-package terminal
+package cards
 
 import (
 	"strconv"
@@ -8,12 +8,12 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// toolCard renders a tool card (terminal.md §5): the gap row, the header and
+// ToolCard renders a tool card (terminal.md §5): the gap row, the header and
 // the body of the presenter's view.
-func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
+func (r *Renderer) ToolCard(tc *transcript.ToolCard) []string {
 	call := ToolCall{Name: tc.Name, Arguments: tc.Arguments, HasResult: tc.HasResult,
 		IsError: tc.IsError, Result: tc.Result, Meta: tc.Meta}
-	view := r.s.Presenters.Present(call)
+	view := r.Presenters.Present(call)
 
 	glyph, st := "○", yellowSty
 	if tc.HasResult {
@@ -35,16 +35,16 @@ func (r *renderer) toolCard(tc *transcript.ToolCard) []string {
 	case view.Terminal != nil:
 		return append(rows, r.text(r.fold(terminalLines(view.Terminal, &call)))...)
 	case view.Diff != nil:
-		return append(rows, r.text(r.fold(diffLines(view.Diff, r.s.Presenters.diffLimit())))...)
+		return append(rows, r.text(r.fold(diffLines(view.Diff, r.Presenters.diffLimit())))...)
 	case view.Generic != nil:
 		// An unknown tool's XML result is a tree (presenters.md §1.4 D).
 		// Escaping keeps a text's leading white space or turns it into a
 		// backslash sequence, and turns nothing into "<" or "&": a result
 		// that mayBeXML refuses stays refused once escaped, and most are
 		// refused, so they are not escaped for it.
-		if tc.HasResult && !r.s.Presenters.Has(tc.Name) {
+		if tc.HasResult && !r.Presenters.Has(tc.Name) {
 			if res := call.ResultText(); mayBeXML(res) {
-				if tree := xmlTree(display.Escape(res), r.maxLines, r.s.Tools == display.ToolsExpanded); tree != nil {
+				if tree := xmlTree(display.Escape(res), r.MaxLines, r.Tools == display.ToolsExpanded); tree != nil {
 					return append(rows, r.text(tree)...)
 				}
 			}

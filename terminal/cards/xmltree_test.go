@@ -1,4 +1,4 @@
-package terminal
+package cards
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 func TestXMLTree(t *testing.T) {
 	render := func(src string, limit int) []string {
 		var out []string
-		r := newRenderer(Settings{Width: 60})
+		r := testRenderer(60, 0, display.ToolsCollapsed)
 		tree := xmlTree(src, limit, false)
 		if tree == nil {
 			return nil
