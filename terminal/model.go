@@ -15,6 +15,10 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
+// The Bubble Tea program: its configuration and messages, the model with
+// its replay and live paths, the screen (header, transcript window, status
+// line) and the per-item row cache the window is drawn through.
+
 // Config configures the program.
 type Config struct {
 	// SessionID is shown in the header and status line.

@@ -15,6 +15,11 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
+// The pure renderer: a transcript's items laid out as rows under fixed
+// settings, a batch of items at a time, on several goroutines for a long
+// document. Cards are drawn by terminal/cards, Markdown bodies laid out by
+// terminal/markdown.
+
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.
 func Render(t transcript.Transcript, s Settings) Document {
