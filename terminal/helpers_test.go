@@ -19,9 +19,6 @@ import (
 // probe is upstream's untrusted-text probe: ESC ] 2 ; … BEL TAB DEL U+009B 31m.
 const probe = "\x1b]2;snapshot-controlled\x07\t\x7f\u009b31m"
 
-// probeShown is how the probe displays.
-const probeShown = `\x1b]2;snapshot-controlled\x07\x09\x7f\x9b31m`
-
 // staticBash is upstream's static bash presenter of the compaction and
 // advanced-card scenarios (terminal.md §10.1).
 func staticBash() *cards.Presenters {

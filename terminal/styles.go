@@ -8,11 +8,8 @@ import (
 var (
 	plain     = display.Style{}
 	dimSty    = display.Style{Attrs: display.Dim}
-	boldSty   = display.Style{Attrs: display.Bold}
 	headerSty = display.Style{Fg: display.FgAccent, Attrs: display.Bold | display.Underline}
 	reasonSty = display.Style{Attrs: display.Dim | display.Italic}
-	codeSty   = display.Style{Fg: display.FgCode}
-	greenSty  = display.Style{Fg: display.FgSuccess}
 	yellowSty = display.Style{Fg: display.FgWarning}
 	redSty    = display.Style{Fg: display.FgError}
 )
