@@ -15,7 +15,7 @@ import (
 
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/screen"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // FixtureSuffix is the file suffix of a recorded screen.
@@ -27,9 +27,9 @@ const FixtureSuffix = ".screen"
 // byte-identical.
 type Fixture struct {
 	Width, Height int
-	Scheme        terminal.Scheme
+	Scheme        display.Scheme
 	HideReasoning bool
-	Tools         terminal.ToolMode
+	Tools         display.ToolMode
 	Document      []screen.Row
 	Screen        []screen.Row
 }
@@ -60,38 +60,14 @@ func (f *Fixture) Violations() []string {
 func (f *Fixture) Bytes() []byte {
 	sf := screen.Fixture{
 		Settings: []string{
-			fmt.Sprintf("terminal %dx%d scheme=%s profile=ansi16", f.Width, f.Height, schemeName(f.Scheme)),
-			fmt.Sprintf("toggles reasoning=%s tools=%s", onOff(!f.HideReasoning), toolsName(f.Tools)),
+			fmt.Sprintf("terminal %dx%d scheme=%s profile=ansi16", f.Width, f.Height, f.Scheme),
+			fmt.Sprintf("toggles reasoning=%s tools=%s", display.ReasoningName(!f.HideReasoning), f.Tools),
 			fmt.Sprintf("theme-violations %d", len(f.Violations())),
 		},
 		Document: f.Document,
 		Screen:   f.Screen,
 	}
 	return sf.Marshal()
-}
-
-func schemeName(s terminal.Scheme) string {
-	if s == terminal.SchemeLight {
-		return "light"
-	}
-	return "dark"
-}
-
-func toolsName(m terminal.ToolMode) string {
-	switch m {
-	case terminal.ToolsExpanded:
-		return "expanded"
-	case terminal.ToolsHidden:
-		return "hidden"
-	}
-	return "collapsed"
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
 
 // fixtureStore reads, compares and (re-)records fixtures, and keeps the

@@ -11,6 +11,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // DefaultClock is the frozen instant every scenario starts at: upstream's
@@ -55,9 +56,9 @@ type script struct {
 // view is everything besides the log that a mounted terminal renders with.
 type view struct {
 	width, height int
-	scheme        terminal.Scheme
+	scheme        display.Scheme
 	hideReasoning bool
-	tools         terminal.ToolMode
+	tools         display.ToolMode
 	eager         bool
 	presenter     string // "" or "upstream-bash"
 	maxToolLines  int

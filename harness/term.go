@@ -8,6 +8,7 @@ import (
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -59,10 +60,10 @@ func ctrlKey(c rune) tea.KeyPressMsg {
 }
 
 // presenters returns the card presenters for a presenter option.
-func presenters(name string) *terminal.Presenters {
+func presenters(name string) *cards.Presenters {
 	switch name {
 	case "upstream-bash":
-		return terminal.DefaultPresenters().With("bash", upstreamBash)
+		return cards.DefaultPresenters().With("bash", upstreamBash)
 	}
 	return nil
 }
@@ -70,8 +71,8 @@ func presenters(name string) *terminal.Presenters {
 // upstreamBash is the static bash presenter of upstream's compaction and
 // advanced-card fixtures (reference/upstream-tui-snapshots/README.md): the
 // card ignores the logged arguments and result text.
-func upstreamBash(c terminal.ToolCall) terminal.CardView {
-	v := &terminal.TerminalView{
+func upstreamBash(c cards.ToolCall) cards.CardView {
+	v := &cards.TerminalView{
 		Title:       "pnpm run test:coverage",
 		Command:     "pnpm run test:coverage",
 		Description: "Run the coverage gate",
@@ -82,7 +83,7 @@ func upstreamBash(c terminal.ToolCall) terminal.CardView {
 		exit := 0
 		v.ExitCode = &exit
 	}
-	return terminal.CardView{Terminal: v}
+	return cards.CardView{Terminal: v}
 }
 
 // fixture captures what the terminal shows now.

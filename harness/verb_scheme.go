@@ -6,6 +6,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // verbScheme is the scheme verb.
@@ -20,13 +21,11 @@ import (
 //	scheme light
 func verbScheme(ts *testscript.TestScript, neg bool, args []string) {
 	runVerb(ts, neg, "scheme", func(s *script) error {
-		var sc terminal.Scheme
-		switch {
-		case len(args) == 1 && args[0] == "dark":
-			sc = terminal.SchemeDark
-		case len(args) == 1 && args[0] == "light":
-			sc = terminal.SchemeLight
-		default:
+		if len(args) != 1 {
+			return fmt.Errorf("usage: scheme dark|light")
+		}
+		sc, err := display.ParseScheme(args[0])
+		if err != nil {
 			return fmt.Errorf("usage: scheme dark|light")
 		}
 		if s.term == nil {

@@ -28,7 +28,7 @@ func verbToggle(ts *testscript.TestScript, neg bool, args []string) {
 			if args[0] == "reasoning" {
 				s.view.hideReasoning = !s.view.hideReasoning
 			} else {
-				s.view.tools = (s.view.tools + 1) % 3
+				s.view.tools = s.view.tools.Next()
 			}
 			return nil
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -93,18 +94,18 @@ type params struct {
 	seed int64
 	// Final settings: the replay terminal is mounted with them.
 	width, height int
-	scheme        terminal.Scheme
+	scheme        display.Scheme
 	hideReasoning bool
-	tools         terminal.ToolMode
+	tools         display.ToolMode
 	eager         bool
 	// nowOffset is added to the last event's time to give the clock.
 	nowOffset int64
 	// The live terminal starts with these and reaches the final ones
 	// through the perturbations.
 	width0         int
-	scheme0        terminal.Scheme
+	scheme0        display.Scheme
 	hideReasoning0 bool
-	tools0         terminal.ToolMode
+	tools0         display.ToolMode
 	// liveFrom is the fraction of the log the live terminal is mounted on
 	// before the rest arrives as events.
 	liveFrom float64
@@ -129,9 +130,9 @@ func paramsFor(seed int64) params {
 	p := params{seed: seed}
 	p.width = 20 + r.IntN(121)
 	p.height = 6 + r.IntN(40)
-	p.scheme = terminal.Scheme(r.IntN(2))
+	p.scheme = display.Scheme(r.IntN(2))
 	p.hideReasoning = r.IntN(3) == 0
-	p.tools = terminal.ToolMode(r.IntN(3))
+	p.tools = display.ToolMode(r.IntN(3))
 	p.eager = r.IntN(4) == 0
 	p.nowOffset = int64(r.IntN(120000))
 	p.pageMax = 1 + r.IntN(7)
@@ -158,7 +159,7 @@ func paramsFor(seed int64) params {
 		p.perturb = append(p.perturb, perturbation{at: r.Float64(), kind: "reasoning"})
 	}
 	if n := r.IntN(3); n > 0 {
-		p.tools0 = (p.tools + 3 - terminal.ToolMode(n)) % 3
+		p.tools0 = (p.tools + 3 - display.ToolMode(n)) % 3
 		for range n {
 			p.perturb = append(p.perturb, perturbation{at: r.Float64(), kind: "tools"})
 		}
@@ -371,7 +372,7 @@ func shrink(f *failure, dir string) (path string, small []sessionlog.Event, err 
 		Source: fmt.Sprintf("internal/testkit/sessiongen seed %d (%+v), shrunk from %d to %d events by internal/repro/minimize", f.seed, f.cfg, len(f.events), len(small)),
 		Comment: fmt.Sprintf("Property %s failed: %s.\nSettings: %s.\n%s", f.prop.name, f.prop.doc, p,
 			firstLine(smallErr)),
-		Eager: p.eager, HideReasoning: p.hideReasoning, ToolPresses: int(p.tools), Light: p.scheme == terminal.SchemeLight,
+		Eager: p.eager, HideReasoning: p.hideReasoning, ToolPresses: int(p.tools), Light: p.scheme == display.SchemeLight,
 		Now: p.now(small),
 	}
 	if f.prop.name == "live-replay" {
@@ -398,7 +399,7 @@ func liveScenario(opts *emit.Options, p params, events []sessionlog.Event) {
 	opts.Live = true
 	opts.LiveFrom = index(p.liveFrom, len(events))
 	opts.Sizes = []emit.Size{{W: p.width0, H: p.height}}
-	opts.HideReasoning, opts.ToolPresses, opts.Light = p.hideReasoning0, int(p.tools0), p.scheme0 == terminal.SchemeLight
+	opts.HideReasoning, opts.ToolPresses, opts.Light = p.hideReasoning0, int(p.tools0), p.scheme0 == display.SchemeLight
 	opts.Before = map[int][]string{}
 	scheme := p.scheme0
 	for _, pt := range p.perturb {
@@ -413,7 +414,7 @@ func liveScenario(opts *emit.Options, p params, events []sessionlog.Event) {
 			line = "toggle tools"
 		case "scheme":
 			scheme = 1 - scheme
-			line = map[terminal.Scheme]string{terminal.SchemeDark: "scheme dark", terminal.SchemeLight: "scheme light"}[scheme]
+			line = map[display.Scheme]string{display.SchemeDark: "scheme dark", display.SchemeLight: "scheme light"}[scheme]
 		}
 		opts.Before[i] = append(opts.Before[i], line)
 	}
@@ -428,7 +429,7 @@ func firstLine(err error) string {
 }
 
 // perturbMsg is the message a perturbation sends.
-func perturbMsg(pt perturbation, p params, scheme *terminal.Scheme) tea.Msg {
+func perturbMsg(pt perturbation, p params, scheme *display.Scheme) tea.Msg {
 	switch pt.kind {
 	case "resize":
 		return tea.WindowSizeMsg{Width: pt.w, Height: p.height}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -127,7 +128,7 @@ func TestRenderCost(t *testing.T) {
 		msg  any
 	}{
 		{"ctrl+r", ctrlR},
-		{"scheme", SchemeMsg{Scheme: SchemeLight}},
+		{"scheme", SchemeMsg{Scheme: display.SchemeLight}},
 		{"resize", tea.WindowSizeMsg{Width: 80, Height: 40}},
 		{"ctrl+o", ctrlO},
 		{"ctrl+o to hidden", ctrlO},

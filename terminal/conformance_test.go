@@ -6,6 +6,8 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -75,8 +77,8 @@ func ptr[T any](v T) *T { return &v }
 // card's description, command, cwd, output and signal, the context label
 // and body, and the turn error, all shown as literal \xNN text.
 func TestConformanceUntrustedControls(t *testing.T) {
-	unsafe := func(c ToolCall) CardView {
-		return CardView{Terminal: &TerminalView{Title: "Unsafe title " + probe,
+	unsafe := func(c cards.ToolCall) cards.CardView {
+		return cards.CardView{Terminal: &cards.TerminalView{Title: "Unsafe title " + probe,
 			Description: "Unsafe description " + probe, Cwd: "/unsafe/" + probe,
 			Output: "Unsafe output " + probe, Signal: "SIG" + probe}}
 	}
@@ -92,7 +94,7 @@ func TestConformanceUntrustedControls(t *testing.T) {
 		{ID: transcript.ItemID{Seq: 9}, Kind: transcript.KindNotice,
 			Notice: &transcript.Notice{Level: transcript.LevelError, Text: "Unsafe turn error " + probe}},
 	}}
-	doc := Render(tr, Settings{Width: 100, Presenters: DefaultPresenters().With("unsafe", unsafe)})
+	doc := Render(tr, Settings{Width: 100, Presenters: cards.DefaultPresenters().With("unsafe", unsafe)})
 	checkWidths(t, doc.Lines, 100)
 	compareRows(t, screen.Decode(doc.Lines), upstreamRows(t, "untrusted-controls", 3, 25), nil)
 }
@@ -139,29 +141,29 @@ func TestConformanceHiddenFolded(t *testing.T) {
 		step(8, 1, 2, true, text("The renderer is sound; no refactor needed.")),
 		footer(8, 1, 2, transcript.Timing{}, done),
 	}}
-	doc := Render(tr, Settings{Width: 100, Tools: ToolsHidden, MaxToolOutputLines: 3, Presenters: staticBash()})
+	doc := Render(tr, Settings{Width: 100, Tools: display.ToolsHidden, MaxToolOutputLines: 3, Presenters: staticBash()})
 	compareRows(t, screen.Decode(doc.Lines), upstreamRows(t, "tool-cards-hidden-folded", 3, 13), nil)
 }
 
 // advancedCards is the advanced-cards scenario's transcript: six cards of
 // one tool-call-only step, with presenters standing in for upstream's.
-func advancedCards() (transcript.Transcript, *Presenters) {
+func advancedCards() (transcript.Transcript, *cards.Presenters) {
 	args := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	p := staticBash().WithMaxDiffEditLength(2).
-		With("subagent", func(ToolCall) CardView {
-			return CardView{Generic: &GenericView{Title: "Delegate renderer audit",
+		With("subagent", func(cards.ToolCall) cards.CardView {
+			return cards.CardView{Generic: &cards.GenericView{Title: "Delegate renderer audit",
 				Lines: []string{"The renderer has explicit lifecycle ownership."}}}
 		}).
-		With("task_output", func(ToolCall) CardView {
-			return CardView{Generic: &GenericView{Title: "Read output from background task subagent-7",
+		With("task_output", func(cards.ToolCall) cards.CardView {
+			return cards.CardView{Generic: &cards.GenericView{Title: "Read output from background task subagent-7",
 				Lines: []string{"", "```console", "started background task bash-5", "```", ""}}}
 		}).
-		With("skill", func(ToolCall) CardView {
-			return CardView{Generic: &GenericView{Title: "Load skill dsh-code-review",
+		With("skill", func(cards.ToolCall) cards.CardView {
+			return cards.CardView{Generic: &cards.GenericView{Title: "Load skill dsh-code-review",
 				Lines: []string{"Loaded review instructions."}}}
 		}).
-		With("edit", EditPresenter).
-		With("large_edit", EditPresenter)
+		With("edit", cards.EditPresenter).
+		With("large_edit", cards.EditPresenter)
 	ok := ptr("ok")
 	tr := transcript.Transcript{Items: []transcript.Item{
 		step(1, 1, 1, true, transcript.Block{Type: "tool-call"}),
@@ -185,14 +187,14 @@ func TestConformanceAdvancedCards(t *testing.T) {
 	tr, p := advancedCards()
 	for _, tc := range []struct {
 		fixture  string
-		tools    ToolMode
+		tools    display.ToolMode
 		from, to int
 		known    map[int]string
 	}{
-		{"advanced-cards-collapsed", ToolsCollapsed, 3, 37, nil},
+		{"advanced-cards-collapsed", display.ToolsCollapsed, 3, 37, nil},
 		// Upstream's expanded rows 48–49 are the UI notice, which dshtest
 		// shows on the status line (§11.4).
-		{"advanced-cards-expanded", ToolsExpanded, 3, 47, nil},
+		{"advanced-cards-expanded", display.ToolsExpanded, 3, 47, nil},
 	} {
 		t.Run(tc.fixture, func(t *testing.T) {
 			doc := Render(tr, Settings{Width: 100, Tools: tc.tools, MaxToolOutputLines: 3,
@@ -200,5 +202,23 @@ func TestConformanceAdvancedCards(t *testing.T) {
 			checkWidths(t, doc.Lines, 100)
 			compareRows(t, screen.Decode(doc.Lines), upstreamRows(t, tc.fixture, tc.from, tc.to), tc.known)
 		})
+	}
+}
+
+// TestDisplayTextMatchesUntrustedControls checks the escaper against every
+// probe-carrying transcript row of upstream's untrusted-controls snapshot.
+func TestDisplayTextMatchesUntrustedControls(t *testing.T) {
+	rows := upstreamRows(t, "untrusted-controls", 3, 25)
+	prefixes := map[int]string{6: "Unsafe reasoning ", 7: "Unsafe assistant ", 11: "Unsafe user ",
+		15: "● Tool / unsafe / Unsafe description ", 16: "$ Unsafe title ", 17: "/unsafe/",
+		18: "Unsafe output ", 22: "Context · unsafe-", 23: "Unsafe context ", 25: "Unsafe turn error "}
+	for row, prefix := range prefixes {
+		want := rows[row-3].TrimRight()
+		if got := prefix + display.EscapeInline(probe); got != want {
+			t.Errorf("row %d: got %q, want %q", row, got, want)
+		}
+	}
+	if got, want := "[signal SIG"+display.EscapeInline(probe)+"]", rows[19-3].TrimRight(); got != want {
+		t.Errorf("row 19: got %q, want %q", got, want)
 	}
 }

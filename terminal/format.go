@@ -8,6 +8,8 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
+// The timing footer's and the compaction indicator's texts.
+
 // formatDuration formats milliseconds as the timing footer does
 // (terminal.md §2.5): floored to 100 ms, "12.3s" under a minute, else
 // "1m35.0s" with the seconds zero-padded to four characters. Negative

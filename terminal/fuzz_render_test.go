@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -36,9 +37,9 @@ func FuzzRender(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, w uint8) {
 		width := int(w)%160 + 1
 		tr := fuzzTranscript(text)
-		for _, tools := range []ToolMode{ToolsCollapsed, ToolsExpanded, ToolsHidden} {
-			for _, scheme := range []Scheme{SchemeDark, SchemeLight} {
-				s := Settings{Width: width, Scheme: scheme, Tools: tools, HideReasoning: tools == ToolsExpanded, Now: 1784644800000}
+		for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
+			for _, scheme := range []display.Scheme{display.SchemeDark, display.SchemeLight} {
+				s := Settings{Width: width, Scheme: scheme, Tools: tools, HideReasoning: tools == display.ToolsExpanded, Now: 1784644800000}
 				doc := Render(tr, s)
 				for i, line := range doc.Lines {
 					if got := ansi.StringWidth(line); got > width {

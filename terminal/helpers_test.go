@@ -13,29 +13,27 @@ import (
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal/cards"
 )
 
 // probe is upstream's untrusted-text probe: ESC ] 2 ; … BEL TAB DEL U+009B 31m.
 const probe = "\x1b]2;snapshot-controlled\x07\t\x7f\u009b31m"
 
-// probeShown is how the probe displays.
-const probeShown = `\x1b]2;snapshot-controlled\x07\x09\x7f\x9b31m`
-
 // staticBash is upstream's static bash presenter of the compaction and
 // advanced-card scenarios (terminal.md §10.1).
-func staticBash() *Presenters {
-	return DefaultPresenters().With("bash", staticBashPresenter)
+func staticBash() *cards.Presenters {
+	return cards.DefaultPresenters().With("bash", staticBashPresenter)
 }
 
-func staticBashPresenter(c ToolCall) CardView {
-	v := &TerminalView{Title: "pnpm run test:coverage", Description: "Run the coverage gate",
+func staticBashPresenter(c cards.ToolCall) cards.CardView {
+	v := &cards.TerminalView{Title: "pnpm run test:coverage", Description: "Run the coverage gate",
 		Cwd: "/workspace/project"}
 	if c.HasResult {
 		zero := 0
 		v.Output = "packages/ui/tui 100%\n4016 tests passed\n1 test skipped\ncoverage complete"
 		v.ExitCode = &zero
 	}
-	return CardView{Terminal: v}
+	return cards.CardView{Terminal: v}
 }
 
 // readLog reads a JSONL log.

@@ -10,8 +10,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
+
+// The Bubble Tea program: its configuration and messages, the model with
+// its replay and live paths, the screen (header, transcript window, status
+// line) and the per-item row cache the window is drawn through.
 
 // Config configures the program.
 type Config struct {
@@ -34,9 +40,9 @@ type Config struct {
 	// Width and Height are the initial terminal size; a tea.WindowSizeMsg
 	// replaces them.
 	Width, Height int
-	Scheme        Scheme
+	Scheme        display.Scheme
 	HideReasoning bool
-	Tools         ToolMode
+	Tools         display.ToolMode
 	// Transcript are the projection's options (the step rule).
 	Transcript transcript.Options
 	// Projection is the seam to the projection; the zero value uses
@@ -46,7 +52,7 @@ type Config struct {
 	Clock func() int64
 	// Location formats "Completed" stamps; nil means UTC.
 	Location   *time.Location
-	Presenters *Presenters
+	Presenters *cards.Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
 	// Rows, when set, shares rendered rows with the other models given
@@ -92,7 +98,7 @@ type ResumeMsg struct {
 
 // SchemeMsg switches the colour scheme.
 type SchemeMsg struct {
-	Scheme Scheme
+	Scheme display.Scheme
 }
 
 type refreshMsg struct{}
@@ -105,9 +111,9 @@ type Model struct {
 	clock func() int64
 
 	width, height int
-	scheme        Scheme
+	scheme        display.Scheme
 	hideReasoning bool
-	tools         ToolMode
+	tools         display.ToolMode
 
 	t        transcript.Transcript
 	live     LiveProjector      // nil until the first live event
@@ -136,9 +142,9 @@ type anchor struct {
 type cacheKey struct {
 	rev           uint64
 	width         int
-	scheme        Scheme
+	scheme        display.Scheme
 	hideReasoning bool
-	tools         ToolMode
+	tools         display.ToolMode
 	cont          bool
 	now           int64 // only for items whose text depends on the clock
 }
@@ -295,7 +301,7 @@ func (m *Model) key(k string) tea.Cmd {
 			m.notice = "Reasoning blocks hidden."
 		}
 	case "ctrl+o":
-		m.tools = (m.tools + 1) % 3
+		m.tools = m.tools.Next()
 		m.notice = [...]string{"Tool and context cards collapsed.",
 			"Tool and context cards expanded.", "Tool cards hidden."}[m.tools]
 	case "pgup":
@@ -375,12 +381,10 @@ func (m *Model) Screen() []string {
 }
 
 func (m *Model) headerRow(v *viewport) string {
-	l := line{{text: "dshtest", st: sty{fg: fgAccent, at: atBold}},
-		{text: " · " + DisplayInlineText(m.cfg.SessionID), st: dimSty}}
-	return v.r.pal.row(truncateLine(l, v.s.Width), v.s.Width, true, 0)
+	l := display.Line{{Text: "dshtest", Style: display.Style{Fg: display.FgAccent, Attrs: display.Bold}},
+		{Text: " · " + display.EscapeInline(m.cfg.SessionID), Style: dimSty}}
+	return v.r.pal.Padded(display.TruncateLine(l, v.s.Width), v.s.Width, plain)
 }
-
-var toolModeNames = [...]string{"collapsed", "expanded", "hidden"}
 
 // plural formats a count with its noun: "1 event", "2 events".
 func plural(n int, noun string) string {
@@ -392,28 +396,24 @@ func plural(n int, noun string) string {
 
 func (m *Model) status(v *viewport) string {
 	var b strings.Builder
-	b.WriteString(DisplayInlineText(m.cfg.SessionID))
+	b.WriteString(display.EscapeInline(m.cfg.SessionID))
 	if m.statusText != "" {
 		b.WriteString(" · ")
-		b.WriteString(DisplayInlineText(m.statusText))
+		b.WriteString(display.EscapeInline(m.statusText))
 	}
 	b.WriteString(" · ")
 	b.WriteString(plural(m.events, "event"))
 	b.WriteString(" · ")
 	b.WriteString(plural(len(m.markers), "compaction"))
 	b.WriteString(" · tools ")
-	b.WriteString(toolModeNames[m.tools%3])
+	b.WriteString(m.tools.String())
 	b.WriteString(" · reasoning ")
-	if m.hideReasoning {
-		b.WriteString("off")
-	} else {
-		b.WriteString("on")
-	}
-	l := line{{text: b.String(), st: dimSty}}
+	b.WriteString(display.ReasoningName(!m.hideReasoning))
+	l := display.Line{{Text: b.String(), Style: dimSty}}
 	if m.notice != "" {
-		l = append(l, span{text: " · ", st: dimSty}, span{text: m.notice, st: plain})
+		l = append(l, display.Span{Text: " · ", Style: dimSty}, display.Span{Text: m.notice, Style: plain})
 	}
-	return v.r.pal.row(truncateLine(l, v.s.Width), v.s.Width, true, 0)
+	return v.r.pal.Padded(display.TruncateLine(l, v.s.Width), v.s.Width, plain)
 }
 
 // window returns h transcript rows: the tail, or the rows from the scroll
@@ -547,7 +547,7 @@ func (v *viewport) key(i int) cacheKey {
 		hideReasoning: v.s.HideReasoning, tools: v.s.Tools}
 	switch it.Kind {
 	case transcript.KindStep:
-		if v.s.Tools == ToolsHidden {
+		if v.s.Tools == display.ToolsHidden {
 			key.cont = m.stepIdx().isCont(m.t.Items, i, !v.s.HideReasoning)
 		}
 	case transcript.KindFooter:

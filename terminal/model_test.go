@@ -15,6 +15,7 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -122,9 +123,9 @@ func TestProgramKeys(t *testing.T) {
 			"example · 41 events · 1 compaction · tools collapsed · reasoning off · Reasoning blocks hidden."},
 		{"ctrl+r twice shows it", []tea.Msg{ctrlR, ctrlR}, Settings{},
 			"example · 41 events · 1 compaction · tools collapsed · reasoning on · Reasoning blocks shown."},
-		{"ctrl+o expands", []tea.Msg{ctrlO}, Settings{Tools: ToolsExpanded},
+		{"ctrl+o expands", []tea.Msg{ctrlO}, Settings{Tools: display.ToolsExpanded},
 			"example · 41 events · 1 compaction · tools expanded · reasoning on · Tool and context cards expanded."},
-		{"ctrl+o twice hides", []tea.Msg{ctrlO, ctrlO}, Settings{Tools: ToolsHidden},
+		{"ctrl+o twice hides", []tea.Msg{ctrlO, ctrlO}, Settings{Tools: display.ToolsHidden},
 			"example · 41 events · 1 compaction · tools hidden · reasoning on · Tool cards hidden."},
 		{"ctrl+o thrice collapses", []tea.Msg{ctrlO, ctrlO, ctrlO}, Settings{},
 			"example · 41 events · 1 compaction · tools collapsed · reasoning on · Tool and context cards collapsed."},
@@ -144,7 +145,7 @@ func TestProgramKeys(t *testing.T) {
 			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
 		{"home, end", []tea.Msg{home, end}, Settings{},
 			"example · 41 events · 1 compaction · tools collapsed · reasoning on"},
-		{"home keeps its place while toggling", []tea.Msg{home, ctrlO}, Settings{Tools: ToolsExpanded},
+		{"home keeps its place while toggling", []tea.Msg{home, ctrlO}, Settings{Tools: display.ToolsExpanded},
 			"example · 41 events · 1 compaction · tools expanded · reasoning on · Tool and context cards expanded."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -360,9 +361,9 @@ func TestLiveEqualsReplay(t *testing.T) {
 					}
 				}
 				for _, width := range []int{20, 44, 80, 104} {
-					for _, scheme := range []Scheme{SchemeDark, SchemeLight} {
+					for _, scheme := range []display.Scheme{display.SchemeDark, display.SchemeLight} {
 						for _, hide := range []bool{false, true} {
-							for _, tools := range []ToolMode{ToolsCollapsed, ToolsExpanded, ToolsHidden} {
+							for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
 								for _, m := range []*Model{live, replay} {
 									setState(m, width, scheme, hide, tools)
 								}
@@ -396,7 +397,7 @@ func TestEventsMsgStepIndex(t *testing.T) {
 		for _, batch := range []int{1, 3, 7} {
 			t.Run(fmt.Sprintf("%s/batch=%d", name, batch), func(t *testing.T) {
 				clock := func() int64 { return ms("2026-07-21 10:45:00") }
-				cfg := Config{SessionID: name, Width: 44, Height: 12, Clock: clock, Tools: ToolsHidden}
+				cfg := Config{SessionID: name, Width: 44, Height: 12, Clock: clock, Tools: display.ToolsHidden}
 				live := New(cfg)
 				for from := 0; from < len(log); from += batch {
 					to := min(from+batch, len(log))
@@ -422,7 +423,7 @@ func TestEventsMsgStepIndex(t *testing.T) {
 
 // setState brings a model to the given size and toggles through its
 // messages and keys.
-func setState(m *Model, width int, scheme Scheme, hide bool, tools ToolMode) {
+func setState(m *Model, width int, scheme display.Scheme, hide bool, tools display.ToolMode) {
 	m.Update(tea.WindowSizeMsg{Width: width, Height: 12})
 	m.Update(SchemeMsg{Scheme: scheme})
 	if m.Settings().HideReasoning != hide {

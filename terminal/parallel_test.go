@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -47,9 +48,9 @@ func TestDocumentParallel(t *testing.T) {
 	}
 	for _, width := range []int{80, 1, 33} {
 		for _, hide := range []bool{false, true} {
-			for _, tools := range []ToolMode{ToolsCollapsed, ToolsExpanded, ToolsHidden} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
 				for _, m := range []*Model{replay, live} {
-					setState(m, width, SchemeDark, hide, tools)
+					setState(m, width, display.SchemeDark, hide, tools)
 					before := m.misses
 					got, want := m.Document(), renderSerial(tr, m.Settings())
 					if !slices.Equal(got.Lines, want) {

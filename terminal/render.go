@@ -4,16 +4,21 @@ import (
 	"iter"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
+	"github.com/dshtest/dshtest/terminal/palette"
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// DefaultMaxToolOutputLines is the default fold limit of card bodies.
-const DefaultMaxToolOutputLines = 6
+// The pure renderer: a transcript's items laid out as rows under fixed
+// settings, a batch of items at a time, on several goroutines for a long
+// document. Cards are drawn by terminal/cards, Markdown bodies laid out by
+// terminal/markdown.
 
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.
@@ -59,7 +64,7 @@ func RenderRows(t transcript.Transcript, s Settings) iter.Seq[string] {
 // in creation order, with a visible body.
 func continuations(items []transcript.Item, s Settings) []bool {
 	cont := make([]bool, len(items))
-	if s.Tools != ToolsHidden {
+	if s.Tools != display.ToolsHidden {
 		return cont
 	}
 	first := map[int64]bool{}
@@ -100,21 +105,20 @@ func blockPresence(st *transcript.Step) (text, reasoning bool) {
 
 // renderer renders items under fixed settings.
 type renderer struct {
-	s        Settings
-	pal      *palette
-	width    int
-	maxLines int
+	s     Settings
+	pal   *palette.Palette
+	width int
+	cards cards.Renderer
 }
 
 func newRenderer(s Settings) *renderer {
-	r := &renderer{s: s, width: max(s.Width, 1), maxLines: s.MaxToolOutputLines}
-	if r.maxLines <= 0 {
-		r.maxLines = DefaultMaxToolOutputLines
+	r := &renderer{s: s, width: max(s.Width, 1), pal: palette.For(s.Scheme)}
+	maxLines := s.MaxToolOutputLines
+	if maxLines <= 0 {
+		maxLines = cards.DefaultMaxToolOutputLines
 	}
-	r.pal = &palettes[0]
-	if s.Scheme == SchemeLight {
-		r.pal = &palettes[1]
-	}
+	r.cards = cards.Renderer{Width: r.width, Palette: r.pal, MaxLines: maxLines, Tools: s.Tools,
+		Presenters: s.Presenters}
 	return r
 }
 
@@ -154,20 +158,8 @@ func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int))
 }
 
 // text wraps logical lines to the width and renders them as padded rows.
-func (r *renderer) text(lines []line) []string {
-	var rows []string
-	for _, l := range lines {
-		for _, w := range wrapLine(l, r.width) {
-			rows = append(rows, r.pal.row(w, r.width, true, 0))
-		}
-	}
-	return rows
-}
-
-// unpadded renders one line truncated to max(1, width−2) cells and not
-// padded: the tool-card and context-card header rows (terminal.md §5.1).
-func (r *renderer) unpadded(l line) string {
-	return r.pal.row(truncateLine(l, max(1, r.width-2)), r.width, false, 0)
+func (r *renderer) text(lines []display.Line) []string {
+	return r.pal.Wrapped(lines, r.width)
 }
 
 // item renders one transcript item; cont marks a folded continuation step.
@@ -178,19 +170,19 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.mdText(markdown(DisplayText(it.Prompt.Text), plain, mdPrompt, r.width))...)
+		return append(rows, r.mdText(markdown.Rows(display.Escape(it.Prompt.Text), plain, markdown.PromptMode, r.width))...)
 	case transcript.KindContext:
 		if it.Context == nil {
 			return nil
 		}
-		return r.context(it.Context)
+		return r.cards.ContextCard(it.Context)
 	case transcript.KindSessionRef:
 		if it.SessionRef == nil {
 			return nil
 		}
 		items := make([]string, len(it.SessionRef.Entries))
 		for i, e := range it.SessionRef.Entries {
-			items[i] = DisplayText(e)
+			items[i] = display.Escape(e)
 		}
 		return append([]string{""}, r.dimText("Referenced sessions · "+strings.Join(items, ", "))...)
 	case transcript.KindStep:
@@ -204,10 +196,10 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		}
 		return r.dimText(footerText(it.Footer, r.s.Now, r.s.Location))
 	case transcript.KindToolCard:
-		if it.Tool == nil || r.s.Tools == ToolsHidden {
+		if it.Tool == nil || r.s.Tools == display.ToolsHidden {
 			return nil
 		}
-		return r.toolCard(it.Tool)
+		return r.cards.ToolCard(it.Tool)
 	case transcript.KindNotice:
 		if it.Notice == nil {
 			return nil
@@ -219,14 +211,14 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		case transcript.LevelError:
 			st = redSty
 		}
-		return append([]string{""}, r.styledText(DisplayText(it.Notice.Text), st)...)
+		return append([]string{""}, r.styledText(display.Escape(it.Notice.Text), st)...)
 	case transcript.KindMarker:
 		return append([]string{""}, r.dimText(transcript.MarkerText)...)
 	case transcript.KindShell:
-		if it.Shell == nil || r.s.Tools == ToolsHidden {
+		if it.Shell == nil || r.s.Tools == display.ToolsHidden {
 			return nil
 		}
-		return r.shellCard(it.Shell)
+		return r.cards.ShellCard(it.Shell)
 	}
 	return nil
 }
@@ -234,17 +226,17 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 // header renders a role header: bold, underline and accent on the label
 // only, padded.
 func (r *renderer) header(label string) string {
-	return r.text([]line{textLine(DisplayInlineText(label), headerSty)})[0]
+	return r.text([]display.Line{display.TextLine(display.EscapeInline(label), headerSty)})[0]
 }
 
 func (r *renderer) dimText(s string) []string { return r.styledText(s, dimSty) }
 
 // styledText renders display-safe text, one logical line per LF, in one
 // style.
-func (r *renderer) styledText(s string, st sty) []string {
-	var lines []line
+func (r *renderer) styledText(s string, st display.Style) []string {
+	var lines []display.Line
 	for _, l := range strings.Split(s, "\n") {
-		lines = append(lines, textLine(l, st))
+		lines = append(lines, display.TextLine(l, st))
 	}
 	return r.text(lines)
 }
@@ -253,9 +245,9 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	showReasoning := !r.s.HideReasoning
 	reasoning := ""
 	if showReasoning {
-		reasoning = DisplayText(st.Reasoning())
+		reasoning = display.Escape(st.Reasoning())
 	}
-	text := DisplayText(st.Text())
+	text := display.Escape(st.Text())
 	if cont && reasoning == "" && text == "" {
 		return nil
 	}
@@ -264,94 +256,25 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 		rows = append(rows, r.header("Assistant"))
 	}
 	if reasoning != "" {
-		rows = append(rows, r.text([]line{textLine("Reasoning", reasonSty)})...)
-		rows = append(rows, r.mdText(markdown(reasoning, reasonSty, mdReasoning, r.width))...)
+		rows = append(rows, r.text([]display.Line{display.TextLine("Reasoning", reasonSty)})...)
+		rows = append(rows, r.mdText(markdown.Rows(reasoning, reasonSty, markdown.ReasoningMode, r.width))...)
 	}
 	if text != "" {
-		rows = append(rows, r.mdText(markdown(text, plain, mdText, r.width))...)
+		rows = append(rows, r.mdText(markdown.Rows(text, plain, markdown.TextMode, r.width))...)
 	}
 	return rows
-}
-
-// context renders an injected-context card (terminal.md §2.7).
-func (r *renderer) context(c *transcript.ContextCard) []string {
-	rows := []string{"", r.unpadded(textLine("Context · "+DisplayInlineText(c.Label), dimSty))}
-	body := stripReminderFrame(c.Text)
-	if body == "" {
-		return rows
-	}
-	var lines []line
-	for _, l := range strings.Split(body, "\n") {
-		if l != "" {
-			lines = append(lines, textLine(DisplayText(l), dimSty))
-		}
-	}
-	return append(rows, r.text(r.fold(lines))...)
-}
-
-// stripReminderFrame drops an outer <name>…</name> frame whose first and
-// last trimmed lines are the matching tags, and the blank lines it leaves.
-func stripReminderFrame(s string) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) < 2 {
-		return s
-	}
-	first := strings.TrimSpace(lines[0])
-	last := strings.TrimSpace(lines[len(lines)-1])
-	if len(first) < 3 || first[0] != '<' || first[len(first)-1] != '>' {
-		return s
-	}
-	name := first[1 : len(first)-1]
-	if !validTagName(name) || last != "</"+name+">" {
-		return s
-	}
-	inner := lines[1 : len(lines)-1]
-	for len(inner) > 0 && strings.TrimSpace(inner[0]) == "" {
-		inner = inner[1:]
-	}
-	for len(inner) > 0 && strings.TrimSpace(inner[len(inner)-1]) == "" {
-		inner = inner[:len(inner)-1]
-	}
-	return strings.Join(inner, "\n")
-}
-
-// validTagName matches [a-zA-Z][\w:.-]*.
-func validTagName(name string) bool {
-	if name == "" {
-		return false
-	}
-	for i, c := range []byte(name) {
-		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if i == 0 && !alpha {
-			return false
-		}
-		if !alpha && !(c >= '0' && c <= '9') && !strings.ContainsRune("_:.-", rune(c)) {
-			return false
-		}
-	}
-	return true
-}
-
-// foldMarker is the dim row that replaces folded lines.
-func foldMarker(k int) line {
-	return textLine("… +"+strconv.Itoa(k)+" lines (Ctrl+O to expand)", dimSty)
-}
-
-// fold applies the preview rule (terminal.md §5.3) to logical lines unless
-// cards are expanded.
-func (r *renderer) fold(lines []line) []line {
-	n := r.maxLines
-	if r.s.Tools == ToolsExpanded || len(lines) <= n {
-		return lines
-	}
-	head, tail := (n+1)/2, n/2
-	out := make([]line, 0, n+1)
-	out = append(out, lines[:head]...)
-	out = append(out, foldMarker(len(lines)-n))
-	return append(out, lines[len(lines)-tail:]...)
 }
 
 // progress renders the standalone compaction indicator.
 func (r *renderer) progress(p *transcript.Progress) []string {
 	return append([]string{""}, r.dimText(progressText(p, r.s.Now))...)
+}
+
+// mdText renders Markdown rows as padded rows.
+func (r *renderer) mdText(rows []markdown.Row) []string {
+	out := make([]string, len(rows))
+	for i, row := range rows {
+		out[i] = r.pal.Padded(row.Line, r.width, row.Pad)
+	}
+	return out
 }

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -19,216 +18,6 @@ func texts(doc Document) []string {
 		out = append(out, r.TrimRight())
 	}
 	return out
-}
-
-func TestWrapLine(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		in    string
-		width int
-		want  []string
-	}{
-		{"fits", "hello world", 20, []string{"hello world"}},
-		{"exact", "hello world", 11, []string{"hello world"}},
-		{"word wrap", "hello big world", 10, []string{"hello big", "world"}},
-		{"spaces dropped at break", "aaaa    bbbb", 6, []string{"aaaa", "bbbb"}},
-		{"long word hard break", "abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
-		{"long word after text", "ab abcdefghij", 4, []string{"ab", "abcd", "efgh", "ij"}},
-		{"indent kept on first row", "    code here and more", 12, []string{"    code", "here and", "more"}},
-		{"wide runes", "日本語のテキスト", 5, []string{"日本", "語の", "テキ", "スト"}},
-		{"wide rune does not split", "a日本", 4, []string{"a日", "本"}},
-		{"emoji", "🙂🙂🙂", 4, []string{"🙂🙂", "🙂"}},
-		{"width 1 wide rune replaced", "日", 1, []string{"\uFFFD"}},
-		{"empty", "", 5, []string{""}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var got []string
-			for _, l := range wrapLine(textLine(tc.in, plain), tc.width) {
-				got = append(got, l.plainText())
-				if w := l.width(); w > tc.width {
-					t.Errorf("row %q is %d cells wide", l.plainText(), w)
-				}
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestWrapKeepsStyles(t *testing.T) {
-	l := line{{text: "run ", st: plain}, {text: "go test ./...", st: codeSty}, {text: " now", st: plain}}
-	rows := wrapLine(l, 10)
-	var got []string
-	for _, r := range rows {
-		got = append(got, fmt.Sprint(r))
-	}
-	want := []string{"[{run  {0 0}} {go {2 0}}]", "[{test ./... {2 0}}]", "[{now {0 0}}]"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q\nwant %q", got, want)
-	}
-}
-
-func TestTruncateLine(t *testing.T) {
-	for _, tc := range []struct {
-		in    string
-		width int
-		want  string
-	}{
-		{"● Tool / bash", 20, "● Tool / bash"},
-		{"● Tool / bash / Run the coverage gate", 18, "● Tool / bash / R…"},
-		{"日本語", 4, "日…"},
-		{"abc", 1, "…"},
-	} {
-		if got := truncateLine(textLine(tc.in, plain), tc.width).plainText(); got != tc.want {
-			t.Errorf("truncate(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
-		}
-	}
-}
-
-func TestLineDiff(t *testing.T) {
-	show := func(ops []diffOp) string {
-		var b strings.Builder
-		for _, op := range ops {
-			b.WriteString(string(op.kind) + op.text + "|")
-		}
-		return b.String()
-	}
-	for _, tc := range []struct {
-		name     string
-		a, b     []string
-		max      int
-		want     string
-		wantFail bool
-	}{
-		{"equal", []string{"a", "b"}, []string{"a", "b"}, 10, " a| b|", false},
-		{"replace", []string{"old", "keep"}, []string{"new", "keep"}, 2, "-old|+new| keep|", false},
-		{"insert middle", []string{"a", "c"}, []string{"a", "b", "c"}, 10, " a|+b| c|", false},
-		{"delete", []string{"a", "b", "c"}, []string{"a", "c"}, 10, " a|-b| c|", false},
-		{"all new", nil, []string{"x", "y"}, 10, "+x|+y|", false},
-		{"interleaved", []string{"a", "x", "b", "y", "c"}, []string{"a", "b", "c"}, 10, " a|-x| b|-y| c|", false},
-		{"over limit", []string{"1", "2", "3"}, []string{"4", "5", "6"}, 2, "", true},
-		{"at limit", []string{"1", "2", "3"}, []string{"4", "5", "6"}, 6, "-1|-2|-3|+4|+5|+6|", false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ops, ok := lineDiff(tc.a, tc.b, tc.max)
-			if ok == tc.wantFail {
-				t.Fatalf("ok = %v", ok)
-			}
-			if got := show(ops); ok && got != tc.want {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestFold(t *testing.T) {
-	lines := func(n int) []line {
-		var out []line
-		for i := range n {
-			out = append(out, textLine(fmt.Sprint("l", i+1), dimSty))
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		n, max int
-		tools  ToolMode
-		want   string
-	}{
-		{6, 6, ToolsCollapsed, "l1 l2 l3 l4 l5 l6"},
-		{7, 6, ToolsCollapsed, "l1 l2 l3 … +1 lines (Ctrl+O to expand) l5 l6 l7"},
-		{181, 6, ToolsCollapsed, "l1 l2 l3 … +175 lines (Ctrl+O to expand) l179 l180 l181"},
-		{5, 3, ToolsCollapsed, "l1 l2 … +2 lines (Ctrl+O to expand) l5"},
-		{3, 1, ToolsCollapsed, "l1 … +2 lines (Ctrl+O to expand)"},
-		{7, 6, ToolsExpanded, "l1 l2 l3 l4 l5 l6 l7"},
-		{7, 6, ToolsHidden, "l1 l2 l3 … +1 lines (Ctrl+O to expand) l5 l6 l7"},
-	} {
-		r := newRenderer(Settings{Width: 80, MaxToolOutputLines: tc.max, Tools: tc.tools})
-		var got []string
-		for _, l := range r.fold(lines(tc.n)) {
-			got = append(got, l.plainText())
-		}
-		if s := strings.Join(got, " "); s != tc.want {
-			t.Errorf("fold(%d lines, max %d, %d) = %q, want %q", tc.n, tc.max, tc.tools, s, tc.want)
-		}
-	}
-}
-
-// TestTerminalFoldCountsLogicalLines: a long output line that wraps counts
-// once; blank output lines are dropped.
-func TestTerminalFoldCountsLogicalLines(t *testing.T) {
-	long := strings.Repeat("x", 50)
-	res := "a\n\n" + long + "\n  \nb\nc\n[exit code: 1]"
-	tr := transcript.Transcript{Items: []transcript.Item{toolCard(1, "bash", `{"command":"ls","description":""}`, &res, false)}}
-	got := texts(Render(tr, Settings{Width: 20, MaxToolOutputLines: 4}))
-	want := []string{"", "● Tool / bash", "a", strings.Repeat("x", 20), strings.Repeat("x", 20), strings.Repeat("x", 10),
-		"… +1 lines (Ctrl+O", "to expand)", "c", "[exit 1]"}
-	if !slices.Equal(got, want) {
-		t.Errorf("%s", lineDiffText(got, want))
-	}
-}
-
-// TestToolCards pins the built-in presenters' rows (presenters.md §2) and
-// the generic fallback (§1.1).
-func TestToolCards(t *testing.T) {
-	code := `{"command":"go test ./...","description":"Run the tests","workdir":"/src"}`
-	out := "ok\nPASS"
-	failed := "boom"
-	for _, tc := range []struct {
-		name string
-		item transcript.Item
-		meta string
-		want []string
-		runs []string // header run
-	}{
-		{"pending bash", toolCard(1, "bash", code, nil, false), "",
-			[]string{"", "○ Tool / bash / Run the tests", "$ go test ./...", "/src"}, []string{"style 0-28 fg=yellow"}},
-		{"bash with an exit marker", toolCard(1, "bash", code, ptr("ok\nPASS\n[exit code: 2]"), false), "",
-			[]string{"", "● Tool / bash / Run the tests", "$ go test ./...", "/src", "ok", "PASS", "[exit 2]"},
-			[]string{"style 0-28 fg=green"}},
-		{"bash without a marker exits 0", toolCard(1, "bash", code, &out, false), "",
-			[]string{"", "● Tool / bash / Run the tests", "$ go test ./...", "/src", "ok", "PASS", "[exit 0]"},
-			[]string{"style 0-28 fg=green"}},
-		{"bash killed by a signal", toolCard(1, "bash", code, ptr("partial\n[timed out after 30000ms]\n[killed by signal: SIGTERM]"), false), "",
-			[]string{"", "● Tool / bash / Run the tests", "$ go test ./...", "/src", "partial", "[timed out after 30000ms]", "[signal SIGTERM]"},
-			[]string{"style 0-28 fg=green"}},
-		{"bash without description is the fallback", toolCard(1, "bash", `{"command":"ls"}`, &out, false), "",
-			[]string{"", "● Tool / bash", "ok", "PASS"}, []string{"style 0-12 fg=green"}},
-		{"read error: title and text", toolCard(1, "read", `{"file_path":"x"}`, &failed, true), "",
-			[]string{"", "● Tool / read", "Read x", "boom"}, []string{"style 0-12 fg=red"}},
-		{"pending generic shows JSON", toolCard(1, "search", `{"query":"x","limit":3.50,"2":1}`, nil, false), "",
-			[]string{"", "○ Tool / search", "{", `  "2": 1,`, `  "query": "x",`, `  "limit": 3.5`, "}"}, []string{"style 0-14 fg=yellow"}},
-		{"pending generic, invalid JSON shown raw", toolCard(1, "search", `{oops`, nil, false), "",
-			[]string{"", "○ Tool / search", "{oops"}, []string{"style 0-14 fg=yellow"}},
-		{"write is a diff", toolCard(1, "write", `{"file_path":"a.txt","content":"x\ny\n"}`, &out, false), "",
-			[]string{"", "● Tool / write", "a.txt", "+ x", "+ y", "└ +2 -0 · 1 file"}, []string{"style 0-13 fg=green"}},
-		{"write error keeps the call diff", toolCard(1, "write", `{"file_path":"a.txt","content":"x"}`, &failed, true), "",
-			[]string{"", "● Tool / write", "a.txt", "+ x", "└ +1 -0 · 1 file"}, []string{"style 0-13 fg=red"}},
-		{"edit with meta diffs", toolCard(1, "edit", `{"file_path":"c","old_string":"a","new_string":"b"}`, &out, false),
-			`{"diffs":[{"path":"c","oldText":"m=1\nk","newText":"m=2\nk"}]}`,
-			[]string{"", "● Tool / edit", "c", "- m=1", "+ m=2", "  k", "└ +1 -1 · 1 file"}, []string{"style 0-12 fg=green"}},
-		{"edit with invalid arguments is the fallback", toolCard(1, "edit", `{"path":"a.txt"}`, &out, false), "",
-			[]string{"", "● Tool / edit", "ok", "PASS"}, []string{"style 0-12 fg=green"}},
-		{"escaped name", toolCard(1, "to\x1bol\n", `{}`, nil, false), "",
-			[]string{"", `○ Tool / to\x1bol\x0a`, "{}"}, []string{"style 0-20 fg=yellow"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.item.Tool.Meta = []byte(tc.meta)
-			tr := transcript.Transcript{Items: []transcript.Item{tc.item}}
-			doc := Render(tr, Settings{Width: 40})
-			checkWidths(t, doc.Lines, 40)
-			if got := texts(doc); !slices.Equal(got, tc.want) {
-				t.Errorf("%s", lineDiffText(got, tc.want))
-			}
-			rows := screen.Decode(doc.Lines)
-			if got := fmt.Sprint(rows[1].Runs); got != fmt.Sprint(tc.runs) {
-				t.Errorf("header runs %s, want %s", got, tc.runs)
-			}
-			if rows[1].Width != ansi.StringWidth(tc.want[1]) {
-				t.Errorf("header row is padded: %q", rows[1].Text)
-			}
-		})
-	}
 }
 
 // TestHiddenMode: tool cards vanish with their gap row, a turn's later steps
@@ -253,14 +42,14 @@ func TestHiddenMode(t *testing.T) {
 		s    Settings
 		want []string
 	}{
-		{"hidden, reasoning shown", Settings{Width: 30, Tools: ToolsHidden}, []string{
+		{"hidden, reasoning shown", Settings{Width: 30, Tools: display.ToolsHidden}, []string{
 			"", "You", "Go",
 			"", "Assistant", "Reasoning", "think",
 			"Model wait 0.0s",
 			"", "Answer",
 			"", "Context · memory", "c1", "c2", "c3", "… +1 lines (Ctrl+O to expand)", "c5", "c6", "c7",
 			"", "Assistant", "Next turn"}},
-		{"hidden, reasoning hidden", Settings{Width: 30, Tools: ToolsHidden, HideReasoning: true}, []string{
+		{"hidden, reasoning hidden", Settings{Width: 30, Tools: display.ToolsHidden, HideReasoning: true}, []string{
 			"", "You", "Go",
 			"Model wait 0.0s",
 			"", "Assistant", "Answer",
@@ -275,7 +64,7 @@ func TestHiddenMode(t *testing.T) {
 			"", "Assistant",
 			"", "Context · memory", "c1", "c2", "c3", "… +1 lines (Ctrl+O to expand)", "c5", "c6", "c7",
 			"", "Assistant", "Next turn"}},
-		{"expanded context unfolds", Settings{Width: 30, Tools: ToolsExpanded, HideReasoning: true}, []string{
+		{"expanded context unfolds", Settings{Width: 30, Tools: display.ToolsExpanded, HideReasoning: true}, []string{
 			"", "You", "Go",
 			"", "Assistant",
 			"Model wait 0.0s",
@@ -370,11 +159,11 @@ func TestNoticesAndMarker(t *testing.T) {
 func TestSchemes(t *testing.T) {
 	tr := transcript.Transcript{Items: []transcript.Item{prompt(1, "use `x`")}}
 	for _, tc := range []struct {
-		scheme       Scheme
+		scheme       display.Scheme
 		header, code string
 	}{
-		{SchemeDark, "style 0-2 fg=bright-magenta bold underline", "style 4-4 fg=cyan"},
-		{SchemeLight, "style 0-2 fg=magenta bold underline", "style 4-4 fg=blue"},
+		{display.SchemeDark, "style 0-2 fg=bright-magenta bold underline", "style 4-4 fg=cyan"},
+		{display.SchemeLight, "style 0-2 fg=magenta bold underline", "style 4-4 fg=blue"},
 	} {
 		rows := screen.Decode(Render(tr, Settings{Width: 10, Scheme: tc.scheme}).Lines)
 		if got := fmt.Sprint(rows[1].Runs[0], rows[2].Runs[0]); got != tc.header+" "+tc.code {
@@ -403,54 +192,5 @@ func TestRenderIgnoresEnvironment(t *testing.T) {
 	}
 	if got := Render(tr, s).Lines; !slices.Equal(got, want) {
 		t.Errorf("output changed with the environment:\n%s", lineDiffText(got, want))
-	}
-}
-
-func TestContextCard(t *testing.T) {
-	for _, tc := range []struct {
-		name, label, text string
-		want              []string
-	}{
-		{"frame stripped", "plugin", "<system-reminder>\n\nhello\n\nworld\n</system-reminder>",
-			[]string{"", "Context · plugin", "hello", "world"}},
-		{"mismatched frame kept", "p", "<a>\nx\n</b>", []string{"", "Context · p", "<a>", "x", "</b>"}},
-		{"only frame", "p", "<a>\n</a>", []string{"", "Context · p"}},
-		{"escaped label", "l\x07", "x", []string{"", `Context · l\x07`, "x"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tr := transcript.Transcript{Items: []transcript.Item{{ID: transcript.ItemID{Seq: 1}, Kind: transcript.KindContext,
-				Context: &transcript.ContextCard{Label: tc.label, Text: tc.text}}}}
-			if got := texts(Render(tr, Settings{Width: 40})); !slices.Equal(got, tc.want) {
-				t.Errorf("%s", lineDiffText(got, tc.want))
-			}
-		})
-	}
-}
-
-// TestWriteMatchesLipgloss: the precomputed SGR written around each span equals
-// what lipgloss's Style.Render produces, cell for cell, for every style of
-// both schemes.
-func TestWriteMatchesLipgloss(t *testing.T) {
-	for si := range palettes {
-		p := &palettes[si]
-		for r := range numRoles {
-			for a := range attr(numAttrs) {
-				for _, text := range []string{"x", "You", "two words", " padded ", "日本🙂", `\x1b]2;t\x07`} {
-					var b strings.Builder
-					p.write(&b, sty{fg: r, at: a}, text)
-					got, want := b.String(), p[r][a].style.Render(text)
-					if a&(atUnderline|atStrike) != 0 && strings.Contains(text, " ") {
-						// lipgloss styles these spaces with the colour and the
-						// line only; write keeps the whole style on every cell.
-						want = p[r][a].style.Render(strings.ReplaceAll(text, " ", "_"))
-					}
-					g, w := screen.DecodeLine(got), screen.DecodeLine(want)
-					w.Text = strings.ReplaceAll(w.Text, "_", " ")
-					if g.Text != w.Text || fmt.Sprint(g.Runs) != fmt.Sprint(w.Runs) {
-						t.Errorf("scheme %d role %d attrs %b %q: got %q %v, lipgloss %q %v", si, r, a, text, g.Text, g.Runs, w.Text, w.Runs)
-					}
-				}
-			}
-		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -47,9 +48,9 @@ func TestRowCache(t *testing.T) {
 				stranger: transcript.Project(other, transcript.Options{}),
 			}
 			for _, width := range []int{20, 44, 80} {
-				for _, scheme := range []Scheme{SchemeDark, SchemeLight} {
+				for _, scheme := range []display.Scheme{display.SchemeDark, display.SchemeLight} {
 					for _, hide := range []bool{false, true} {
-						for _, tools := range []ToolMode{ToolsCollapsed, ToolsExpanded, ToolsHidden} {
+						for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
 							what := fmt.Sprintf("width %d scheme %d hide %v tools %d", width, scheme, hide, tools)
 							for _, m := range []*Model{stranger, replay, live} {
 								setState(m, width, scheme, hide, tools)

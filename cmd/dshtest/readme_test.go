@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/cli"
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/review"
+	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/screen"
 )
 
@@ -220,4 +221,67 @@ func matchLines(want, got []string) bool {
 		return false
 	}
 	return len(got) > 0 && normal(want[0]) == normal(got[0]) && matchLines(want[1:], got[1:])
+}
+
+// verbRow is a row of docs/scenarios.md's verb tables:
+// | [`VERB`](../harness/verb_FILE.go) | `SYNTAX`<br>`SYNTAX` | `EXAMPLE` |
+var verbRow = regexp.MustCompile("^\\| \\[`([a-z-]+)`\\]\\(\\.\\./(harness/verb_[a-z_]+\\.go)\\) \\| (.+) \\| (.+) \\|$")
+
+// codeSpan is one `…` of a table cell ("\|" stands for "|").
+var codeSpan = regexp.MustCompile("`((?:[^`\\\\]|\\\\.)*)`")
+
+// TestDocsVerbs holds docs/scenarios.md's verb tables to the generated
+// verb help (harness.VerbHelp): one row per verb, linking the verb's file,
+// whose syntax cell is the help's syntax lines and whose example is one of
+// the help's example lines.
+func TestDocsVerbs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "scenarios.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans := func(cell string) []string {
+		var out []string
+		for _, m := range codeSpan.FindAllStringSubmatch(cell, -1) {
+			out = append(out, strings.ReplaceAll(m[1], `\|`, "|"))
+		}
+		return out
+	}
+	rows := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		m := verbRow.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		verb, file := m[1], m[2]
+		if rows[verb] {
+			t.Errorf("docs/scenarios.md: %s has two rows", verb)
+		}
+		rows[verb] = true
+		help, ok := harness.VerbHelp(verb)
+		if !ok {
+			t.Errorf("docs/scenarios.md: %s is not a verb (dshtest verbs lists them)", verb)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join("..", "..", file)); err != nil {
+			t.Errorf("docs/scenarios.md: %s links %s: %v", verb, file, err)
+		}
+		syntax, _, _ := strings.Cut(help, "\n\n")
+		if got := spans(m[3]); strings.Join(got, "\n") != syntax {
+			t.Errorf("docs/scenarios.md: %s: syntax %q, the help says %q", verb, got, syntax)
+		}
+		examples := map[string]bool{}
+		if _, ex, ok := strings.Cut(help, "    Example:\n"); ok {
+			for _, e := range strings.Split(ex, "\n") {
+				examples[strings.TrimSpace(e)] = true
+			}
+		}
+		if got := spans(m[4]); len(got) != 1 || !examples[got[0]] {
+			t.Errorf("docs/scenarios.md: %s: example %q is not one of the help's examples", verb, got)
+		}
+	}
+	for _, v := range harness.Verbs() {
+		if !rows[v] {
+			t.Errorf("docs/scenarios.md has no row for the verb %s", v)
+		}
+	}
 }

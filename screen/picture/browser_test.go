@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // chromium finds the headless browser, or skips the test saying how to get
@@ -140,7 +141,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	dark, light := PaletteFor("dark"), PaletteFor("light")
+	dark, light := PaletteFor(display.SchemeDark), PaletteFor(display.SchemeLight)
 	for _, tc := range []struct {
 		what     string
 		grid     string

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // RGB is a 24-bit colour.
@@ -66,13 +67,19 @@ var (
 	}
 )
 
-// PaletteFor returns the palette of a scheme name ("dark" or "light";
-// anything else is dark).
-func PaletteFor(scheme string) Palette {
-	if scheme == "light" {
+// PaletteFor returns the palette of a scheme.
+func PaletteFor(s display.Scheme) Palette {
+	if s == display.SchemeLight {
 		return lightPalette
 	}
 	return darkPalette
+}
+
+// FixturePalette returns the palette of a fixture's scheme setting
+// ("scheme=light"); a fixture that names no scheme, or none known, is dark.
+func FixturePalette(f *screen.Fixture) Palette {
+	s, _ := display.ParseScheme(f.Setting("scheme"))
+	return PaletteFor(s)
 }
 
 // colourIndex maps the fixture's colour names to palette indices.

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func TestParseLabels(t *testing.T) {
@@ -27,7 +28,7 @@ func TestParseLabels(t *testing.T) {
 }
 
 func TestColours(t *testing.T) {
-	p := PaletteFor("dark")
+	p := PaletteFor(display.SchemeDark)
 	fg, bg := ParseLabels("fg=green inverse").Colours(p)
 	if fg != p.Bg || bg != p.ANSI[2] {
 		t.Errorf("inverse green: fg %s bg %s", fg.Hex(), bg.Hex())
@@ -63,7 +64,7 @@ func TestANSIAndSVG(t *testing.T) {
 	if got := ANSI(g); got != "\x1b[0;1;95mHi\x1b[0m <x>\\x1b\x1b[0m\n" {
 		t.Errorf("ANSI = %q", got)
 	}
-	svg := string(SVG(g, PaletteFor("dark"), nil, 2))
+	svg := string(SVG(g, PaletteFor(display.SchemeDark), nil, 2))
 	for _, want := range []string{`height="36"`, `fill="#d670d6" font-weight="bold">H</text>`, `>&lt;</text>`} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("SVG lacks %q:\n%s", want, svg)

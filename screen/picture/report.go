@@ -29,7 +29,7 @@ func Screens(data []byte) (Grid, Palette, int, error) {
 		return Grid{}, Palette{}, 0, err
 	}
 	w, h := Size(f)
-	return FromRows(f.Screen, w), PaletteFor(f.Setting("scheme")), h, nil
+	return FromRows(f.Screen, w), FixturePalette(f), h, nil
 }
 
 // Size is a fixture's terminal size from its "terminal WxH" setting (0, 0

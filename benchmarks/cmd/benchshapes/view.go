@@ -12,6 +12,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/dshtest/dshtest/benchmarks/internal/timev"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // The keys view is timed on, in order, as a terminal sends them, with the
@@ -25,10 +26,10 @@ var viewKeys = []struct {
 	name, seq, signal string
 	reading           bool
 }{
-	{"ctrl+o while reading", "\x0f", "expanded", true}, // tools collapsed → expanded
-	{"ctrl+o to hidden", "\x0f", "hidden", false},
-	{"ctrl+o to collapsed", "\x0f", "collapsed", false},
-	{"ctrl+o", "\x0f", "expanded", false},
+	{"ctrl+o while reading", "\x0f", display.ToolsExpanded.String(), true}, // tools collapsed → expanded
+	{"ctrl+o to hidden", "\x0f", display.ToolsHidden.String(), false},
+	{"ctrl+o to collapsed", "\x0f", display.ToolsCollapsed.String(), false},
+	{"ctrl+o", "\x0f", display.ToolsExpanded.String(), false},
 	{"pgup", "\x1b[5~", "", false},
 	{"end", "\x1b[F", "", false},
 }
@@ -41,7 +42,7 @@ const keyTimeout = 30 * time.Second
 // firstScreenSignal is text only the first screen's status row holds
 // (terminal/model.go status: "… · tools collapsed · reasoning on"), read
 // from the decoded screen (screen).
-const firstScreenSignal = "collapsed"
+var firstScreenSignal = display.ToolsCollapsed.String()
 
 // viewResult is view's figures on one log.
 type viewResult struct {

@@ -18,7 +18,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Size is a terminal size in cells.
@@ -192,7 +192,7 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 				return nil, fmt.Errorf("emit: %w", err)
 			}
 			b.WriteString("append '")
-			b.WriteString(strings.ReplaceAll(string(terminal.EscapeJSON(line)), "'", "''"))
+			b.WriteString(strings.ReplaceAll(string(display.EscapeJSON(line)), "'", "''"))
 			b.WriteString("'\n")
 		}
 		for _, l := range opts.Before[len(events)] {
@@ -222,7 +222,7 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 		b.WriteString("\n-- " + FileName + " --\n")
 		// The same events, with DEL, C1 and reordering characters as JSON
 		// escapes: the archive is read by people too.
-		b.Write(terminal.EscapeJSON(log.Bytes()))
+		b.Write(display.EscapeJSON(log.Bytes()))
 	}
 	return b.Bytes(), nil
 }
@@ -240,7 +240,7 @@ func sizeList(sizes []Size) string {
 // stays one command per line and reads as it is.
 func comment(b *bytes.Buffer, text string) {
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		b.WriteString(strings.TrimRight("# "+terminal.DisplayInlineText(l), " "))
+		b.WriteString(strings.TrimRight("# "+display.EscapeInline(l), " "))
 		b.WriteByte('\n')
 	}
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func TestScenario(t *testing.T) {
@@ -45,7 +45,7 @@ func TestScenario(t *testing.T) {
 	}
 	// The archive holds the events in the escaper's JSON form (DEL, C1
 	// and reordering characters as \u escapes): the same values.
-	if !bytes.Equal(terminal.EscapeJSON(encodeLog(t, events)), encodeLog(t, log.Events)) {
+	if !bytes.Equal(display.EscapeJSON(encodeLog(t, events)), encodeLog(t, log.Events)) {
 		t.Fatal("embedded log differs")
 	}
 	var script []string

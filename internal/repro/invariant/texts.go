@@ -12,7 +12,8 @@ import (
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -204,18 +205,18 @@ func shownTexts(want []Text) []shownText {
 // norm reduces text to its letters and digits after the renderer's control
 // escape, so that a text can be found in a rendered document whatever the
 // wrapping, padding and Markdown styling.
-func norm(s string) string { return lettersDigits(terminal.DisplayText(s)) }
+func norm(s string) string { return lettersDigits(display.Escape(s)) }
 
 func lettersDigits(s string) string { return string(keepLettersDigits([]byte(s), 0)) }
 
 // shownNorms returns the norms a rendered document must hold for a
 // prompt's (prompt) or an answer's text, in order: those of the stretches
-// its Markdown shows (terminal.ShownText), which are not the text's own
+// its Markdown shows (markdown.ShownText), which are not the text's own
 // words where a link, an image, a link definition or a table is. A text
 // that is nothing but tables has no norm.
 func shownNorms(text string, prompt bool) []string {
 	var out []string
-	for _, s := range terminal.ShownText(terminal.DisplayText(text), prompt) {
+	for _, s := range markdown.ShownText(display.Escape(text), prompt) {
 		if n := lettersDigits(s); n != "" {
 			out = append(out, n)
 		}
@@ -298,7 +299,7 @@ func (c *Checker) checkNoLoss() (bool, string) {
 			}
 		}
 		if len(at) > 0 {
-			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(terminal.DisplayText(w.text), 40), strings.Join(at, ", ")))
+			missing = append(missing, fmt.Sprintf("seq %d %s %s (at %s)", w.seq, w.kind, screen.Preview(display.Escape(w.text), 40), strings.Join(at, ", ")))
 		}
 	}
 	if len(missing) > 0 {

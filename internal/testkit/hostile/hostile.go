@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"unicode/utf8"
 
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Payload is what a hostile log carries in every string: an OSC title, a
@@ -100,7 +100,7 @@ func StripSGR(s string) string { return sgrRE.ReplaceAllString(s, "") }
 
 // Check applies the byte rule to an output: it must be valid UTF-8 and
 // hold no byte of C0 but LF, no DEL, no C1 and no character that
-// terminal.Reorders. The error names the line and the character.
+// display.Reorders. The error names the line and the character.
 func Check(text string) error {
 	if !utf8.ValidString(text) {
 		i := 0
@@ -118,7 +118,7 @@ func Check(text string) error {
 		switch {
 		case r == '\n':
 			line++
-		case terminal.Unsafe(r):
+		case display.Unsafe(r):
 			return fmt.Errorf("line %d: %U reaches the output: %q", line, r, lineAt(text, i))
 		}
 	}

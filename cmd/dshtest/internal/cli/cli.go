@@ -22,7 +22,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Exit codes.
@@ -179,7 +179,7 @@ func oneLine(s string) string {
 		}
 		s = b.String()
 	}
-	out := terminal.DisplayInlineText(s)
+	out := display.EscapeInline(s)
 	if len(out) > max {
 		out = out[:max/2] + " … " + out[len(out)-max/2:]
 		out = strings.ToValidUTF8(out, "")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // This file holds the small things around the commands: the scenario
@@ -122,9 +123,9 @@ func version() string {
 // flagValues are the enumerated values of flags, by flag name, for shell
 // completion (a command may register its own first, as render's --format).
 var flagValues = map[string][]string{
-	"scheme":     {"dark", "light"},
-	"reasoning":  {"on", "off"},
-	"tools":      {"collapsed", "expanded", "hidden"},
+	"scheme":     display.SchemeNames(),
+	"reasoning":  display.ReasoningNames(),
+	"tools":      display.ToolModeNames(),
 	"projection": {"transcript", "surface"},
 	"section":    {"screen", "document"},
 }

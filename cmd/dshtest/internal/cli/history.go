@@ -13,7 +13,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func (a *app) historyCommand() *cobra.Command {
@@ -160,7 +160,7 @@ func describeEvent(e *sessionlog.Event) string {
 		}
 	}
 	if t := eventText(e); t != "" {
-		s += " " + screen.Preview(terminal.DisplayText(t), 60)
+		s += " " + screen.Preview(display.Escape(t), 60)
 	}
 	return s
 }
@@ -180,5 +180,5 @@ func eventText(e *sessionlog.Event) string {
 
 // quoteNoHTML is s as a JSON string (screen.Quote: "<", ">" and "&" stay
 // readable) with the characters Go's encoder leaves raw escaped too
-// (terminal.EscapeJSON: C1, BiDi and tag characters).
-func quoteNoHTML(s string) string { return string(terminal.EscapeJSON([]byte(screen.Quote(s)))) }
+// (display.EscapeJSON: C1, BiDi and tag characters).
+func quoteNoHTML(s string) string { return string(display.EscapeJSON([]byte(screen.Quote(s)))) }

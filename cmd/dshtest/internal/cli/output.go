@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // outWriter is standard output as the commands see it: it keeps the first
@@ -57,7 +57,7 @@ func underlying(w io.Writer) io.Writer {
 
 // esc is the one escaper (the terminal's) for a log-derived string or a
 // user's path printed on one line of text.
-func esc(s string) string { return terminal.DisplayInlineText(s) }
+func esc(s string) string { return display.EscapeInline(s) }
 
 // encodeJSON encodes v, indented or as one line, with the one escaper's JSON
 // form applied (DEL, C1, BiDi and tag characters as \u escapes).
@@ -71,7 +71,7 @@ func encodeJSON(v any, indent bool) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return terminal.EscapeJSON(b.Bytes()), nil
+	return display.EscapeJSON(b.Bytes()), nil
 }
 
 // writeJSONOneLine writes v as one line of JSON through the escaper.

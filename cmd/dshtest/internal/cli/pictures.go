@@ -43,17 +43,10 @@ func completeValues(cmd *cobra.Command, flag string, values []string) {
 	})
 }
 
-func schemeName(s terminal.Scheme) string {
-	if s == terminal.SchemeLight {
-		return "light"
-	}
-	return "dark"
-}
-
 // drawDocument writes a picture of a rendered document.
 func drawDocument(w *bytes.Buffer, lines []string, s terminal.Settings, format, name string) {
 	g := picture.FromRows(screen.Decode(lines), s.Width)
-	p := picture.PaletteFor(schemeName(s.Scheme))
+	p := picture.PaletteFor(s.Scheme)
 	if format == "svg" {
 		w.Write(picture.SVG(g, p, nil, len(lines)))
 		return
@@ -108,7 +101,7 @@ Formats: svg (a standalone picture), html (a self-contained page), ansi
 				rows, h = f.Document, len(f.Document)
 			}
 			g := picture.FromRows(rows, w)
-			p := picture.PaletteFor(f.Setting("scheme"))
+			p := picture.FixturePalette(f)
 			switch format {
 			case "svg":
 				_, err = a.stdout.Write(picture.SVG(g, p, nil, h))

@@ -16,6 +16,8 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -43,7 +45,7 @@ func (f *displayFlags) register(fs *pflag.FlagSet, width bool) {
 // registerMaxToolLines registers --max-tool-lines, the card fold limit (the
 // DSL's option max-tool-lines; upstream's maxToolOutputLines).
 func registerMaxToolLines(fs *pflag.FlagSet, n *int) {
-	fs.IntVar(n, "max-tool-lines", terminal.DefaultMaxToolOutputLines,
+	fs.IntVar(n, "max-tool-lines", cards.DefaultMaxToolOutputLines,
 		"card fold limit: lines a collapsed card body keeps (upstream's CLI harness used 8)")
 }
 
@@ -65,39 +67,21 @@ func (f *displayFlags) settings(now int64) (terminal.Settings, transcript.Option
 	if err := checkMaxToolLines(f.maxLines); err != nil {
 		return s, transcript.Options{}, err
 	}
-	switch f.scheme {
-	case "dark":
-		s.Scheme = terminal.SchemeDark
-	case "light":
-		s.Scheme = terminal.SchemeLight
-	default:
-		return s, transcript.Options{}, usagef("--scheme %q: want dark or light", f.scheme)
+	// The flags are named as the settings, so a name's error is the flag's:
+	// --scheme "x": want dark or light.
+	var err error
+	if s.Scheme, err = display.ParseScheme(f.scheme); err != nil {
+		return s, transcript.Options{}, usagef("--%v", err)
 	}
-	switch f.reasoning {
-	case "on":
-	case "off":
-		s.HideReasoning = true
-	default:
-		return s, transcript.Options{}, usagef("--reasoning %q: want on or off", f.reasoning)
-	}
-	mode, err := parseTools(f.tools)
+	shown, err := display.ParseReasoning(f.reasoning)
 	if err != nil {
-		return s, transcript.Options{}, err
+		return s, transcript.Options{}, usagef("--%v", err)
 	}
-	s.Tools = mode
+	s.HideReasoning = !shown
+	if s.Tools, err = display.ParseToolMode(f.tools); err != nil {
+		return s, transcript.Options{}, usagef("--%v", err)
+	}
 	return s, transcript.Options{EagerSteps: f.eager}, nil
-}
-
-func parseTools(s string) (terminal.ToolMode, error) {
-	switch s {
-	case "collapsed":
-		return terminal.ToolsCollapsed, nil
-	case "expanded":
-		return terminal.ToolsExpanded, nil
-	case "hidden":
-		return terminal.ToolsHidden, nil
-	}
-	return 0, usagef("--tools %q: want collapsed, expanded or hidden", s)
 }
 
 func (a *app) renderCommand() *cobra.Command {

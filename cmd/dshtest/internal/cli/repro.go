@@ -19,7 +19,7 @@ import (
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -480,7 +480,7 @@ func (a *app) emitScenario(target *safefile.Target, input string, events []sessi
 		Eager:   f.eager,
 		Now:     invariant.FrozenNow(events),
 	}
-	if f.maxLines != terminal.DefaultMaxToolOutputLines {
+	if f.maxLines != cards.DefaultMaxToolOutputLines {
 		opts.MaxToolLines = f.maxLines
 	}
 	for _, sz := range sizes {

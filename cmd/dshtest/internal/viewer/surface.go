@@ -9,7 +9,7 @@ import (
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // SurfacePager is view --surface: a pager over the model's messages in
@@ -19,7 +19,7 @@ func SurfacePager(sessionID string, msgs []surface.ModelMessage, width, height i
 	var b strings.Builder
 	WriteSurface(&b, msgs)
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	title := "dshtest · " + terminal.DisplayInlineText(sessionID) + " · model view (surface): " +
+	title := "dshtest · " + display.EscapeInline(sessionID) + " · model view (surface): " +
 		strconv.Itoa(len(msgs)) + " messages"
 	return NewPager(title, lines, width, height)
 }
@@ -48,7 +48,7 @@ func WriteSurface(w io.Writer, msgs []surface.ModelMessage) {
 		case src.Model != "":
 			label += ":" + src.Provider + "/" + src.Model
 		}
-		fmt.Fprintf(w, "seq %d %s (%s)\n", m.Seq, terminal.DisplayInlineText(msg.Role), terminal.DisplayInlineText(label))
+		fmt.Fprintf(w, "seq %d %s (%s)\n", m.Seq, display.EscapeInline(msg.Role), display.EscapeInline(label))
 		if len(msg.Content) == 0 {
 			fmt.Fprintln(w, "  (no content)")
 		}
@@ -64,17 +64,17 @@ func writeBlock(w io.Writer, b sessionlog.ContentBlock, indent string) {
 	case "text", "reasoning":
 		head, body = b.Type, b.Text
 	case "tool-call":
-		head, body = "tool-call "+terminal.DisplayInlineText(b.ID), b.Name+"("+b.Arguments+")"
+		head, body = "tool-call "+display.EscapeInline(b.ID), b.Name+"("+b.Arguments+")"
 	case "tool-result":
-		head = "tool-result " + terminal.DisplayInlineText(b.ToolCallID)
+		head = "tool-result " + display.EscapeInline(b.ToolCallID)
 		if b.IsError {
 			head += " (error)"
 		}
 		body = sessionlog.ContentText(b.Content)
 	default:
-		head, body = terminal.DisplayInlineText(b.Type), "["+b.Type+"]"
+		head, body = display.EscapeInline(b.Type), "["+b.Type+"]"
 	}
-	lines := strings.Split(terminal.DisplayText(body), "\n")
+	lines := strings.Split(display.Escape(body), "\n")
 	fmt.Fprintf(w, "%s%s: %s\n", indent, head, lines[0])
 	pad := indent + strings.Repeat(" ", len(head)+2)
 	for _, l := range lines[1:] {

@@ -13,7 +13,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/dshtest/dshtest/terminal"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Run runs m as a full-screen program reading keys from in and drawing to
@@ -93,15 +94,15 @@ func NewPager(title string, lines []string, width, height int) *Pager {
 
 // wrap re-wraps the source lines to the width. The lines are plain,
 // escaped text; they are measured and wrapped as the renderer measures its
-// rows (terminal.WrapText), so a row fits the width as terminals draw it.
+// rows (display.WrapText), so a row fits the width as terminals draw it.
 func (p *Pager) wrap() {
 	p.lines = p.lines[:0]
 	for _, l := range p.source {
-		if p.width < 1 || terminal.TextWidth(l) <= p.width {
+		if p.width < 1 || display.TextWidth(l) <= p.width {
 			p.lines = append(p.lines, l)
 			continue
 		}
-		p.lines = append(p.lines, terminal.WrapText(l, p.width)...)
+		p.lines = append(p.lines, display.WrapText(l, p.width)...)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -128,16 +129,16 @@ func checkScreen(t *testing.T, rows []string, w, h int) {
 func TestTranscriptToggles(t *testing.T) {
 	tests := []struct {
 		keys          []tea.Msg
-		tools         terminal.ToolMode
+		tools         display.ToolMode
 		hideReasoning bool
 		notice        string
 	}{
-		{nil, terminal.ToolsCollapsed, false, ""},
-		{[]tea.Msg{keyCtrlO}, terminal.ToolsExpanded, false, "Tool and context cards expanded."},
-		{[]tea.Msg{keyCtrlO, keyCtrlO}, terminal.ToolsHidden, false, "Tool cards hidden."},
-		{[]tea.Msg{keyCtrlO, keyCtrlO, keyCtrlO}, terminal.ToolsCollapsed, false, "Tool and context cards collapsed."},
-		{[]tea.Msg{keyCtrlR}, terminal.ToolsCollapsed, true, "Reasoning blocks hidden."},
-		{[]tea.Msg{keyCtrlR, keyCtrlR}, terminal.ToolsCollapsed, false, "Reasoning blocks shown."},
+		{nil, display.ToolsCollapsed, false, ""},
+		{[]tea.Msg{keyCtrlO}, display.ToolsExpanded, false, "Tool and context cards expanded."},
+		{[]tea.Msg{keyCtrlO, keyCtrlO}, display.ToolsHidden, false, "Tool cards hidden."},
+		{[]tea.Msg{keyCtrlO, keyCtrlO, keyCtrlO}, display.ToolsCollapsed, false, "Tool and context cards collapsed."},
+		{[]tea.Msg{keyCtrlR}, display.ToolsCollapsed, true, "Reasoning blocks hidden."},
+		{[]tea.Msg{keyCtrlR, keyCtrlR}, display.ToolsCollapsed, false, "Reasoning blocks shown."},
 	}
 	for i, tt := range tests {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // TestPagerRowsFit: the surface pager wraps as the renderer measures, so a
@@ -23,7 +23,7 @@ func TestPagerRowsFit(t *testing.T) {
 			p := NewPager("t", []string{tc.line}, width, 24)
 			var joined strings.Builder
 			for _, row := range p.lines {
-				if w := terminal.TextWidth(row); w > width {
+				if w := display.TextWidth(row); w > width {
 					t.Errorf("%s at width %d: row %q is %d cells", tc.name, width, row, w)
 				}
 				joined.WriteString(row)

@@ -1,0 +1,115 @@
+package cards
+
+import (
+	"strings"
+
+	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
+)
+
+// generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
+func (r *Renderer) generic(v *GenericView, name string) []string {
+	// The title row shows unless it only repeats the tool name (the
+	// fallback's title is the escaped name); an empty Title is no title.
+	var prelude []string
+	if v.Title != "" && v.Title != display.Escape(name) {
+		prelude = []string{display.EscapeInline(v.Title)}
+	}
+	var lines []string
+	for _, l := range v.Lines {
+		lines = append(lines, strings.Split(display.Escape(l), "\n")...)
+	}
+	// An empty line goes only at the very first or very last row of title
+	// and lines together; the title itself always stays.
+	total := len(prelude) + len(lines)
+	kept := lines[:0]
+	for i, l := range lines {
+		if row := len(prelude) + i; l != "" || (row > 0 && row < total-1) {
+			kept = append(kept, l)
+		}
+	}
+	src := append(prelude, kept...)
+	content := len(kept)
+	if v.Raw || content == 0 {
+		lines := make([]display.Line, len(src))
+		for i, s := range src {
+			lines[i] = display.TextLine(s, plain)
+		}
+		return r.text(r.fold(lines))
+	}
+	n := r.MaxLines
+	head, tail := (n+1)/2, n/2
+	if r.Tools == display.ToolsExpanded {
+		head = -1
+	}
+	rows, total := markdown.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.Width, head, tail)
+	out := make([]string, 0, min(len(rows), r.MaxLines+1))
+	emit := func(row markdown.Row) {
+		if strings.TrimSpace(row.Line.PlainText()) == "" {
+			out = append(out, r.Palette.Padded(row.Line, r.Width, plain))
+			return
+		}
+		l, pad := cardDim(row)
+		out = append(out, r.Palette.Padded(l, r.Width, pad))
+	}
+	if head < 0 || total <= n {
+		for _, row := range rows {
+			emit(row)
+		}
+		return out
+	}
+	for _, row := range rows[:head] {
+		emit(row)
+	}
+	out = append(out, r.text([]display.Line{foldMarker(total - n)})...)
+	for _, row := range rows[head:] {
+		emit(row)
+	}
+	return out
+}
+
+// cardDim wraps a Markdown row in a generic card's whole-row dim. The
+// wrapper is outside Markdown's own styles, and the SGR that closes a bold
+// or dim span (22) closes the wrapper's dim too: after such a span, the
+// rest of the row, padding included, is not dim. A span still open at a
+// soft wrap is not closed on that row. A fence row opens with a
+// self-closed dim span, so nothing of it is dimmed by the wrapper.
+func cardDim(row markdown.Row) (display.Line, display.Style) {
+	l := mergeSpans(row.Line)
+	active := !row.Closed
+	out := make(display.Line, len(l))
+	for i, sp := range l {
+		own := sp.Style.Attrs
+		if active {
+			sp.Style = sp.Style.With(display.Dim)
+		}
+		out[i] = sp
+		open := i == len(l)-1 && row.Pad != plain && row.Pad == withoutUnderline(l[i].Style)
+		if own&(display.Bold|display.Dim) != 0 && !open {
+			active = false
+		}
+	}
+	pad := row.Pad
+	if active {
+		pad = pad.With(display.Dim)
+	}
+	return out, pad
+}
+
+func withoutUnderline(s display.Style) display.Style { s.Attrs &^= display.Underline; return s }
+
+// mergeSpans joins adjacent spans of one style: one SGR run upstream.
+func mergeSpans(l display.Line) display.Line {
+	var out display.Line
+	for _, sp := range l {
+		if sp.Text == "" {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Style == sp.Style {
+			out[n-1].Text += sp.Text
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}

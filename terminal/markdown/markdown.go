@@ -1,0 +1,602 @@
+package markdown
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	gtext "github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/dshtest/dshtest/terminal/display"
+)
+
+// Markdown bodies (presenters.md §3). The text is parsed by goldmark
+// (CommonMark with GFM tables, task items, strikethrough and bare
+// autolinks); the rows are laid out by the rules below, which are
+// upstream's terminal's (its Markdown component over marked), not
+// goldmark's HTML:
+//
+//   - Blocks are emitted in order. Blank rows come only from a blank-line
+//     run between blocks (exactly one row), a paragraph followed by
+//     anything but a list, and a heading, code block, quote, table or rule
+//     followed by anything. A list adds none.
+//   - A soft line break inside a paragraph starts a new row (no reflow).
+//   - A code block has an open row (its info string, dim, or empty), its
+//     lines indented by two unstyled spaces in the code colour, and an
+//     empty close row.
+//   - Every row is wrapped at the width and padded; a row that wraps inside
+//     a styled span keeps that style (less underline) on its padding.
+//
+// Everything is ANSI-16 foreground colours and attributes, as the palette.
+
+// Mode selects the per-body options of presenters.md §3.1.
+type Mode uint8
+
+const (
+	// TextMode is assistant text (and any other default-coloured body).
+	TextMode Mode = iota
+	// ReasoningMode is a reasoning body: dim italic text, code in the code
+	// colour only.
+	ReasoningMode
+	// PromptMode is a You prompt: list markers and backslash escapes are kept
+	// as written.
+	PromptMode
+)
+
+// Row is one rendered Markdown row: its spans, the style of its padding,
+// and whether it opens with a self-closed dim span (a fence row), which
+// ends a generic card's whole-row dim (presenters.md §1.6).
+type Row struct {
+	Line   display.Line
+	Pad    display.Style
+	Closed bool
+}
+
+// mdParser is goldmark's parser with the GFM extensions upstream's lexer
+// knows (tables, task items, bare autolinks) and a strict "~~" strike. A
+// goldmark parser is safe for concurrent use once built.
+var mdParser = goldmark.New(
+	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.Linkify),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500))),
+).Parser()
+
+// Rows lays out display-safe text as Markdown rows at width, in base
+// style (a reasoning body is dim italic) and mode.
+func Rows(text string, base display.Style, mode Mode, width int) []Row {
+	if plainMarkdown(text) {
+		rows, _ := plainRows(text, base, width, -1, 0)
+		return rows
+	}
+	return parsedMarkdown(text, base, mode, width)
+}
+
+// Fold is Rows for a body that folds to its first head and
+// last tail rows when it has more than head+tail: it returns those rows
+// only (all of them when there are no more) and the number of rows of the
+// whole body. Plain text wraps only the rows it keeps. A negative head
+// keeps every row.
+func Fold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
+	if plainMarkdown(text) {
+		return plainRows(text, base, width, head, tail)
+	}
+	if head < 0 || tail < 0 {
+		rows := parsedMarkdown(text, base, mode, width)
+		return rows, len(rows)
+	}
+	return parsedFold(text, base, mode, width, head, tail)
+}
+
+// parsedMarkdown is Rows through goldmark's tree.
+func parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
+	src := []byte(text)
+	doc := mdParser.Parse(gtext.NewReader(src))
+	m := &mdr{src: src, base: base, mode: mode}
+	width = max(width, 1)
+	// A prefix (a bullet, a quote bar, a nested list's indent) or a table
+	// can outgrow a very narrow width: such a row is wrapped again.
+	return rewrap(m.blocks(doc, width), width)
+}
+
+// mdr renders one document.
+type mdr struct {
+	src  []byte
+	base display.Style
+	mode Mode
+}
+
+// The styles of the layout besides the body's base: plain text, the dim
+// fence label, and code.
+var (
+	plain  = display.Style{}
+	dimSty = display.Style{Attrs: display.Dim}
+)
+
+// code is the style of inline and block code: the code colour alone, even
+// inside reasoning (presenters.md §3.3, §3.4).
+var mdCode = display.Style{Fg: display.FgCode}
+
+// blocks renders the block children of parent with the spacing rule.
+func (m *mdr) blocks(parent ast.Node, width int) []Row {
+	var rows []Row
+	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+		if prev := n.PreviousSibling(); prev != nil {
+			if m.blankBefore(n) || spacedAfter(prev, n) {
+				rows = append(rows, Row{})
+			}
+		}
+		rows = append(rows, m.block(n, width)...)
+	}
+	return rows
+}
+
+// blankBefore reports whether a blank-line run separates n from the block
+// before it (upstream's "space" token).
+func (m *mdr) blankBefore(n ast.Node) bool { return n.HasBlankPreviousLines() }
+
+// spacedAfter reports whether prev, followed by n without a blank line,
+// gets a blank row after it.
+func spacedAfter(prev, n ast.Node) bool {
+	switch prev.Kind() {
+	case ast.KindParagraph, ast.KindTextBlock:
+		return n.Kind() != ast.KindList
+	case ast.KindHeading, ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindBlockquote,
+		ast.KindThematicBreak, east.KindTable:
+		return true
+	}
+	return false
+}
+
+func (m *mdr) block(n ast.Node, width int) []Row {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return m.wrapAll(m.inlines(n, m.base), width)
+	case *ast.Heading:
+		st := display.Style{Fg: display.FgAccent, Attrs: m.base.Attrs | display.Bold}
+		var prefix display.Line
+		switch {
+		case n.Level == 1:
+			st.Attrs |= display.Underline
+		case n.Level >= 3:
+			prefix = display.TextLine(strings.Repeat("#", n.Level)+" ", st)
+		}
+		lines := m.inlines(n, st)
+		if len(lines) == 0 {
+			lines = []display.Line{nil}
+		}
+		lines[0] = append(prefix, lines[0]...)
+		for i := range lines {
+			lines[i] = overrideLine(lines[i], st)
+		}
+		return m.wrapAll(lines, width)
+	case *ast.FencedCodeBlock:
+		lang := ""
+		if n.Info != nil {
+			lang = strings.TrimSpace(string(n.Info.Segment.Value(m.src)))
+		}
+		code := m.rawLines(n)
+		if n.NextSibling() == nil && len(code) > 0 {
+			if t := strings.TrimSpace(code[len(code)-1]); t == "`" || t == "``" {
+				code = code[:len(code)-1] // a partial closing fence
+			}
+		}
+		return m.codeRows(lang, code, width)
+	case *ast.CodeBlock:
+		return m.codeRows("", append(m.rawLines(n), ""), width)
+	case *ast.Blockquote:
+		inner := &mdr{src: m.src, base: m.base.With(display.Dim | display.Italic), mode: m.mode}
+		rows := inner.blocks(n, max(width-2, 1))
+		bar := display.Span{Text: "│ ", Style: display.Style{Fg: display.FgAccent}}
+		for i := range rows {
+			rows[i].Line = append(display.Line{bar}, rows[i].Line...)
+			rows[i].Closed = false
+		}
+		return rows
+	case *ast.List:
+		return m.list(n, width, 0)
+	case *ast.ThematicBreak:
+		return []Row{{Line: display.TextLine(strings.Repeat("─", min(width, 80)), m.base.With(display.Dim))}}
+	case *east.Table:
+		return m.table(n, width)
+	case *ast.HTMLBlock:
+		var b strings.Builder
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			b.Write(seg.Value(m.src))
+		}
+		if n.HasClosure() {
+			b.Write(n.ClosureLine.Value(m.src))
+		}
+		var lines []display.Line
+		for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+			lines = append(lines, display.TextLine(l, m.base))
+		}
+		return m.wrapAll(lines, width)
+	}
+	// Anything else (a link reference definition leaves nothing): its
+	// blocks, if any.
+	if n.Type() == ast.TypeBlock && n.HasChildren() && n.FirstChild().Type() == ast.TypeBlock {
+		return m.blocks(n, width)
+	}
+	return nil
+}
+
+// rawLines returns a code block's source lines, without their newlines.
+func (m *mdr) rawLines(n ast.Node) []string {
+	var out []string
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		out = append(out, strings.TrimSuffix(string(seg.Value(m.src)), "\n"))
+	}
+	return out
+}
+
+// codeRows is a code block: the open row, the code lines and the close row.
+func (m *mdr) codeRows(lang string, code []string, width int) []Row {
+	rows := []Row{{Line: display.TextLine(lang, dimSty), Closed: true}}
+	for _, c := range code {
+		l := display.Line{{Text: "  ", Style: plain}}
+		if c != "" {
+			l = append(l, display.Span{Text: c, Style: mdCode})
+		}
+		rows = append(rows, wrapPad(l, width)...)
+	}
+	return append(rows, Row{Closed: true})
+}
+
+// list renders a list at depth (0 for a top-level list).
+func (m *mdr) list(n *ast.List, width, depth int) []Row {
+	_ = depth
+	var rows []Row
+	num := n.Start
+	bulletSty := display.Style{Fg: display.FgAccent}
+	i := 0
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		if i > 0 && !n.IsTight {
+			rows = append(rows, Row{})
+		}
+		marker := "- "
+		switch {
+		case m.mode == PromptMode:
+			marker = m.originalMarker(n, it) + " "
+		case n.IsOrdered():
+			marker = strconv.Itoa(num+i) + ". "
+		}
+		if box := taskBox(it); box != "" {
+			marker += box
+		}
+		mw := display.TextWidth(marker)
+		var body []Row
+		var nested []bool // rows of a nested list, indented on their own
+		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+			if prev := c.PreviousSibling(); prev != nil && (c.HasBlankPreviousLines() || spacedAfter(prev, c)) {
+				body, nested = append(body, Row{}), append(nested, false)
+			}
+			if sub, ok := c.(*ast.List); ok {
+				for _, r := range m.list(sub, max(width-4, 1), depth+1) {
+					r.Line = append(display.Line{{Text: "    ", Style: plain}}, r.Line...)
+					body, nested = append(body, r), append(nested, true)
+				}
+				continue
+			}
+			for _, r := range m.block(c, max(width-mw, 1)) {
+				body, nested = append(body, r), append(nested, false)
+			}
+		}
+		if len(body) == 0 {
+			body, nested = []Row{{}}, []bool{false}
+		}
+		for k := range body {
+			switch {
+			case k == 0 && !nested[k]:
+				body[k].Line = append(display.Line{{Text: marker, Style: bulletSty}}, body[k].Line...)
+			case !nested[k]:
+				body[k].Line = append(display.Line{{Text: strings.Repeat(" ", mw), Style: plain}}, body[k].Line...)
+			}
+			body[k].Closed = false
+		}
+		rows = append(rows, body...)
+		i++
+	}
+	return rows
+}
+
+// originalMarker is a list item's marker as written (a You prompt keeps
+// it): the bullet character, or the number and its delimiter.
+func (m *mdr) originalMarker(n *ast.List, it ast.Node) string {
+	if !n.IsOrdered() {
+		return string(n.Marker)
+	}
+	if start := firstSegment(it); start > 0 {
+		ls := start
+		for ls > 0 && m.src[ls-1] != '\n' {
+			ls--
+		}
+		t := strings.TrimSpace(string(m.src[ls:start]))
+		if t = strings.TrimPrefix(strings.TrimPrefix(t, "[ ]"), "[x]"); t != "" {
+			if f := strings.Fields(t); len(f) > 0 {
+				return f[len(f)-1]
+			}
+		}
+	}
+	return strconv.Itoa(n.Start) + string(n.Marker)
+}
+
+// firstSegment is the source offset of the first text under n, or -1.
+func firstSegment(n ast.Node) int {
+	found := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := c.(*ast.Text); ok {
+			found = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return found
+}
+
+// taskBox is a task item's "[ ] " or "[x] ", removed from its text.
+func taskBox(it ast.Node) string {
+	first := it.FirstChild()
+	if first == nil {
+		return ""
+	}
+	box, ok := first.FirstChild().(*east.TaskCheckBox)
+	if !ok {
+		return ""
+	}
+	first.RemoveChild(first, box)
+	if box.IsChecked {
+		return "[x] "
+	}
+	return "[ ] "
+}
+
+// inlines renders the inline children of a block as logical lines (one per
+// source line of a paragraph).
+func (m *mdr) inlines(n ast.Node, base display.Style) []display.Line {
+	w := &inlineWriter{m: m, lines: []display.Line{nil}}
+	keepIndent := n.Parent() != nil && n.Parent().Kind() == ast.KindDocument
+	w.keepIndent = keepIndent
+	w.children(n, base)
+	return w.lines
+}
+
+// inlineWriter accumulates the logical lines of one block's inlines.
+type inlineWriter struct {
+	m          *mdr
+	lines      []display.Line
+	keepIndent bool
+	newLine    bool // the next text starts a line after a soft or hard break
+}
+
+func (w *inlineWriter) add(text string, st display.Style) {
+	if text == "" {
+		return
+	}
+	i := len(w.lines) - 1
+	if n := len(w.lines[i]); n > 0 && w.lines[i][n-1].Style == st {
+		w.lines[i][n-1].Text += text
+		return
+	}
+	w.lines[i] = append(w.lines[i], display.Span{Text: text, Style: st})
+}
+
+func (w *inlineWriter) breakLine() {
+	w.lines = append(w.lines, nil)
+	w.newLine = true
+}
+
+func (w *inlineWriter) children(n ast.Node, st display.Style) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		w.inline(c, st)
+	}
+}
+
+func (w *inlineWriter) inline(n ast.Node, st display.Style) {
+	m := w.m
+	switch n := n.(type) {
+	case *ast.Text:
+		if w.newLine && w.keepIndent {
+			// A continuation line keeps its leading spaces, as upstream's
+			// lexer keeps the paragraph's raw text.
+			s := n.Segment.Start
+			for s > 0 && (m.src[s-1] == ' ' || m.src[s-1] == '\t') {
+				s--
+			}
+			if s == 0 || m.src[s-1] == '\n' {
+				w.add(string(m.src[s:n.Segment.Start]), st)
+			}
+		}
+		w.newLine = false
+		w.add(m.textValue(n.Segment.Value(m.src)), st)
+		if n.SoftLineBreak() || n.HardLineBreak() {
+			w.breakLine()
+		}
+	case *ast.String:
+		w.newLine = false
+		w.add(m.textValue(n.Value), st)
+	case *ast.CodeSpan:
+		w.newLine = false
+		var b strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch t := c.(type) {
+			case *ast.Text:
+				b.Write(t.Segment.Value(m.src))
+			case *ast.String:
+				b.Write(t.Value)
+			}
+		}
+		// A line ending inside a code span is a space (CommonMark).
+		w.add(strings.ReplaceAll(b.String(), "\n", " "), mdCode)
+	case *ast.Emphasis:
+		a := display.Italic
+		if n.Level >= 2 {
+			a = display.Bold
+		}
+		w.children(n, st.With(a))
+	case *strikeNode:
+		w.children(n, st.With(display.Strike))
+	case *ast.Link:
+		w.link(n, string(n.Destination), st)
+	case *ast.AutoLink:
+		w.add(string(n.Label(m.src)), display.Style{Fg: display.FgAccent, Attrs: display.Underline})
+	case *ast.Image:
+		w.children(n, st)
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			for j, part := range strings.Split(string(seg.Value(m.src)), "\n") {
+				if j > 0 {
+					w.breakLine()
+				}
+				w.add(part, m.base)
+			}
+		}
+		w.newLine = false
+	default:
+		w.children(n, st)
+	}
+}
+
+// link renders a link: its text accented and underlined, then " (url)" in
+// dim when the text is not the URL itself.
+func (w *inlineWriter) link(n *ast.Link, url string, st display.Style) {
+	linkSty := display.Style{Fg: display.FgAccent, Attrs: display.Underline}
+	start := len(w.lines)
+	from := len(w.lines[start-1])
+	w.children(n, linkSty)
+	var text strings.Builder
+	for i := start - 1; i < len(w.lines); i++ {
+		l := w.lines[i]
+		if i == start-1 {
+			l = l[from:]
+		}
+		for k := range l {
+			l[k].Style = display.Style{Fg: display.FgAccent, Attrs: l[k].Style.Attrs | display.Underline}
+		}
+		text.WriteString(l.PlainText())
+	}
+	if text.String() != url && "mailto:"+text.String() != url {
+		w.add(" ("+url+")", st.With(display.Dim))
+	}
+}
+
+// textValue is a text segment's display: backslash escapes of ASCII
+// punctuation resolved, except in a You prompt (preserveBackslashEscapes).
+// Entities stay literal, as upstream's lexer keeps the raw text.
+func (m *mdr) textValue(b []byte) string {
+	s := string(b)
+	if m.mode == PromptMode || !strings.Contains(s, `\`) {
+		return s
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && util.IsPunct(s[i+1]) {
+			i++
+		}
+		out.WriteByte(s[i])
+	}
+	return out.String()
+}
+
+// overrideLine gives every span of l the colour and attributes of st,
+// keeping the span's own attributes (a heading's inline code is accented).
+func overrideLine(l display.Line, st display.Style) display.Line {
+	for i := range l {
+		l[i].Style = display.Style{Fg: st.Fg, Attrs: l[i].Style.Attrs | st.Attrs}
+	}
+	return l
+}
+
+func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
+	var rows []Row
+	for _, l := range lines {
+		rows = append(rows, wrapPad(l, width)...)
+	}
+	return rows
+}
+
+// wrapPad wraps one logical line and works out each row's padding style:
+// a row broken inside a styled span keeps that span's style (less
+// underline, which is closed at the row end); the last row's padding is
+// plain (presenters.md §3.6).
+func wrapPad(l display.Line, width int) []Row {
+	w := display.Wrap(l, width) // split once, for the wrap and the padding
+	defer w.Release()
+	wrapped, cells := w.Rows, w.Cells
+	rows := make([]Row, len(wrapped))
+	if len(wrapped) == 1 {
+		rows[0].Line = wrapped[0]
+		return rows
+	}
+	if w.ASCII {
+		return padASCII(l, wrapped, rows)
+	}
+	pos := 0
+	for i, w := range wrapped {
+		rows[i].Line = w
+		pos += display.CellCount(w)
+		if i == len(wrapped)-1 {
+			break
+		}
+		var st display.Style
+		switch {
+		case pos < len(cells) && cells[pos].Text == " ":
+			st = cells[pos].Style
+		case pos > 0 && pos <= len(cells):
+			st = cells[pos-1].Style
+		}
+		st.Attrs &^= display.Underline
+		rows[i].Pad = st
+		for pos < len(cells) && cells[pos].Text == " " {
+			pos++
+		}
+	}
+	return rows
+}
+
+// padASCII is wrapPad's padding for a printable-ASCII line, one cell a
+// byte: the same steps on byte offsets, without splitting into cells.
+func padASCII(l display.Line, wrapped []display.Line, rows []Row) []Row {
+	flat := l.PlainText()
+	at := func(i int) display.Style { // the style of byte i
+		for _, sp := range l {
+			if i < len(sp.Text) {
+				return sp.Style
+			}
+			i -= len(sp.Text)
+		}
+		return display.Style{}
+	}
+	pos := 0
+	for i, w := range wrapped {
+		rows[i].Line = w
+		for _, sp := range w {
+			pos += len(sp.Text)
+		}
+		if i == len(wrapped)-1 {
+			break
+		}
+		var st display.Style
+		switch {
+		case pos < len(flat) && flat[pos] == ' ':
+			st = at(pos)
+		case pos > 0 && pos <= len(flat):
+			st = at(pos - 1)
+		}
+		st.Attrs &^= display.Underline
+		rows[i].Pad = st
+		for pos < len(flat) && flat[pos] == ' ' {
+			pos++
+		}
+	}
+	return rows
+}

@@ -1,0 +1,89 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
+)
+
+// reasonSty is a reasoning body's base style, as the renderer gives it.
+var reasonSty = display.Style{Attrs: display.Dim | display.Italic}
+
+// TestMarkdown pins the Markdown rules of presenters.md §3 row by row:
+// text (trailing padding trimmed) and style runs.
+func TestMarkdown(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		in    string
+		base  display.Style
+		mode  Mode
+		width int
+		want  []string // "text|runs"
+	}{
+		{"soft breaks are rows", "a\nb\n\nc", plain, TextMode, 20,
+			[]string{"a|[]", "b|[]", "|[]", "c|[]"}},
+		{"paragraph then fence, code-mode reasoning", "Looking:\n```\n{\n}\n```\n\nSo.", reasonSty, ReasoningMode, 20,
+			[]string{"Looking:|[{0 7 dim italic}]", "|[]", "|[]", "  {|[{2 2 fg=cyan}]", "  }|[{2 2 fg=cyan}]", "|[]", "|[]", "So.|[{0 2 dim italic}]"}},
+		{"fence label", "```ts\nx\n```", plain, TextMode, 20,
+			[]string{"ts|[{0 1 dim}]", "  x|[{2 2 fg=cyan}]", "|[]"}},
+		{"headings", "# One\n## Two\n### Three\ntext", plain, TextMode, 20,
+			[]string{"One|[{0 2 fg=bright-magenta bold underline}]", "|[]", "Two|[{0 2 fg=bright-magenta bold}]", "|[]",
+				"### Three|[{0 8 fg=bright-magenta bold}]", "|[]", "text|[]"}},
+		{"lists renumbered", "3. c\n7. d\n\n* x\n+ y", plain, TextMode, 20,
+			[]string{"3. c|[{0 2 fg=bright-magenta}]", "4. d|[{0 2 fg=bright-magenta}]", "|[]",
+				"- x|[{0 1 fg=bright-magenta}]", "- y|[{0 1 fg=bright-magenta}]"}},
+		{"prompt keeps markers and escapes", "3) c\n* x \\*", plain, PromptMode, 20,
+			[]string{"3) c|[{0 2 fg=bright-magenta}]", "* x \\*|[{0 1 fg=bright-magenta}]"}},
+		{"paragraph then list: no blank", "para\n- a\nlazy", plain, TextMode, 20,
+			[]string{"para|[]", "- a|[{0 1 fg=bright-magenta}]", "  lazy|[]"}},
+		{"inline styles", "**b** *i* ~~s~~ ~t~ `c` \\* &amp;", plain, TextMode, 40,
+			[]string{"b i s ~t~ c * &amp;|[{0 0 bold} {2 2 italic} {4 4 strike} {10 10 fg=cyan}]"}},
+		{"reasoning styles", "a **b** `c`", reasonSty, ReasoningMode, 40,
+			[]string{"a b c|[{0 1 dim italic} {2 2 bold dim italic} {3 3 dim italic} {4 4 fg=cyan}]"}},
+		{"links", "[x](http://u) <http://v> https://w.io", plain, TextMode, 60,
+			[]string{"x (http://u) http://v https://w.io|[{0 0 fg=bright-magenta underline} {1 11 dim} {13 20 fg=bright-magenta underline} {22 33 fg=bright-magenta underline}]"}},
+		{"quote and rule", "> q\n\n---", plain, TextMode, 10,
+			[]string{"│ q|[{0 1 fg=bright-magenta} {2 2 dim italic}]", "|[]", "──────────|[{0 9 dim}]"}},
+		{"table", "| a | b |\n|---|---|\n| 1 | 22 |", plain, TextMode, 20,
+			[]string{"┌───┬────┐|[]", "│ a │ b  │|[{2 2 bold} {6 6 bold}]", "├───┼────┤|[]", "│ 1 │ 22 │|[]", "└───┴────┘|[]"}},
+		{"wrapped code keeps its style on the padding", "ab `cd ef`", plain, TextMode, 5,
+			[]string{"ab cd|[{3 4 fg=cyan}]", "ef|[{0 1 fg=cyan}]"}},
+		{"html block literal", "<div>\nhi\n</div>", plain, TextMode, 20,
+			[]string{"<div>|[]", "hi|[]", "</div>|[]"}},
+		{"indented code", "    code", plain, TextMode, 20,
+			[]string{"|[]", "  code|[{2 5 fg=cyan}]", "|[]", "|[]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows := mdStrings(Rows(tc.in, tc.base, tc.mode, tc.width), tc.width)
+			var got []string
+			for _, row := range screen.Decode(rows) {
+				got = append(got, strings.TrimRight(row.Text, " ")+"|"+runsText(row.Runs))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tc.want, "\n  "))
+			}
+		})
+	}
+}
+
+// TestMarkdownWrapPadding pins the wrap-padding rule (presenters.md §3.6):
+// a reasoning row that wraps inside its dim italic text keeps dim italic
+// on the padding; the last row's padding is plain.
+func TestMarkdownWrapPadding(t *testing.T) {
+	rows := screen.Decode(mdStrings(Rows("aaaa bbbb cccc", reasonSty, ReasoningMode, 10), 10))
+	if len(rows) != 2 || runsText(rows[0].Runs) != "[{0 9 dim italic}]" || runsText(rows[1].Runs) != "[{0 3 dim italic}]" {
+		t.Errorf("got %+v", rows)
+	}
+}
+
+// runsText formats style runs compactly: [{start end labels} …].
+func runsText(runs []screen.Run) string {
+	parts := make([]string, len(runs))
+	for i, r := range runs {
+		parts[i] = fmt.Sprintf("{%d %d %s}", r.Start, r.End, r.Labels)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}

@@ -1,0 +1,325 @@
+package markdown
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	gtext "github.com/yuin/goldmark/text"
+
+	"github.com/dshtest/dshtest/terminal/display"
+)
+
+// Plain Markdown: text in which no Markdown construct can start is laid out
+// without goldmark. Most tool output and much prose is such text, and
+// parsing it is most of a card's cost. The layout is the one goldmark's
+// tree gives such text (markdown.go): every non-blank line, less its
+// trailing spaces (a line break drops them, hard or soft), is a paragraph
+// line of one span in the base style, wrapped and padded; a run of blank
+// lines between two lines is one blank row; blank lines before the first
+// and after the last line leave nothing. FuzzPlainMarkdown compares the two
+// paths.
+
+// lineStarts are the ASCII punctuation a plain line may start with: none
+// of them opens a block (CommonMark, GFM's tables and task items) or,
+// there, an inline construct.
+const lineStarts = "[]{}()\"'/.,;:$%?"
+
+// plainMarkdown reports whether text is plain: a cheap, deliberately
+// conservative scan. A false "plain" would change the output; a false "not
+// plain" only costs a parse. Every line, unless empty, must start with an
+// ASCII letter, a non-ASCII byte, a backslash (checked below), one of
+// lineStarts or a run of digits not followed by "." or ")" (an ordered
+// list marker). No line may hold a control byte, a tab, any of *`<>|!&@
+// (emphasis, code, images, HTML, autolinks, tables, entities and e-mail
+// addresses), a run of exactly two "~" (a strike; any other run is
+// literal), a "_" but between two letters or digits (where it can
+// neither open nor close emphasis), a ":" after "]" (a link definition) or
+// before "//" (a URL), "](" or "][" (a link), a backslash but before a
+// letter or digit (an escape or a hard break) or "www." (a bare link).
+// Block markers (#, >, -, +, =, indentation) can only start a line, and a
+// line starts with none of them. A "[" is literal where no link definition
+// can exist, and none can without a "]:".
+func plainMarkdown(text string) bool {
+	start := true
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == '\n' {
+			start = true
+			continue
+		}
+		if start {
+			start = false
+			switch {
+			case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= 0x80, c == '\\',
+				strings.IndexByte(lineStarts, c) >= 0:
+			case c >= '0' && c <= '9':
+				j := i
+				for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+					j++
+				}
+				if j < len(text) && (text[j] == '.' || text[j] == ')') {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		switch c {
+		case '*', '`', '<', '>', '|', '!', '&', '@', 0x7f:
+			return false
+		case '~':
+			// Only a run of exactly two strikes (strike.go); a
+			// line cannot open with one (a fence).
+			j := i + 1
+			for j < len(text) && text[j] == '~' {
+				j++
+			}
+			if j-i == 2 {
+				return false
+			}
+			i = j - 1
+		case ':':
+			// A colon means something only in a link definition ("]:")
+			// and a bare URL ("http://", which Linkify turns into a link).
+			if i > 0 && text[i-1] == ']' || strings.HasPrefix(text[i+1:], "//") {
+				return false
+			}
+		case '_':
+			// A run of underscores between two letters or digits can
+			// neither open nor close emphasis (CommonMark's flanking
+			// rules): it is literal, as in snake_case.
+			j := i + 1
+			for j < len(text) && text[j] == '_' {
+				j++
+			}
+			if !wordRune(utf8.DecodeLastRuneInString(text[:i])) || !wordRune(utf8.DecodeRuneInString(text[j:])) {
+				return false
+			}
+			i = j - 1
+		case '\\':
+			// Escapes only ASCII punctuation; before a line end it is a
+			// hard break. The escaper's \x1b and \u200b are literal.
+			if i+1 == len(text) || !isAlnum(text[i+1]) {
+				return false
+			}
+		case ']':
+			// Brackets are literal text unless a link follows ("](",
+			// "][") or a definition exists, and no line starts with one.
+			if i+1 < len(text) && (text[i+1] == '(' || text[i+1] == '[') {
+				return false
+			}
+		case 'w', 'W':
+			if i+4 <= len(text) && strings.EqualFold(text[i:i+4], "www.") {
+				return false
+			}
+		}
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// plainRows lays out plain text (plainMarkdown) at width. With head >= 0
+// it builds only the rows a fold keeps, the first head and the last tail,
+// and counts the others; total is the number of rows of the whole layout.
+// When total <= head+tail every row is built.
+func plainRows(text string, base display.Style, width, head, tail int) (rows []Row, total int) {
+	width = max(width, 1)
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ") // a line break drops them
+	}
+	first, last := 0, len(lines)
+	for first < last && lines[first] == "" {
+		first++
+	}
+	for last > first && lines[last-1] == "" {
+		last--
+	}
+	lines = lines[first:last]
+	if head < 0 || tail < 0 {
+		for i, l := range lines {
+			if l == "" {
+				if lines[i-1] != "" {
+					rows = append(rows, Row{})
+				}
+				continue
+			}
+			rows = append(rows, plainLine(l, base, width)...)
+		}
+		return rows, len(rows)
+	}
+	// First pass: each line's row count. A line of printable ASCII or no
+	// wider than the width is counted without building its rows; any other
+	// is built once and kept.
+	counts := make([]int, len(lines))
+	built := make(map[int][]Row)
+	for i, l := range lines {
+		switch {
+		case l == "":
+			if lines[i-1] != "" {
+				counts[i] = 1
+			}
+		case isPrintableASCII(l):
+			counts[i] = asciiRowCount(l, width)
+		case display.TextWidth(l) <= width:
+			counts[i] = 1 // WrapLine keeps it whole
+		default:
+			built[i] = plainLine(l, base, width)
+			counts[i] = len(built[i])
+		}
+		total += counts[i]
+	}
+	// Second pass: the rows of the lines that reach the kept ranges.
+	keep := func(k int) bool { return k < head || k >= total-tail }
+	k := 0
+	for i, l := range lines {
+		n := counts[i]
+		if n == 0 {
+			continue
+		}
+		if !keep(k) && !keep(k+n-1) { // rows k…k+n-1, all between the kept ends
+			k += n
+			continue
+		}
+		var lr []Row
+		switch {
+		case l == "":
+			lr = []Row{{}}
+		case built[i] != nil:
+			lr = built[i]
+		default:
+			lr = plainLine(l, base, width)
+		}
+		for j, row := range lr {
+			if keep(k + j) {
+				rows = append(rows, row)
+			}
+		}
+		k += n
+	}
+	return rows, total
+}
+
+// plainLine is one paragraph line's rows, as markdown lays it out: wrapped
+// and padded, and wrapped again if a row still outgrows the width.
+func plainLine(l string, base display.Style, width int) []Row {
+	return rewrap(wrapPad(display.TextLine(l, base), width), width)
+}
+
+// asciiRowCount is len(plainLine(s, …, width)) for printable-ASCII s: the
+// rows of WrapLine, which for such text are never wider than the width.
+func asciiRowCount(s string, width int) int {
+	if len(s) <= width {
+		return 1
+	}
+	n := 0
+	display.ASCIIRows(s, width, func(int, int) { n++ })
+	return n
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func isPrintableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// piece is a run of a folded body's rows: rows already built, or one
+// paragraph line of the document's top level not yet wrapped (printable
+// ASCII, or no wider than the width), which makes n rows.
+type piece struct {
+	rows []Row
+	lazy display.Line
+	n    int
+}
+
+// parsedFold is Fold through goldmark's tree. It lays out the
+// document's blocks as markdown does, except that a top-level paragraph's
+// lines of printable ASCII or no wider than the width are only counted,
+// and wrapped only when a row of theirs is kept: such a line's rows are
+// wrapPad's, which no re-wrap changes (an ASCII row is never wider than
+// the width; a line that fits is one row, itself).
+func parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
+	src := []byte(text)
+	doc := mdParser.Parse(gtext.NewReader(src))
+	m := &mdr{src: src, base: base, mode: mode}
+	width = max(width, 1)
+	var pieces []piece
+	total := 0
+	add := func(rows []Row) {
+		rows = rewrap(rows, width)
+		pieces = append(pieces, piece{rows: rows, n: len(rows)})
+		total += len(rows)
+	}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if prev := n.PreviousSibling(); prev != nil && (m.blankBefore(n) || spacedAfter(prev, n)) {
+			add([]Row{{}})
+		}
+		switch n.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			for _, l := range m.inlines(n, m.base) {
+				var c int
+				switch {
+				case display.PrintableASCII(l):
+					c = asciiRowCount(l.PlainText(), width)
+				case l.Width() <= width:
+					c = 1 // WrapLine keeps it whole
+				default:
+					add(wrapPad(l, width))
+					continue
+				}
+				pieces = append(pieces, piece{lazy: l, n: c})
+				total += c
+			}
+		default:
+			add(m.block(n, width))
+		}
+	}
+	var rows []Row
+	k := 0
+	for _, p := range pieces {
+		if p.n == 0 || (k >= head && k+p.n-1 < total-tail && total > head+tail) {
+			k += p.n
+			continue
+		}
+		pr := p.rows
+		if pr == nil {
+			pr = wrapPad(p.lazy, width)
+		}
+		for j, row := range pr {
+			if i := k + j; i < head || i >= total-tail || total <= head+tail {
+				rows = append(rows, row)
+			}
+		}
+		k += p.n
+	}
+	return rows, total
+}
+
+// rewrap wraps again a row that outgrows the width (a prefix or a table
+// can, at a very narrow width).
+func rewrap(rows []Row, width int) []Row {
+	for i := 0; i < len(rows); i++ {
+		if rows[i].Line.Width() > width {
+			again := wrapPad(rows[i].Line, width)
+			rows = append(rows[:i], append(again, rows[i+1:]...)...)
+			i += len(again) - 1
+		}
+	}
+	return rows
+}
+
+// wordRune reports whether r, decoded with size n, is a letter or a digit.
+func wordRune(r rune, n int) bool {
+	return n > 0 && r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
+}
