@@ -170,7 +170,7 @@ func (f *File) Close() error {
 // summary fills lg's report of the stream s read to its end.
 func (f *File) summary(s *reader.Stream, lg *Log) *Log {
 	lg.Path, lg.Summary = f.name, s.Summary()
-	if f.name != f.path && f.path != "" {
+	if f.renames() {
 		lg.Name = f.rename(lg.Name)
 		lg.Warnings = slices.Clone(lg.Warnings)
 		for i := range lg.Warnings {
@@ -180,19 +180,23 @@ func (f *File) summary(s *reader.Stream, lg *Log) *Log {
 	return lg
 }
 
-// rename puts the file's name (Options.Name) for its path in what the
-// reader calls something of it ("path", "path!member").
+// renames reports whether the reader's names of the file are put as
+// Options.Name says.
+func (f *File) renames() bool { return f.name != f.path && f.path != "" }
+
+// rename puts the file's name for its path in what the reader calls
+// something of it ("path", "path!member").
 func (f *File) rename(p string) string {
-	if rest, ok := strings.CutPrefix(p, f.path); ok && f.name != f.path && f.path != "" {
+	if rest, ok := strings.CutPrefix(p, f.path); ok && f.renames() {
 		return f.name + rest
 	}
 	return p
 }
 
-// named is err with the file renamed (Options.Name) where it names it.
+// named is err with the file renamed where it names it.
 func (f *File) named(err error) error {
 	var e *sessionlog.Error
-	if f.name == f.path || f.path == "" || !errors.As(err, &e) {
+	if !f.renames() || !errors.As(err, &e) {
 		return err
 	}
 	if p := f.rename(e.Path); p != e.Path {
