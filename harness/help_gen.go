@@ -130,14 +130,17 @@ inject --kind KIND TEXT [--as NAME]
 		{name: "load", run: verbLoad, help: `load FILE
 
     Loads a log carried in the archive as the scenario's session, through the
-    one reading path every dshtest command uses (sessionlog/reader: any form
-    upstream writes, its upgrades and crash recovery; a header-less JSONL log
-    as written), then surface.Load, no session/end-seed appended. It must come before
-    any append and before mount. Decode and load errors are the codec's and
-    the session's ("path:line: reason (seq N)", "seed event at index N …").
-    FILE is a regular file of the archive: an absolute path, a ".." or a
-    link that leads out of the scenario's directory is refused before it is
-    read, and the log is read line by line under the codec's 64 MiB line cap.
+    one load path every dshtest command uses (package load: any form
+    upstream writes, its upgrades and crash recovery, a header-less JSONL log
+    as written; the load-time checks and the surface fold), no session/end
+    seed appended. It must come before any append and before mount. A
+    refusal is the one dshtest check prints for the file, "FILE:line: reason
+    (seq N)", whatever layer refused. FILE is a regular file of the archive:
+    an absolute path, a ".." or a link that leads out of the scenario's
+    directory is refused before it is read, and the log is read line by line
+    under the reader's 64 MiB line cap. A SQLite database is read only by a
+    program that links its reader (dshtest run does; a test of its own
+    imports sessionlog/sqlite).
 
     Example:
 

@@ -2,13 +2,11 @@ package harness
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/sessionlog/reader"
-	"github.com/dshtest/dshtest/surface"
+	"github.com/dshtest/dshtest/load"
 )
 
 // verbLoad is the load verb.
@@ -16,14 +14,17 @@ import (
 //	load FILE
 //
 // Loads a log carried in the archive as the scenario's session, through the
-// one reading path every dshtest command uses (sessionlog/reader: any form
-// upstream writes, its upgrades and crash recovery; a header-less JSONL log
-// as written), then surface.Load, no session/end-seed appended. It must come before
-// any append and before mount. Decode and load errors are the codec's and
-// the session's ("path:line: reason (seq N)", "seed event at index N …").
-// FILE is a regular file of the archive: an absolute path, a ".." or a
-// link that leads out of the scenario's directory is refused before it is
-// read, and the log is read line by line under the codec's 64 MiB line cap.
+// one load path every dshtest command uses (package load: any form
+// upstream writes, its upgrades and crash recovery, a header-less JSONL log
+// as written; the load-time checks and the surface fold), no session/end
+// seed appended. It must come before any append and before mount. A
+// refusal is the one dshtest check prints for the file, "FILE:line: reason
+// (seq N)", whatever layer refused. FILE is a regular file of the archive:
+// an absolute path, a ".." or a link that leads out of the scenario's
+// directory is refused before it is read, and the log is read line by line
+// under the reader's 64 MiB line cap. A SQLite database is read only by a
+// program that links its reader (dshtest run does; a test of its own
+// imports sessionlog/sqlite).
 //
 // Example:
 //
@@ -41,30 +42,23 @@ func verbLoad(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("load: the scenario already has a log or a terminal; load comes first")
 		}
 		// Confined to the archive (no absolute path, no .. or link out,
-		// regular files only), then read by the one reader, which streams
-		// it line by line under the line cap.
+		// regular files only), then loaded by path (a SQLite database
+		// needs one), named as the scenario names it.
 		f, err := openArchiveFile(ts, "load", args[0])
 		if err != nil {
 			return err
 		}
-		abs := ts.MkAbs(args[0])
 		f.Close()
-		log, err := reader.Read(abs, reader.Options{})
-		if err != nil {
-			var re *reader.Error
-			if errors.As(err, &re) && re.Path == abs {
-				re.Path = args[0] // name the file as the scenario does
+		lg, err := load.Read(ts.MkAbs(args[0]), load.Options{Name: args[0], Clock: s.clock})
+		if lg != nil {
+			for _, w := range lg.Warnings {
+				ts.Logf("load: warning: %s", w)
 			}
-			return err
 		}
-		for _, w := range log.Warnings {
-			ts.Logf("load: warning: %s", w)
-		}
-		sess, err := surface.Load(log.Events, s.clock)
 		if err != nil {
 			return err
 		}
-		s.sess = sess
+		s.sess = lg.Session
 		s.syncCursor()
 		return nil
 	})

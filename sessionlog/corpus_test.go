@@ -332,8 +332,8 @@ func TestCorpus(t *testing.T) {
 				t.Logf("%s: ends inside a turn; %d synthetic closers from seq %d", e.file, len(res.closers), res.closers[0].Seq)
 			}
 		case e.class == "not-genuine":
-			var he *header.Error
-			if !errors.As(res.err, &he) {
+			var he *sessionlog.Error
+			if !errors.As(res.err, &he) || he.Layer != sessionlog.LayerHeader {
 				t.Errorf("%s: not-genuine file not refused by the header rule: %v", e.file, res.err)
 				continue
 			}

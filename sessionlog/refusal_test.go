@@ -1,20 +1,48 @@
 package sessionlog
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
 
-func TestRefusal(t *testing.T) {
+func TestError(t *testing.T) {
 	for _, tt := range []struct {
-		line int
-		seq  int64
+		pos  Pos
 		want string
 	}{
-		{0, -1, "f.jsonl: bad"},
-		{3, -1, "f.jsonl:3: bad"},
-		{0, 7, "f.jsonl: bad (seq 7)"},
-		{3, 0, "f.jsonl:3: bad (seq 0)"},
+		{Pos{"f.jsonl", 0, -1}, "f.jsonl: bad"},
+		{Pos{"f.jsonl", 3, -1}, "f.jsonl:3: bad"},
+		{Pos{"f.jsonl", 0, 7}, "f.jsonl: bad (seq 7)"},
+		{Pos{"f.jsonl", 3, 0}, "f.jsonl:3: bad (seq 0)"},
+		{NoPos, "bad"},
+		{Pos{Seq: 4}, "bad"}, // no file yet: the caller places it
 	} {
-		if got := Refusal("f.jsonl", tt.line, tt.seq, "bad"); got != tt.want {
-			t.Errorf("Refusal(line %d, seq %d) = %q, want %q", tt.line, tt.seq, got, tt.want)
+		e := Refuse(LayerDecode, tt.pos, "bad", nil)
+		if got := e.Error(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.pos, got, tt.want)
 		}
+	}
+}
+
+func TestErrorFound(t *testing.T) {
+	cause := Refuse(LayerDecode, Pos{"f.jsonl", 2, -1}, "line too long", ErrTooLong)
+	err := fmt.Errorf("reading: %w", cause)
+	var e *Error
+	if !errors.As(err, &e) || e.Layer != LayerDecode || !errors.Is(err, ErrTooLong) {
+		t.Fatalf("errors.As/Is of %v: %+v", err, e)
+	}
+	moved := e.At(Pos{"g.jsonl", 5, 1})
+	if moved.Error() != "g.jsonl:5: line too long (seq 1)" || e.Path != "f.jsonl" {
+		t.Errorf("At: %q (original %q)", moved, e)
+	}
+}
+
+func TestWarning(t *testing.T) {
+	if got := (Warning{Pos{"f.jsonl", 1, -1}, "bom"}).String(); got != "f.jsonl:1: bom" {
+		t.Errorf("%q", got)
+	}
+	if got := (Warning{Pos{"f.jsonl", 0, -1}, "torn"}).String(); got != "f.jsonl: torn" {
+		t.Errorf("%q", got)
 	}
 }

@@ -178,8 +178,8 @@ func TestVocabularyMatchesSpec(t *testing.T) {
 	for _, n := range refusedLegacy {
 		line := `{"type":"` + n + `","seq":3,"time":1,"data":{"reason":"fallback"}}`
 		_, _, err := upgrade.New("s").Upgrade([]byte(line))
-		var ue *upgrade.Error
-		if !errors.As(err, &ue) || !strings.Contains(ue.Text, "unsupported legacy "+n) {
+		var ue *sessionlog.Error
+		if !errors.As(err, &ue) || ue.Layer != sessionlog.LayerUpgrade || !strings.Contains(ue.Reason, "unsupported legacy "+n) {
 			t.Errorf("%s: the upgrade refusal is missing: %v", n, err)
 		}
 	}

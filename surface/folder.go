@@ -61,7 +61,7 @@ func (f *Folder) Add(e *sessionlog.Event) {
 }
 
 // Err returns what Load would have returned for the events added so far:
-// nil, or an *EventError.
+// nil, or an *sessionlog.Error.
 func (f *Folder) Err() error {
 	if f.checkErr != nil {
 		return f.checkErr

@@ -35,7 +35,7 @@ func NewSession(clock sessionlog.Clock) *Session {
 // Load mounts a stored log as it is: it runs the load-time checks
 // (ValidateLog) and folds the surface, and appends nothing. The session
 // keeps events (the slice, not a copy); the caller must not change it
-// afterwards. Errors are *EventError with the spec's texts.
+// afterwards. Errors are *sessionlog.Error with the spec's texts.
 func Load(events []sessionlog.Event, clock sessionlog.Clock) (*Session, error) {
 	if err := ValidateLog(events); err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func Resume(events []sessionlog.Event, clock sessionlog.Clock) (*Session, error)
 // present and lossless JSON), the legacy type, the message shape (subject
 // "session event at seq N"), unknown types without ignorable, and the
 // surface fold. A rejected event never enters the log and changes nothing;
-// errors are *EventError with the spec's texts. An Append from inside a
+// errors are *sessionlog.Error with the spec's texts. An Append from inside a
 // listener fails with "session append cannot reenter while another append
 // is being published".
 //
@@ -83,8 +83,7 @@ func Resume(events []sessionlog.Event, clock sessionlog.Clock) (*Session, error)
 // returned Event is the one pushed.
 func (s *Session) Append(e sessionlog.Event) (sessionlog.Event, error) {
 	if s.publishing {
-		return sessionlog.Event{}, &EventError{Seq: int64(len(s.events)), Type: e.Type,
-			Reason: "session append cannot reenter while another append is being published"}
+		return sessionlog.Event{}, eventErrorf(int64(len(s.events)), "session append cannot reenter while another append is being published")
 	}
 	e.Seq = int64(len(s.events))
 	e.Time = s.clock()
@@ -92,10 +91,10 @@ func (s *Session) Append(e sessionlog.Event) (sessionlog.Event, error) {
 	e.SurfaceOp = cloneRaw(e.SurfaceOp)
 	e.SourceEventSeqs = cloneRaw(e.SourceEventSeqs)
 	if !validEnvelope(&e, false) {
-		return sessionlog.Event{}, eventErrorf(&e, e.Seq, "session event at seq %d has an invalid event envelope", e.Seq)
+		return sessionlog.Event{}, eventErrorf(e.Seq, "session event at seq %d has an invalid event envelope", e.Seq)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
-		return sessionlog.Event{}, eventErrorf(&e, e.Seq, "session event at seq %d uses unsupported legacy request/header-delta format", e.Seq)
+		return sessionlog.Event{}, eventErrorf(e.Seq, "session event at seq %d uses unsupported legacy request/header-delta format", e.Seq)
 	}
 	if err := CheckMessageShape(&e, func() string { return fmt.Sprintf("session event at seq %d", e.Seq) }); err != nil {
 		return sessionlog.Event{}, err

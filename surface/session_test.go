@@ -84,9 +84,9 @@ func TestLoadErrors(t *testing.T) {
 			if err.Error() != tt.want {
 				t.Errorf("error:\n got %q\nwant %q", err.Error(), tt.want)
 			}
-			var ee *EventError
+			var ee *sessionlog.Error
 			if !errors.As(err, &ee) {
-				t.Errorf("error type %T, want *EventError", err)
+				t.Errorf("error type %T, want *sessionlog.Error", err)
 			}
 		})
 	}

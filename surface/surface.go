@@ -198,10 +198,10 @@ func (s *Surface) Commit(p Plan) error {
 
 // Validate plans the fold step for e (log.md §6) without changing the
 // Surface. The checks run in the spec's order and the first failure is
-// returned as an *EventError with the spec's text.
+// returned as an *sessionlog.Error with the spec's text.
 func (s *Surface) Validate(e *sessionlog.Event) (Plan, error) {
 	fail := func(format string, args ...any) (Plan, error) {
-		return Plan{}, eventErrorf(e, e.Seq, format, args...)
+		return Plan{}, eventErrorf(e.Seq, format, args...)
 	}
 	if e.Seq != s.next {
 		return fail("session event seq %d is not contiguous; expected %d", e.Seq, s.next)
@@ -304,7 +304,7 @@ func parseOpFast(raw json.RawMessage) sessionlog.Op {
 // shadowed is nil for an append.
 func checkProvenance(e *sessionlog.Event, shadowed []int64) error {
 	fail := func(format string, args ...any) error {
-		return eventErrorf(e, e.Seq, format, args...)
+		return eventErrorf(e.Seq, format, args...)
 	}
 	var seqs []int64
 	if present(e.SourceEventSeqs) {
@@ -516,7 +516,7 @@ type FoldResult struct {
 
 // Fold runs the surface fold over events, whose first must carry seq
 // baseSeq, and returns the final surface. It stops at the first rejected
-// event with its *EventError.
+// event with its *sessionlog.Error.
 func Fold(events []sessionlog.Event, baseSeq int64) (FoldResult, error) {
 	s := New(baseSeq)
 	for i := range events {

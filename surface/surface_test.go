@@ -294,8 +294,8 @@ func TestFoldErrors(t *testing.T) {
 			if err.Error() != tt.want {
 				t.Errorf("error:\n got %q\nwant %q", err.Error(), tt.want)
 			}
-			if _, ok := err.(*EventError); !ok {
-				t.Errorf("error type %T, want *EventError", err)
+			if _, ok := err.(*sessionlog.Error); !ok {
+				t.Errorf("error type %T, want *sessionlog.Error", err)
 			}
 			if diff := cmp.Diff(before, snapshot(s)); diff != "" {
 				t.Errorf("rejected candidate changed the surface (-before +after):\n%s", diff)

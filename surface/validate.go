@@ -11,21 +11,15 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
-// EventError is the rejection of one event by load-time validation, the
-// surface fold or Session.Append. Error() returns Reason, which is the
-// spec's text verbatim (log.md §1.2, §4–§6, §8.3).
-type EventError struct {
-	// Seq is the event's seq; for load-time envelope errors, its index in
-	// the loaded array.
-	Seq    int64
-	Type   string
-	Reason string
-}
-
-func (e *EventError) Error() string { return e.Reason }
-
-func eventErrorf(e *sessionlog.Event, seq int64, format string, args ...any) *EventError {
-	return &EventError{Seq: seq, Type: e.Type, Reason: fmt.Sprintf(format, args...)}
+// eventErrorf is the rejection of one event by load-time validation, the
+// surface fold or Session.Append: a *sessionlog.Error of
+// sessionlog.LayerSurface whose Reason is the spec's text verbatim
+// (log.md §1.2, §4–§6, §8.3) and whose Seq is the event's seq (for
+// load-time envelope errors, its index in the loaded array). It names no
+// file or line, and so prints as its Reason: the loader of a file places it
+// (package load).
+func eventErrorf(seq int64, format string, args ...any) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerSurface, sessionlog.Pos{Seq: seq}, fmt.Sprintf(format, args...), nil)
 }
 
 // ValidateLog runs the load-time checks of log.md §1.2 over a stored or
@@ -53,13 +47,13 @@ func ValidateLog(events []sessionlog.Event) error {
 // syntax, its payloads are known to be valid JSON (Folder.TrustSyntax).
 func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
 	if !validEnvelope(e, syntax) {
-		return eventErrorf(e, i, "seed event at index %d has an invalid event envelope", i)
+		return eventErrorf(i, "seed event at index %d has an invalid event envelope", i)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
-		return eventErrorf(e, i, "seed event at index %d uses unsupported legacy request/header-delta format", i)
+		return eventErrorf(i, "seed event at index %d uses unsupported legacy request/header-delta format", i)
 	}
 	if e.Seq != i {
-		return eventErrorf(e, i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
+		return eventErrorf(i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
 	}
 	if err := CheckMessageShape(e, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
 		return err
@@ -73,7 +67,7 @@ func checkKnown(e *sessionlog.Event) error {
 	if e.Ignorable || isKnownType(e.Type) {
 		return nil
 	}
-	return eventErrorf(e, e.Seq, "session event at seq %d has unknown type %q and is not marked ignorable", e.Seq, e.Type)
+	return eventErrorf(e.Seq, "session event at seq %d has unknown type %q and is not marked ignorable", e.Seq, e.Type)
 }
 
 // validEnvelope checks what the typed Event can still get wrong; with
@@ -158,7 +152,7 @@ func CheckMessageShape(e *sessionlog.Event, subject func() string) error {
 		return nil
 	}
 	fail := func(format string, args ...any) error {
-		return eventErrorf(e, e.Seq, "%s %s", subject(), fmt.Sprintf(format, args...))
+		return eventErrorf(e.Seq, "%s %s", subject(), fmt.Sprintf(format, args...))
 	}
 	msgRaw := []byte(e.Data)
 	if e.Type != sessionlog.TypeUserMessage {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/screen"
-	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -76,7 +76,7 @@ func TestConformanceCLISnapshots(t *testing.T) {
 	}
 	for _, pair := range cliPairs {
 		t.Run(pair.name, func(t *testing.T) {
-			lg, err := reader.Read(filepath.Join(cliSnapshots, pair.name, "session.jsonl"), reader.Options{})
+			lg, err := load.Read(filepath.Join(cliSnapshots, pair.name, "session.jsonl"), load.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

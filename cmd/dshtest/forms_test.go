@@ -11,6 +11,7 @@ import (
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/header"
+	"github.com/dshtest/dshtest/sessionlog/store"
 )
 
 // scriptTB lets the logforms writers, which take a testing.TB, fail a
@@ -77,7 +78,7 @@ func cmdStoreLog(ts *testscript.TestScript, neg bool, args []string) {
 	lines := srcLines(ts, args[0])
 	h, err := header.Parse(lines[0])
 	ts.Check(err)
-	p, err := container.SessionPath(ts.MkAbs(args[1]), h.CWD, h.ID, true)
+	p, err := store.SessionPath(ts.MkAbs(args[1]), h.CWD, h.ID, true)
 	ts.Check(err)
 	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
 	ts.Check(os.WriteFile(p, logforms.WriteZstd(scriptTB{ts: ts}, lines, 4), 0o644))

@@ -9,27 +9,31 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
-const hdr = `{"type":"session","version":0,"id":"s1","createdAt":1700000000000,"cwd":"/w","delegationDepth":0}`
+const hdr = logforms.Header
 
-func ev(seq int, typ string) string {
-	return fmt.Sprintf(`{"type":%q,"seq":%d,"time":0,"data":{}}`, typ, seq)
-}
+func ev(seq int, typ string) string  { return logforms.Event(seq, typ) }
+func jsonl(lines ...string) string   { return logforms.JSONL(lines...) }
+func turn(from int) []string         { return logforms.Turn(from) }
+func cat(parts ...[]string) []string { return logforms.Cat(parts...) }
+func linesOf(text string) [][]byte   { return splitLines([]byte(text)) }
 
-func jsonl(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
-
-// turn is a committed turn of events seq from..from+3.
-func turn(from int) []string {
-	return []string{ev(from, "turn/start"), ev(from+1, "step/start"), ev(from+2, "step/end"), ev(from+3, "turn/end")}
-}
-
-func cat(parts ...[]string) []string {
-	var out []string
-	for _, p := range parts {
-		out = append(out, p...)
+// read collects a log's lines (copied), its refusal and its warnings.
+func read(lg *Log, err error) (lines [][]byte, pos []sessionlog.Pos, warns []Warning, refusal error) {
+	if err != nil {
+		return nil, nil, nil, err
 	}
-	return out
+	defer lg.Close()
+	for lg.Next() {
+		l := lg.Line()
+		lines = append(lines, append([]byte(nil), l.Data...))
+		pos = append(pos, l.Pos)
+	}
+	return lines, pos, lg.Warnings(), lg.Err()
 }
 
 type want struct {
@@ -48,7 +52,7 @@ func check(t *testing.T, name string, lg *Log, openErr error, w want) {
 		if refusal == nil || !strings.Contains(refusal.Error(), w.err) {
 			t.Fatalf("%s: refusal %v, want %q", name, refusal, w.err)
 		}
-		if ce, ok := refusal.(*Error); !ok || ce.Line != w.errLine {
+		if ce, ok := refusal.(*sessionlog.Error); !ok || ce.Line != w.errLine {
 			t.Fatalf("%s: refusal %#v, want line %d", name, refusal, w.errLine)
 		}
 		if strings.Contains(refusal.Error(), "\n") {
@@ -379,4 +383,16 @@ func TestZstdFrameBatches(t *testing.T) {
 	bad[offsets[5900]-1] ^= 0x40
 	lg, err := Open(writeFile(t, t.TempDir(), "bad", bad), Options{})
 	check(t, "corrupt", lg, err, want{err: fmt.Sprintf("frame at byte %d failed validation", offsets[5899])})
+}
+
+// TestSQLiteNotLinked: without the SQLite reader (package sessionlog/sqlite,
+// which this package's tests do not import), a database is refused with
+// the import line that enables it, and a listing of it likewise.
+func TestSQLiteNotLinked(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.db")
+	logforms.WriteDB(t, p, linesOf(jsonl(hdr, ev(0, "turn/start"))))
+	_, err := Open(p, Options{})
+	check(t, "open", nil, err, want{err: `import _ "github.com/dshtest/dshtest/sessionlog/sqlite" to read it`})
+	_, err = ListSQLite(p)
+	check(t, "list", nil, err, want{err: NoSQLite})
 }

@@ -12,18 +12,19 @@
 // upstream root is one encoding). A file is, by its first bytes:
 //
 //   - "SQLite format 3\x00": a schema-17 SQLite store (§9); Options.Session
-//     selects the session (optional when it holds one).
+//     selects the session (optional when it holds one). It is read by the
+//     registered SQLite reader (package sessionlog/sqlite, RegisterSQLite),
+//     and refused, with the import line that enables it, when the program
+//     links none.
 //   - "PK\x03\x04": a web export dsh-session-<id>.zip (§0): its root
 //     session.jsonl, or subagents/<id>/session.jsonl with Options.Subagent
 //     (the id sanitized as the export does); Log.Subagents lists them.
 //   - the Zstandard magic, or a skippable frame's: concatenated frames (§3).
 //   - anything else: raw JSONL (§2).
 //
-// OpenSession finds a session by id under a store root (StoreDir resolves
-// --store, $DSH_HOME/sessions, ~/.dsh/sessions) in the layout of §4,
-// --<projectKey(cwd)>--/<encodeSegment(id)>/session.jsonl[.zstd] or the
-// older cwd-<sha12>/<id>.jsonl[.zstd], and refuses a header naming another
-// id. List lists a store directory or a database, newest first.
+// The session store's layout (§4) is package sessionlog/store's; a session
+// found there is opened with Options.ID, and a header naming another id is
+// refused.
 //
 // # Raw JSONL (§2)
 //

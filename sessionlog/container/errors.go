@@ -2,48 +2,30 @@ package container
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
-// Error is a refusal: the log cannot be read as upstream would read it. It
-// prints as one line, "path:line: reason" (or "path: reason" when no line
-// applies), ready for a CLI to print before exiting 2. Path and Reason can
-// hold text from the log or the user (a file name, a session id; ids in a
-// Reason are quoted with %q): a caller escapes it before a terminal.
-type Error struct {
-	// Path names what was read: a file, "dir/session.jsonl.zstd",
-	// "export.zip!subagents/x/session.jsonl", or "store.db!<session id>".
-	Path string
-	// Line is the 1-based line of the log's plaintext (the header is line 1),
-	// or for SQLite the row's place in seq order (the header is 1); 0 when
-	// the reason concerns no line.
-	Line int
-	// Offset is the byte offset in the file that the reason names (a
-	// Zstandard frame's start), or -1.
-	Offset int64
-	// Reason is the refusal, upstream's wording where upstream has one.
-	Reason string
-	// Err is the underlying cause, if any (a decompressor or driver error).
-	Err error
+// refuse is the container's refusal at pos: a *sessionlog.Error of
+// sessionlog.LayerContainer. It prints as one line, "path:line: reason" (or
+// "path: reason" when no line applies), ready for a CLI to print before
+// exiting 2. Its Path and Reason can hold text from the log or the user (a
+// file name, a session id; ids in a Reason are quoted with %q): a caller
+// escapes it before a terminal. Its Line is the 1-based line of the log's
+// plaintext (the header is line 1), or for SQLite the row's place in seq
+// order (the header is 1); its cause, if any, is a decompressor's or
+// driver's error, or sessionlog.ErrTooLong.
+func refuse(pos sessionlog.Pos, reason string, cause error) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerContainer, pos, reason, cause)
 }
-
-func (e *Error) Error() string { return sessionlog.Refusal(e.Path, e.Line, -1, e.Reason) }
-
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
 
 // Warning is a recoverable defect: a torn tail whose lines were dropped
 // while the prefix before it is used. It is returned to the caller, never
 // printed by this package.
 type Warning struct {
-	Path string
-	// Line is the first dropped line (for SQLite, the first dropped row's
+	// Pos is the first dropped line (for SQLite, the first dropped row's
 	// place in seq order).
-	Line int
-	// Offset is the byte offset of a torn Zstandard frame, or -1.
-	Offset int64
+	sessionlog.Pos
 	// Dropped counts the dropped lines (rows for SQLite), a partial final
 	// line included.
 	Dropped int
@@ -55,26 +37,17 @@ type Warning struct {
 	Reason string
 }
 
-func (w Warning) String() string {
-	var b strings.Builder
-	b.WriteString(w.Path)
-	if w.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(w.Line))
-	}
-	b.WriteString(": torn tail (")
-	b.WriteString(w.Reason)
-	b.WriteString("): dropped ")
+// Text is the warning without its position: what the reader reports.
+func (w Warning) Text() string {
 	unit := w.Unit
 	if unit == "" {
 		unit = "line"
 	}
-	b.WriteString(plural(w.Dropped, unit))
-	b.WriteString(", using the ")
-	b.WriteString(strconv.FormatInt(w.Kept, 10))
-	b.WriteString(" events before it")
-	return b.String()
+	return "torn tail (" + w.Reason + "): dropped " + plural(w.Dropped, unit) +
+		", using the " + strconv.FormatInt(w.Kept, 10) + " events before it"
 }
+
+func (w Warning) String() string { return w.Pos.String() + ": " + w.Text() }
 
 func plural(n int, word string) string {
 	s := strconv.Itoa(n) + " " + word

@@ -81,27 +81,6 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// FuzzSourceEventSeqs: the varint/ZigZag decoder never panics, and what it
-// accepts is canonical: encoding the decoded seqs gives back the input.
-func FuzzSourceEventSeqs(f *testing.F) {
-	f.Add(encodeSeqs([]uint64{5, 3, 3, 9007199254740991, 0}))
-	f.Add([]byte{0x80, 0x00})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		seqs, ok := decodeSourceEventSeqs(b)
-		if !ok {
-			return
-		}
-		for _, s := range seqs {
-			if s > maxSafe {
-				t.Fatalf("decoded %d", s)
-			}
-		}
-		if again := encodeSeqs(seqs); !bytes.Equal(again, b) {
-			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
-		}
-	})
-}
-
 // checkMembers: a line's Members, when the container split it, are its
 // top-level members as fastjson.SplitObject splits it.
 func checkMembers(t *testing.T, l Line) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -216,6 +215,9 @@ type record struct {
 
 var rowTags = map[string]bool{"text-chunks": true, "reasoning-chunks": true, "tool-call-chunks": true}
 
+// IsPackedRow reports whether typ is a packed chunk row's type tag.
+func IsPackedRow(typ string) bool { return rowTags[typ] }
+
 // peek reads the envelope of a line. ok is false when the line is not valid
 // JSON or is a malformed packed row: upstream's "unparsable" line. The
 // usual line is checked and split in one pass, and split is its members,
@@ -291,6 +293,14 @@ func (e *envelope) member(key, val []byte) {
 	default:
 		e.other = true
 	}
+}
+
+// PackedRowMembers applies upstream's validateRow to a packed row's data
+// (valid JSON, without leading white space) under the SQLite codec's bound
+// of maxBytes, and returns the member count: the SQLite reader's check of a
+// packed row, the rule the JSONL form's rows are held to.
+func PackedRowMembers(tag string, data []byte, time0 float64, maxBytes int) (int64, bool) {
+	return validRowData(tag, data[:valueEnd(data)], time0, maxBytes)
 }
 
 // validRowData applies upstream's validateRow to a packed row's data and
@@ -387,49 +397,4 @@ func validRowData(tag string, data []byte, time0 float64, sqliteBounds int) (int
 		return 0, false
 	}
 	return n, true
-}
-
-// appendQuoted appends s as JSON.stringify writes a string: only '"', '\\'
-// and control characters are escaped; lone surrogates cannot occur in Go
-// strings, and invalid UTF-8 is written as U+FFFD as Node's decoder would.
-func appendQuoted(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, "\uFFFD"...)
-			} else {
-				b = append(b, s[i:i+n]...)
-			}
-			i += n
-			continue
-		}
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			if c < 0x20 {
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			} else {
-				b = append(b, c)
-			}
-		}
-		i++
-	}
-	return append(b, '"')
 }

@@ -4,17 +4,16 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // DefaultMaxLine is the default cap on one line's length, 64 MiB.
@@ -31,6 +30,9 @@ const (
 	FormSQLite Form = "sqlite"     // a schema-17 SQLite database (§9)
 )
 
+// SQLiteMagic is how a SQLite database's file starts.
+const SQLiteMagic = "SQLite format 3\x00"
+
 // Options select what to read and bound how.
 type Options struct {
 	// Session selects a session of a SQLite database by id; it may be empty
@@ -41,30 +43,18 @@ type Options struct {
 	Subagent string
 	// MaxLine caps one line's length in bytes; 0 means DefaultMaxLine.
 	MaxLine int
+	// ID, when set, is the session id the header must name (a store's
+	// session, found by it): a header naming another is refused, as
+	// upstream's stored-identity check refuses it.
+	ID string
 }
 
-func (o Options) maxLine() int {
+// LineLimit is the cap MaxLine sets.
+func (o Options) LineLimit() int {
 	if o.MaxLine <= 0 {
 		return DefaultMaxLine
 	}
 	return o.MaxLine
-}
-
-// Pos is where a line was found.
-type Pos struct {
-	// Line is the 1-based line of the log's plaintext; the header is 1. For
-	// SQLite it is the row's place in seq order counting the header as 1,
-	// which is the line it would be in the JSONL form.
-	Line int
-	// Seq is the SQLite row's seq (seq0 for a packed row), or -1.
-	Seq int64
-}
-
-func (p Pos) String() string {
-	if p.Seq >= 0 {
-		return fmt.Sprintf("row %d (seq %d)", p.Line, p.Seq)
-	}
-	return strconv.Itoa(p.Line)
 }
 
 // Line is one complete JSONL record of a log: the header, a SessionEvent,
@@ -74,7 +64,11 @@ type Line struct {
 	// Data is the record without its newline. It is valid only until the
 	// next call to Next: copy it to keep it.
 	Data []byte
-	Pos  Pos
+	// Pos is where the record lies: Line is its 1-based line of the log's
+	// plaintext (the header is 1; for SQLite, the row's place in seq order
+	// counting the header as 1, which is the line it would be in the JSONL
+	// form), Seq the SQLite row's seq (seq0 for a packed row) or -1.
+	Pos sessionlog.Pos
 	// Members is the split of a line the container checked in one pass
 	// (the usual line: an object without white space whose keys need no
 	// unescaping), its top-level members in order, so that the decoder
@@ -82,19 +76,24 @@ type Line struct {
 	Members []fastjson.Span
 }
 
-// lines is what each form provides.
-type lines interface {
-	next() bool
-	current() Line
-	failure() error
-	torn() []Warning
-	id() string
+// Lines is what each form provides: its lines in order, header first,
+// then its verdict and torn tails once Next has returned false. A form read
+// by another package (the SQLite reader, RegisterSQLite) hands Open one
+// through NewLog.
+type Lines interface {
+	Next() bool
+	Line() Line
+	Err() error
+	Warnings() []Warning
+	// HeaderID is the header's id, once the header has been read ("" if
+	// it is not a string).
+	HeaderID() string
 }
 
-func (s *scanner) current() Line   { return s.line }
-func (s *scanner) failure() error  { return s.err }
-func (s *scanner) torn() []Warning { return s.warnings }
-func (s *scanner) id() string      { return s.headerID }
+func (s *scanner) Line() Line          { return s.line }
+func (s *scanner) Err() error          { return s.err }
+func (s *scanner) Warnings() []Warning { return s.warnings }
+func (s *scanner) HeaderID() string    { return s.headerID }
 
 // Log is an open session log: a stream of its lines, header first.
 //
@@ -111,22 +110,22 @@ func (s *scanner) id() string      { return s.headerID }
 type Log struct {
 	name      string
 	form      Form
-	src       lines
+	src       Lines
 	closers   []io.Closer
 	subagents []string
 }
 
 // Next advances to the next line; false at the end or on a refusal.
-func (l *Log) Next() bool { return l.src.next() }
+func (l *Log) Next() bool { return l.src.Next() }
 
 // Line is the current line.
-func (l *Log) Line() Line { return l.src.current() }
+func (l *Log) Line() Line { return l.src.Line() }
 
 // Err is the refusal that ended the stream, an *Error, or nil.
-func (l *Log) Err() error { return l.src.failure() }
+func (l *Log) Err() error { return l.src.Err() }
 
 // Warnings are the torn tails met, once Next has returned false.
-func (l *Log) Warnings() []Warning { return l.src.torn() }
+func (l *Log) Warnings() []Warning { return l.src.Warnings() }
 
 // Name is what is being read, as errors name it.
 func (l *Log) Name() string { return l.name }
@@ -136,14 +135,18 @@ func (l *Log) Form() Form { return l.form }
 
 // HeaderID is the header's id, once the header has been read ("" if it is
 // not a string).
-func (l *Log) HeaderID() string { return l.src.id() }
+func (l *Log) HeaderID() string { return l.src.HeaderID() }
 
 // DeclaredSize is the size of the plaintext the container declares before
 // it is read (a Zstandard log's frame content sizes), or -1. A torn last
 // frame declares more than it yields; a file may lie: it sizes buffers and
 // progress, never a check.
 func (l *Log) DeclaredSize() int64 {
-	if s, ok := l.src.(*scanner); ok && s.declared > 0 {
+	src := l.src
+	if c, ok := src.(*identity); ok {
+		src = c.Lines
+	}
+	if s, ok := src.(*scanner); ok && s.declared > 0 {
 		return s.declared
 	}
 	return -1
@@ -169,9 +172,13 @@ func (l *Log) Close() error {
 // a session directory holding session.jsonl or session.jsonl.zstd (§4); a
 // file is SQLite, a zip export, Zstandard or raw JSONL by its first bytes.
 func Open(path string, opts Options) (*Log, error) {
+	return opts.checkID(open(path, opts))
+}
+
+func open(path string, opts Options) (*Log, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+sessionlog.OSText(err), err)
 	}
 	if fi.IsDir() {
 		file, err := SessionFile(path)
@@ -182,16 +189,16 @@ func Open(path string, opts Options) (*Log, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+sessionlog.OSText(err), err)
 	}
 	fi, err = f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+sessionlog.OSText(err), err)
 	}
 	if !fi.Mode().IsRegular() {
 		// A pipe or a device (/dev/stdin): read it as a stream.
-		lg, err := OpenReader(f, path, opts)
+		lg, err := openReader(f, path, opts)
 		if err != nil {
 			f.Close()
 			return nil, err
@@ -214,14 +221,6 @@ func Open(path string, opts Options) (*Log, error) {
 	return lg, nil
 }
 
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
 // SessionFile finds the log of a session directory: its session.jsonl or
 // session.jsonl.zstd (Open reads a directory through it).
 func SessionFile(dir string) (string, error) {
@@ -234,9 +233,9 @@ func SessionFile(dir string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", &Error{Path: dir, Offset: -1, Reason: "not a session directory: it holds neither session.jsonl nor session.jsonl.zstd"}
+		return "", refuse(sessionlog.Pos{Path: dir, Seq: -1}, "not a session directory: it holds neither session.jsonl nor session.jsonl.zstd", nil)
 	case 2:
-		return "", &Error{Path: dir, Offset: -1, Reason: "session directory holds both session.jsonl and session.jsonl.zstd; upstream refuses a root with both encodings"}
+		return "", refuse(sessionlog.Pos{Path: dir, Seq: -1}, "session directory holds both session.jsonl and session.jsonl.zstd; upstream refuses a root with both encodings", nil)
 	}
 	return found[0], nil
 }
@@ -244,7 +243,7 @@ func SessionFile(dir string) (string, error) {
 // sniff names the form of a file by its first bytes.
 func sniff(b []byte) Form {
 	switch {
-	case bytes.HasPrefix(b, []byte("SQLite format 3\x00")):
+	case bytes.HasPrefix(b, []byte(SQLiteMagic)):
 		return FormSQLite
 	case bytes.HasPrefix(b, []byte("PK\x03\x04")), bytes.HasPrefix(b, []byte("PK\x05\x06")):
 		return FormZip
@@ -264,6 +263,10 @@ func sniff(b []byte) Form {
 // temporary file first. name is used in errors. SQLite needs a path: use
 // Open.
 func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
+	return opts.checkID(openReader(r, name, opts))
+}
+
+func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 	type sized interface {
 		io.ReaderAt
 		Size() int64
@@ -282,7 +285,7 @@ func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 		var magic [16]byte
 		n, _ := ra.ReadAt(magic[:], 0)
 		if sniff(magic[:n]) == FormSQLite {
-			return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
+			return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 		}
 		return openReaderAt(name, ra, size, magic[:n], opts)
 	}
@@ -293,19 +296,19 @@ func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 	case FormJSONL:
 		return plainLog(name, br, opts), nil
 	case FormSQLite:
-		return nil, &Error{Path: name, Offset: -1, Reason: "a SQLite database must be opened by its path"}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 	}
 	// Zstandard and zip need random access: spool the stream to a temporary
 	// file (disk, not memory), removed when the log is closed.
 	tmp, err := os.CreateTemp("", "dshtest-log-*")
 	if err != nil {
-		return nil, &Error{Path: name, Offset: -1, Reason: "cannot spool the stream: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot spool the stream: "+err.Error(), err)
 	}
 	cleanup := closerFunc(func() error { tmp.Close(); return os.Remove(tmp.Name()) })
 	size, err = io.Copy(tmp, br)
 	if err != nil {
 		cleanup()
-		return nil, &Error{Path: name, Offset: -1, Reason: "read failed: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
 	}
 	lg, err := openReaderAt(name, tmp, size, magic, opts)
 	if err != nil {
@@ -319,7 +322,7 @@ func OpenReader(r io.Reader, name string, opts Options) (*Log, error) {
 func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
 	switch sniff(magic) {
 	case FormZstd:
-		s, c, err := openZstd(name, ra, size, opts.maxLine())
+		s, c, err := openZstd(name, ra, size, opts.LineLimit())
 		if err != nil {
 			return nil, err
 		}
@@ -328,7 +331,7 @@ func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Op
 		return openZip(name, ra, size, opts)
 	}
 	if bytes.HasPrefix(magic, []byte{0x1f, 0x8b}) {
-		return nil, &Error{Path: name, Offset: -1, Reason: "gzip-compressed: dsh writes raw JSONL or Zstandard frames, never gzip; gunzip it first"}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "gzip-compressed: dsh writes raw JSONL or Zstandard frames, never gzip; gunzip it first", nil)
 	}
 	return plainLog(name, io.NewSectionReader(ra, 0, size), opts), nil
 }
@@ -343,7 +346,7 @@ func plainLog(name string, r io.Reader, opts Options) *Log {
 		given = true
 		return part{r: r, torn: -1}, true, nil
 	}
-	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.maxLine(), parts)}
+	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.LineLimit(), parts)}
 }
 
 var unsafeExportID = regexp.MustCompile(`[^A-Za-z0-9_-]`)
@@ -357,7 +360,7 @@ func SanitizeExportID(id string) string { return unsafeExportID.ReplaceAllString
 func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error) {
 	zr, err := zip.NewReader(ra, size)
 	if err != nil {
-		return nil, &Error{Path: name, Offset: -1, Reason: "not a readable zip archive: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "not a readable zip archive: "+err.Error(), err)
 	}
 	var subs []string
 	members := map[string]*zip.File{}
@@ -383,11 +386,11 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 				reason = fmt.Sprintf("the export has no subagent %q (it has no subagents)", opts.Subagent)
 			}
 		}
-		return nil, &Error{Path: name, Offset: -1, Reason: reason}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, reason, nil)
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, &Error{Path: name + "!" + want, Offset: -1, Reason: "cannot open the member: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: name + "!" + want, Seq: -1}, "cannot open the member: "+err.Error(), err)
 	}
 	member := name + "!" + want
 	br := bufio.NewReader(rc)
@@ -398,13 +401,13 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 		lg = plainLog(member, br, opts)
 	case FormZstd:
 		// The export decodes frames to plaintext; a hand-made zip may not.
-		if lg, err = OpenReader(br, member, opts); err != nil {
+		if lg, err = openReader(br, member, opts); err != nil {
 			rc.Close()
 			return nil, err
 		}
 	default:
 		rc.Close()
-		return nil, &Error{Path: member, Offset: -1, Reason: "the member is " + string(form) + ", not the JSONL a web export holds"}
+		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, "the member is "+string(form)+", not the JSONL a web export holds", nil)
 	}
 	lg.form = FormZip
 	lg.subagents = subs

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // part is one stretch of plaintext fed to the scanner. The scanner reads the
@@ -39,7 +40,7 @@ type scanner struct {
 	expected int64 // the next event's seq
 	kept     int64 // events kept (packed rows expanded)
 
-	issue     *Error // the first defect; from it on, lines are the torn tail
+	issue     string // the first defect's reason; from it on, lines are the torn tail
 	issueLine int
 	dropped   int // lines from the issue on
 	tornPart  int64
@@ -58,8 +59,8 @@ func newScanner(name string, maxLine int, parts func() (part, bool, error)) *sca
 	return &scanner{name: name, maxLine: maxLine, parts: parts, tornPart: -1}
 }
 
-func (s *scanner) fail(line int, offset int64, reason string, cause error) bool {
-	s.err = &Error{Path: s.name, Line: line, Offset: offset, Reason: reason, Err: cause}
+func (s *scanner) fail(line int, reason string, cause error) bool {
+	s.err = refuse(sessionlog.Pos{Path: s.name, Line: line, Seq: -1}, reason, cause)
 	s.done = true
 	return false
 }
@@ -107,7 +108,7 @@ func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 // without being held: a final line without a newline is a torn tail like
 // any other (a torn write of a huge tool result keeps the prefix before
 // it), so it comes back as an unterminated empty fragment; a complete line
-// is refused with ErrLineTooLong.
+// is refused with sessionlog.ErrTooLong.
 func (s *scanner) tooLong() error {
 	s.acc = s.acc[:0]
 	for {
@@ -126,13 +127,8 @@ func (s *scanner) tooLong() error {
 
 // lineTooLong is the refusal of a complete line over the limit.
 func (s *scanner) lineTooLong() error {
-	return &Error{Path: s.name, Line: s.lineNo + 1, Offset: -1,
-		Reason: fmt.Sprintf("line is longer than the %d-byte line limit", s.maxLine), Err: ErrLineTooLong}
+	return refuse(sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1}, fmt.Sprintf("line is longer than the %d-byte line limit", s.maxLine), sessionlog.ErrTooLong)
 }
-
-// ErrLineTooLong is the cause of the refusal of a complete line longer than
-// Options.MaxLine, so that a caller can say how to raise the limit.
-var ErrLineTooLong = errors.New("line too long")
 
 // errTornLong is tooLong's report of a final over-long line without a
 // newline: readLine turns it into an unterminated fragment.
@@ -148,13 +144,13 @@ func (s *scanner) overLong() ([]byte, bool, error) {
 
 // readErr turns a read failure into the refusal to return.
 func (s *scanner) readErr(err error) bool {
-	var ce *Error
+	var ce *sessionlog.Error
 	if errors.As(err, &ce) {
 		s.err = ce
 		s.done = true
 		return false
 	}
-	return s.fail(s.lineNo+1, -1, "read failed: "+err.Error(), err)
+	return s.fail(s.lineNo+1, "read failed: "+err.Error(), err)
 }
 
 // nextPart moves to the next part; false when there is none.
@@ -173,7 +169,7 @@ func (s *scanner) nextPart() (bool, error) {
 }
 
 // next advances to the next committed line.
-func (s *scanner) next() bool {
+func (s *scanner) Next() bool {
 	if s.done {
 		return false
 	}
@@ -182,7 +178,7 @@ func (s *scanner) next() bool {
 		if s.header != nil {
 			// A Zstandard log: the opener decoded the header frame.
 			s.lineNo = 1
-			s.line = Line{Data: s.header, Pos: Pos{Line: 1, Seq: -1}}
+			s.line = Line{Data: s.header, Pos: sessionlog.Pos{Path: s.name, Line: 1, Seq: -1}}
 			if ok, err := s.nextPart(); err != nil {
 				return s.readErr(err)
 			} else if !ok {
@@ -208,9 +204,9 @@ func (s *scanner) next() bool {
 		if !terminated {
 			// A final record without a newline is always a torn tail (§2.2).
 			if s.cur.strict {
-				return s.fail(s.lineNo, -1, "corrupt Zstandard session log: complete frame contains a torn JSONL record", nil)
+				return s.fail(s.lineNo, "corrupt Zstandard session log: complete frame contains a torn JSONL record", nil)
 			}
-			s.startIssue(&Error{Reason: "the final line has no newline"})
+			s.startIssue("the final line has no newline")
 			continue
 		}
 		rec, members, ok := peek(line, s.members)
@@ -218,18 +214,18 @@ func (s *scanner) next() bool {
 			s.members = members // the buffer, for the next line
 		}
 		if ok && rec.object && rec.hasType && rec.typ == "session" {
-			return s.fail(s.lineNo, -1, fmt.Sprintf("a second session header at line %d", s.lineNo), nil)
+			return s.fail(s.lineNo, fmt.Sprintf("a second session header at line %d", s.lineNo), nil)
 		}
 		if !ok {
-			s.startIssue(&Error{Reason: fmt.Sprintf("corrupt session log: unparsable committed event at line %d", s.lineNo-1)})
+			s.startIssue(fmt.Sprintf("corrupt session log: unparsable committed event at line %d", s.lineNo-1))
 			continue
 		}
 		turnEnd := rec.hasType && rec.typ == "turn/end"
-		if s.issue != nil {
+		if s.issue != "" {
 			s.dropped++
 			if turnEnd {
 				// A later turn/end proves the defect is in the committed region.
-				return s.fail(s.issueLine, -1, s.issue.Reason, nil)
+				return s.fail(s.issueLine, s.issue, nil)
 			}
 			continue
 		}
@@ -238,31 +234,31 @@ func (s *scanner) next() bool {
 			n = 1
 			f, isNum := number(rec.seq)
 			if !rec.hasSeq || !isNum || f != float64(s.expected) {
-				s.startIssue(&Error{Reason: fmt.Sprintf("corrupt session log: seq gap in committed region at line %d (expected %d, got %s)",
-					s.lineNo-1, s.expected, jsString(rec.seq, rec.hasSeq))})
+				s.startIssue(fmt.Sprintf("corrupt session log: seq gap in committed region at line %d (expected %d, got %s)",
+					s.lineNo-1, s.expected, jsString(rec.seq, rec.hasSeq)))
 				if turnEnd {
-					return s.fail(s.issueLine, -1, s.issue.Reason, nil)
+					return s.fail(s.issueLine, s.issue, nil)
 				}
 				continue
 			}
 			first = s.expected
 		}
 		if first != s.expected {
-			s.startIssue(&Error{Reason: fmt.Sprintf("corrupt session log: seq gap in committed region at line %d (expected %d, got %d)",
-				s.lineNo-1, s.expected, first)})
+			s.startIssue(fmt.Sprintf("corrupt session log: seq gap in committed region at line %d (expected %d, got %d)",
+				s.lineNo-1, s.expected, first))
 			continue
 		}
 		s.expected += n
 		s.kept += n
-		s.line = Line{Data: line, Pos: Pos{Line: s.lineNo, Seq: -1}, Members: members}
+		s.line = Line{Data: line, Pos: sessionlog.Pos{Path: s.name, Line: s.lineNo, Seq: -1}, Members: members}
 		return true
 	}
 }
 
 // startIssue records the first defect; later ones only count as dropped.
-func (s *scanner) startIssue(e *Error) {
-	if s.issue == nil {
-		s.issue = e
+func (s *scanner) startIssue(reason string) {
+	if s.issue == "" {
+		s.issue = reason
 		s.issueLine = s.lineNo
 	}
 	s.dropped++
@@ -270,8 +266,8 @@ func (s *scanner) startIssue(e *Error) {
 
 // endPart handles the end of the current part; false when scanning is over.
 func (s *scanner) endPart() bool {
-	if s.cur.strict && s.issue != nil {
-		return s.fail(s.issueLine, -1, "corrupt Zstandard session log: complete frame contains a torn JSONL record", nil)
+	if s.cur.strict && s.issue != "" {
+		return s.fail(s.issueLine, "corrupt Zstandard session log: complete frame contains a torn JSONL record", nil)
 	}
 	if s.cur.torn >= 0 {
 		s.tornPart = s.cur.torn
@@ -285,15 +281,15 @@ func (s *scanner) endPart() bool {
 	}
 	s.done = true
 	switch {
-	case s.tornPart >= 0 && s.issue == nil:
-		s.warnings = append(s.warnings, Warning{Path: s.name, Line: s.lineNo + 1, Offset: s.tornPart, Unit: "line", Kept: s.kept,
+	case s.tornPart >= 0 && s.issue == "":
+		s.warnings = append(s.warnings, Warning{Pos: sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1}, Unit: "line", Kept: s.kept,
 			Reason: "the final Zstandard frame at byte " + strconv.FormatInt(s.tornPart, 10) + " is incomplete; its complete lines are kept"})
 	case s.tornPart >= 0:
-		s.warnings = append(s.warnings, Warning{Path: s.name, Line: s.issueLine, Offset: s.tornPart, Dropped: s.dropped, Unit: "line", Kept: s.kept,
-			Reason: "the final Zstandard frame at byte " + strconv.FormatInt(s.tornPart, 10) + " is incomplete; " + s.issue.Reason})
-	case s.issue != nil:
-		s.warnings = append(s.warnings, Warning{Path: s.name, Line: s.issueLine, Offset: -1, Dropped: s.dropped, Unit: "line", Kept: s.kept,
-			Reason: s.issue.Reason})
+		s.warnings = append(s.warnings, Warning{Pos: sessionlog.Pos{Path: s.name, Line: s.issueLine, Seq: -1}, Dropped: s.dropped, Unit: "line", Kept: s.kept,
+			Reason: "the final Zstandard frame at byte " + strconv.FormatInt(s.tornPart, 10) + " is incomplete; " + s.issue})
+	case s.issue != "":
+		s.warnings = append(s.warnings, Warning{Pos: sessionlog.Pos{Path: s.name, Line: s.issueLine, Seq: -1}, Dropped: s.dropped, Unit: "line", Kept: s.kept,
+			Reason: s.issue})
 	}
 	return false
 }
@@ -306,21 +302,21 @@ func (s *scanner) readHeader() bool {
 		return s.readErr(err)
 	}
 	if !ok {
-		return s.fail(0, -1, "empty or header-less session log", nil)
+		return s.fail(0, "empty or header-less session log", nil)
 	}
 	line, terminated, err := s.readLine()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return s.readErr(err)
 	}
 	if !terminated {
-		return s.fail(0, -1, "empty or header-less session log", nil)
+		return s.fail(0, "empty or header-less session log", nil)
 	}
 	s.lineNo = 1
 	if reason := headerProblem(line); reason != "" {
-		return s.fail(1, -1, reason, nil)
+		return s.fail(1, reason, nil)
 	}
 	s.headerID = headerID(line)
-	s.line = Line{Data: line, Pos: Pos{Line: 1, Seq: -1}}
+	s.line = Line{Data: line, Pos: sessionlog.Pos{Path: s.name, Line: 1, Seq: -1}}
 	return true
 }
 

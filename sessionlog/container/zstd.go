@@ -9,6 +9,8 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // The Zstandard container (containers.md §3): independent frames, the first
@@ -57,7 +59,7 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 		return win[off-winStart : off-winStart+int64(n)], true, nil
 	}
 	corrupt := func(off int64, what string) error {
-		return &Error{Path: name, Offset: off, Reason: fmt.Sprintf("corrupt Zstandard session log: %s at byte %d", what, off)}
+		return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("corrupt Zstandard session log: %s at byte %d", what, off), nil)
 	}
 	off := int64(0)
 	for off < size {
@@ -182,14 +184,14 @@ func newZstdDecoder(ignoreChecksum bool) (*zstd.Decoder, error) {
 func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, io.Closer, error) {
 	lay, err := scanFrames(name, ra, size, -1)
 	if err != nil {
-		var ce *Error
+		var ce *sessionlog.Error
 		if errors.As(err, &ce) {
 			return nil, nil, err
 		}
-		return nil, nil, &Error{Path: name, Offset: -1, Reason: "read failed: " + err.Error(), Err: err}
+		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
 	}
 	if len(lay.frames) == 0 {
-		return nil, nil, &Error{Path: name, Offset: -1, Reason: "empty or header-less Zstandard session log"}
+		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
 	dec, err := newZstdDecoder(false)
 	if err != nil {
@@ -206,12 +208,12 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 	}
 	if len(header) == 0 || bytes.IndexByte(header, '\n') != len(header)-1 {
 		dec.Close()
-		return nil, nil, &Error{Path: name, Offset: h.start, Reason: "corrupt Zstandard session log: first frame is not exactly one header line"}
+		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "corrupt Zstandard session log: first frame is not exactly one header line", nil)
 	}
 	header = header[:len(header)-1]
 	if reason := headerProblem(header); reason != "" {
 		dec.Close()
-		return nil, nil, &Error{Path: name, Line: 1, Offset: -1, Reason: reason}
+		return nil, nil, refuse(sessionlog.Pos{Path: name, Line: 1, Seq: -1}, reason, nil)
 	}
 	fr := &framesReader{name: name, ra: ra, frames: lay.frames[1:], dec: dec}
 	stage := 0
@@ -237,8 +239,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 }
 
 func frameFailed(name string, start int64, err error) error {
-	return &Error{Path: name, Offset: start, Err: err,
-		Reason: fmt.Sprintf("corrupt Zstandard session log: frame at byte %d failed validation (%v)", start, err)}
+	return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("corrupt Zstandard session log: frame at byte %d failed validation (%v)", start, err), err)
 }
 
 // framesReader is the plaintext of complete frames, decoded one at a time.

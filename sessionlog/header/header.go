@@ -20,7 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // FormatVersion is the only log format version upstream (and this reader)
@@ -80,13 +81,13 @@ func (h Header) AbsoluteCWD() bool {
 		(c[0]|0x20 >= 'a' && c[0]|0x20 <= 'z')
 }
 
-// Error is a refused header. Text is the user-facing reason, upstream's
-// wording where upstream has one; Error prefixes the package name.
-type Error struct {
-	Text string
+// refuse is a refused header: a *sessionlog.Error of
+// sessionlog.LayerHeader whose Reason is upstream's wording where upstream
+// has one. It names no position: the reader, which knows the file, places
+// it.
+func refuse(reason string) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerHeader, sessionlog.NoPos, reason, nil)
 }
-
-func (e *Error) Error() string { return "header: " + e.Text }
 
 // The refusal texts, upstream's own where it has them (format.ts, coordinator.ts).
 const (
@@ -109,8 +110,8 @@ func VersionRefusal(id, version string, newer bool) string {
 // Second is the refusal of a header line after the first: upstream's writer
 // writes exactly one, so a second one means two logs were concatenated or
 // the file was spliced. line is the second header's line number.
-func Second(line int) *Error {
-	return &Error{fmt.Sprintf("a second session header at line %d", line)}
+func Second(line int) *sessionlog.Error {
+	return refuse(fmt.Sprintf("a second session header at line %d", line))
 }
 
 // IsHeader reports whether line is meant as a session header: a JSON
@@ -119,11 +120,11 @@ func Second(line int) *Error {
 // header from a corrupt event, before Parse says whether it is acceptable.
 func IsHeader(line []byte) bool {
 	line = bytes.TrimRight(line, "\r\n")
-	typ, ok := envscan.Type(line)
+	typ, ok := fastjson.Type(line)
 	if !ok || typ != "session" {
 		return false
 	}
-	_, hasSeq := envscan.Find(line, "seq")
+	_, hasSeq := fastjson.Find(line, "seq")
 	return !hasSeq
 }
 
@@ -133,22 +134,22 @@ func Parse(line []byte) (Header, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r")) // JSON.parse tolerates a trailing \r
 	if len(bytes.TrimSpace(line)) == 0 {
-		return Header{}, &Error{textEmpty}
+		return Header{}, refuse(textEmpty)
 	}
 	if !json.Valid(line) {
-		return Header{}, &Error{textNotJSON}
+		return Header{}, refuse(textNotJSON)
 	}
-	members, ok := envscan.Members(line)
+	members, ok := fastjson.Members(line)
 	if !ok { // valid JSON that is not an object
 		return Header{}, shape("the line is not a JSON object")
 	}
-	get := func(k string) ([]byte, bool) { return envscan.Get(members, k) }
+	get := func(k string) ([]byte, bool) { return fastjson.Get(members, k) }
 	str := func(k string) (string, bool, bool) { // value, present, is a string
 		v, present := get(k)
 		if !present {
 			return "", false, false
 		}
-		s, isStr := envscan.String(v)
+		s, isStr := fastjson.String(v)
 		return s, true, isStr
 	}
 
@@ -156,12 +157,12 @@ func Parse(line []byte) (Header, error) {
 	// today's shape checks, and its user must read "upgrade", not "corrupt".
 	id, _, idIsString := str("id")
 	if v, present := get("version"); present {
-		if f, isNum := envscan.Number(v); isNum && f != FormatVersion {
+		if f, isNum := fastjson.Number(v); isNum && f != FormatVersion {
 			shown := id
 			if !idIsString {
-				shown = envscan.JSText(get("id"))
+				shown = fastjson.JSText(get("id"))
 			}
-			return Header{}, &Error{VersionRefusal(shown, envscan.FormatNumber(v), f > FormatVersion)}
+			return Header{}, refuse(VersionRefusal(shown, fastjson.FormatNumber(v), f > FormatVersion))
 		}
 	}
 
@@ -173,7 +174,7 @@ func Parse(line []byte) (Header, error) {
 	if !present {
 		return Header{}, shape(`it has no "version" (every harness since 2026-06-15 writes "version":0)`)
 	}
-	if _, isNum := envscan.Number(v); !isNum {
+	if _, isNum := fastjson.Number(v); !isNum {
 		return Header{}, shape(`"version" is not a number`)
 	}
 	h.Version = FormatVersion
@@ -210,25 +211,25 @@ func Parse(line []byte) (Header, error) {
 	// validateSessionHeader's rules, except the absolute cwd.
 	if c, present, isStr := str("cwd"); present {
 		if !isStr {
-			return Header{}, &Error{"session header cwd must be a string"}
+			return Header{}, refuse("session header cwd must be a string")
 		}
 		h.CWD, h.HasCWD = c, true
 	}
 	if p, present, isStr := str("parentSession"); present {
 		if !isStr {
-			return Header{}, &Error{"session header parentSession must be a string"}
+			return Header{}, refuse("session header parentSession must be a string")
 		}
 		h.ParentSession = p
 	}
 	if s, present := get("seedLength"); present {
 		if h.SeedLength, ok = nonNegative(s); !ok {
-			return Header{}, &Error{"session header seedLength must be a non-negative safe integer"}
+			return Header{}, refuse("session header seedLength must be a non-negative safe integer")
 		}
 		h.HasSeedLength = true
 	}
 	if e, present := get("ephemeral"); present {
 		if string(e) != "true" {
-			return Header{}, &Error{"session header ephemeral must be true when present"}
+			return Header{}, refuse("session header ephemeral must be true when present")
 		}
 		h.Ephemeral = true
 	}
@@ -248,17 +249,17 @@ func Parse(line []byte) (Header, error) {
 }
 
 // shape is upstream's shape-gate refusal with the reason it failed.
-func shape(why string) *Error {
-	return &Error{textNotShape + ": " + why}
+func shape(why string) *sessionlog.Error {
+	return refuse(textNotShape + ": " + why)
 }
 
 // nonNegative is upstream's "non-negative safe integer and not -0".
 func nonNegative(raw []byte) (int64, bool) {
-	n, ok := envscan.SafeInt(raw)
+	n, ok := fastjson.SafeInt(raw)
 	if !ok || n < 0 {
 		return 0, false
 	}
-	if f, _ := envscan.Number(raw); math.Signbit(f) {
+	if f, _ := fastjson.Number(raw); math.Signbit(f) {
 		return 0, false
 	}
 	return n, true

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 func TestParse(t *testing.T) {
@@ -84,8 +86,8 @@ func TestParse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Parse([]byte(tt.line))
 			if tt.wantErr != "" {
-				var he *Error
-				if !errors.As(err, &he) || he.Text != tt.wantErr || err.Error() != "header: "+tt.wantErr {
+				var he *sessionlog.Error
+				if !errors.As(err, &he) || he.Reason != tt.wantErr || he.Layer != sessionlog.LayerHeader || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v\nwant header: %s", err, tt.wantErr)
 				}
 				return
@@ -146,7 +148,7 @@ func TestIsHeader(t *testing.T) {
 }
 
 func TestSecond(t *testing.T) {
-	if err := Second(5); err.Error() != "header: a second session header at line 5" || err.Text != "a second session header at line 5" {
+	if err := Second(5); err.Error() != "a second session header at line 5" || err.Layer != sessionlog.LayerHeader {
 		t.Errorf("got %v", err)
 	}
 }
@@ -174,8 +176,8 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) {
 		h, err := Parse(line)
 		if err != nil {
-			var he *Error
-			if !errors.As(err, &he) || strings.ContainsAny(he.Text, "\n") {
+			var he *sessionlog.Error
+			if !errors.As(err, &he) || strings.ContainsAny(he.Reason, "\n") {
 				t.Fatalf("error %v (%T)", err, err)
 			}
 			return

@@ -33,27 +33,6 @@ const (
 	reasonMalformedPfx = "malformed JSON: "
 )
 
-// DecodeError reports a line of a JSONL log that cannot be decoded.
-//
-// Error() reads "path:line: reason (seq N)", without " (seq N)" when the seq
-// is unknown (Seq == -1). Line counts from 1 and counts every line, blank or
-// not, the header included.
-type DecodeError struct {
-	Path string
-	Line int
-	// Seq is the seq the line claims (for a packed row, the seq of the
-	// expanded event at fault), or -1 when it is not known.
-	Seq    int64
-	Reason string
-	// Truncated marks a torn final write: the last line has no trailing
-	// newline and is not valid JSON. Every event before it is intact.
-	Truncated bool
-	// TooLong marks a line over the Decoder's limit (SetMaxLineBytes).
-	TooLong bool
-}
-
-func (e *DecodeError) Error() string { return sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason) }
-
 // Log is a decoded JSONL log.
 type Log struct {
 	// Header is upstream's container header line
@@ -96,8 +75,8 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // ReadLog decodes a whole JSONL log. name is the path used in errors.
 //
 // The returned Log is never nil. On error it holds the header and every
-// event decoded before the failing line, and the error is a *DecodeError.
-// A torn final write (DecodeError.Truncated) therefore leaves a usable log:
+// event decoded before the failing line, and the error is a *sessionlog.Error.
+// A torn final write (its cause sessionlog.ErrTruncated) therefore leaves a usable log:
 // callers that tolerate a torn tail keep the prefix and report the error.
 // ReadLog checks the codec's rules only (envelope, packed rows, seq
 // contiguity from 0); ValidateLog and Load check the rest.
@@ -172,7 +151,7 @@ func (d *Decoder) Line() int { return d.line }
 func (d *Decoder) Header() json.RawMessage { return d.header }
 
 // Next returns the next event. It returns io.EOF after the last event, and
-// otherwise a *DecodeError; after an error every later call returns the
+// otherwise a *sessionlog.Error; after an error every later call returns the
 // same error.
 func (d *Decoder) Next() (sessionlog.Event, error) {
 	for {
@@ -229,7 +208,7 @@ func (d *Decoder) readLine() (line []byte, newline bool, err error) {
 		if n > d.maxLineBytes() {
 			d.line++
 			e := d.errorf(-1, "line exceeds %d bytes", d.maxLineBytes())
-			e.TooLong = true
+			e.Err = sessionlog.ErrTooLong
 			return nil, false, e
 		}
 		switch rerr {
@@ -265,8 +244,13 @@ func isBlank(line []byte) bool {
 	return true
 }
 
-func (d *Decoder) errorf(seq int64, format string, args ...any) *DecodeError {
-	return &DecodeError{Path: d.name, Line: d.line, Seq: seq, Reason: fmt.Sprintf(format, args...)}
+// errorf is the decoder's refusal of the current line: a *sessionlog.Error
+// of sessionlog.LayerDecode, whose Seq is the seq the line claims (for a
+// packed row, the seq of the expanded event at fault), or -1 when it is
+// not known. Its Line counts from 1 and counts every line, blank or not,
+// the header included.
+func (d *Decoder) errorf(seq int64, format string, args ...any) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: d.name, Line: d.line, Seq: seq}, fmt.Sprintf(format, args...), nil)
 }
 
 // malformed reports a line that is not valid JSON.
@@ -277,7 +261,11 @@ func (d *Decoder) malformed(line []byte, newline bool) error {
 		msg = fmt.Sprintf("%s (byte %d)", syn.Error(), syn.Offset)
 	}
 	if !newline {
-		return &DecodeError{Path: d.name, Line: d.line, Seq: -1, Reason: reasonTruncatedPfx + msg, Truncated: true}
+		// A torn final write: the last line has no trailing newline and
+		// is not valid JSON. Every event before it is intact.
+		e := d.errorf(-1, "%s%s", reasonTruncatedPfx, msg)
+		e.Err = sessionlog.ErrTruncated
+		return e
 	}
 	return d.errorf(-1, "%s%s", reasonMalformedPfx, msg)
 }

@@ -202,15 +202,15 @@ func TestDecodeErrors(t *testing.T) {
 			if log == nil {
 				t.Fatal("ParseLog returned a nil Log")
 			}
-			var de *DecodeError
+			var de *sessionlog.Error
 			if !errors.As(err, &de) {
-				t.Fatalf("error = %v (%T), want *DecodeError", err, err)
+				t.Fatalf("error = %v (%T), want *sessionlog.Error", err, err)
 			}
 			if got := err.Error(); tt.wantPfx && !strings.HasPrefix(got, tt.want) || !tt.wantPfx && got != tt.want {
 				t.Errorf("error:\n got %q\nwant %q", got, tt.want)
 			}
-			if de.Truncated != tt.truncated || de.Seq != tt.seq || de.Path != "f.jsonl" {
-				t.Errorf("Truncated, Seq, Path = %v, %d, %q; want %v, %d", de.Truncated, de.Seq, de.Path, tt.truncated, tt.seq)
+			if errors.Is(err, sessionlog.ErrTruncated) != tt.truncated || de.Seq != tt.seq || de.Path != "f.jsonl" {
+				t.Errorf("Truncated, Seq, Path = %v, %d, %q; want %v, %d", errors.Is(err, sessionlog.ErrTruncated), de.Seq, de.Path, tt.truncated, tt.seq)
 			}
 			if len(log.Events) != tt.kept {
 				t.Errorf("kept %d events, want %d", len(log.Events), tt.kept)
@@ -275,7 +275,7 @@ func TestDecoderSticky(t *testing.T) {
 }
 
 func TestDecodeErrorFormat(t *testing.T) {
-	e := &DecodeError{Path: "a/b.jsonl", Line: 7, Seq: -1, Reason: "invalid event envelope"}
+	e := sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: "a/b.jsonl", Line: 7, Seq: -1}, "invalid event envelope", nil)
 	if got := e.Error(); got != "a/b.jsonl:7: invalid event envelope" {
 		t.Errorf("Error() = %q", got)
 	}
@@ -291,7 +291,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire"
 
 func TestDecodeReadError(t *testing.T) {
 	_, err := ReadLog(errReader{}, "f")
-	var de *DecodeError
+	var de *sessionlog.Error
 	if !errors.As(err, &de) || de.Error() != "f:1: read error: disk on fire" {
 		t.Errorf("err = %v", err)
 	}
@@ -340,8 +340,8 @@ func TestLineTooLong(t *testing.T) {
 	r := io.MultiReader(strings.NewReader(`{"type":"turn/start","seq":0,"time":1,"data":{}}`+"\n"),
 		&repeatReader{c: ' ', n: MaxLineBytes + 1}, strings.NewReader("\n"))
 	log, err := ReadLog(r, "f")
-	var de *DecodeError
-	if !errors.As(err, &de) || de.Error() != "f:2: line exceeds 67108864 bytes" || len(log.Events) != 1 {
+	var de *sessionlog.Error
+	if !errors.As(err, &de) || !errors.Is(err, sessionlog.ErrTooLong) || de.Error() != "f:2: line exceeds 67108864 bytes" || len(log.Events) != 1 {
 		t.Errorf("err = %v, kept %d", err, len(log.Events))
 	}
 }

@@ -4,7 +4,7 @@
 // Encoder never writes.
 //
 // A decode and encode changes no value: Data, SurfaceOp and SourceEventSeqs
-// are kept as raw JSON. A line that cannot be decoded is a *DecodeError that
+// are kept as raw JSON. A line that cannot be decoded is a *sessionlog.Error that
 // names the file, the line and the seq where there is one; ReadLog keeps the
 // events before it, so a torn final write leaves a usable log.
 package jsonl

@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
-// FuzzDecode: decoding never panics; every error is a *DecodeError naming a
+// FuzzDecode: decoding never panics; every error is a *sessionlog.Error naming a
 // line ≥ 1 that exists; whatever decodes (the whole log or the prefix
 // before an error) re-encodes to bytes that decode to the same bytes again.
 func FuzzDecode(f *testing.F) {
@@ -40,9 +42,9 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal("nil Log")
 		}
 		if err != nil {
-			var de *DecodeError
+			var de *sessionlog.Error
 			if !errors.As(err, &de) {
-				t.Fatalf("error %T is not a *DecodeError: %v", err, err)
+				t.Fatalf("error %T is not a *sessionlog.Error: %v", err, err)
 			}
 			if lines := bytes.Count(data, []byte("\n")) + 1; de.Line < 1 || de.Line > lines {
 				t.Fatalf("error names line %d of %d: %v", de.Line, lines, err)

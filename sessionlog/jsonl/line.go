@@ -23,7 +23,7 @@ func NewLineDecoder(name string) *LineDecoder {
 // Decode decodes one line (without its newline), the lineNo-th of the log.
 // The first line decoded may be the session header, which yields no event
 // (see Header). The events returned are valid until the next call; their
-// raw members do not share line's memory. An error is a *DecodeError.
+// raw members do not share line's memory. An error is a *sessionlog.Error.
 func (l *LineDecoder) Decode(line []byte, lineNo int) ([]sessionlog.Event, error) {
 	if !fastjson.Valid(line) {
 		l.d.line = lineNo

@@ -1,23 +1,23 @@
 package reader
 
 import (
-	"sync"
-
+	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
-// The container's lines are scanned ahead on a goroutine of their own, so
-// that scanning (framing, decompression, the torn-tail rules) and
-// decoding (upgrades, the decoder, recovery) proceed side by side: on a
-// big log they are about a third and two thirds of a read.
+// The container's lines are scanned ahead on a goroutine of their own
+// (package ahead, the one read-ahead design), so that scanning (framing,
+// decompression, the torn-tail rules) and decoding (upgrades, the decoder,
+// recovery) proceed side by side: on a big log they are about a third and
+// two thirds of a read.
 //
 // The scanner sends batches of lines, copied out of its buffers; the
 // stream hands each batch's buffer back once it has read every line of
 // it (nothing a line is read into keeps the line's bytes: the decoder
 // copies what it keeps). Everything else the stream asks of the container
-// (its verdict and torn tails) it asks once the scanner is done, which the
-// closing of the batches channel says.
+// (its verdict and torn tails) it asks once the scanner is done, which
+// the pipe's end says.
 type lineBatch struct {
 	lines   []container.Line
 	buf     []byte
@@ -29,28 +29,16 @@ const (
 	aheadBatches = 4
 )
 
-// lineScanner is the goroutine reading the container ahead of the stream.
+// lineScanner reads the container ahead of the stream (package ahead).
 type lineScanner struct {
-	batches chan lineBatch
-	free    chan lineBatch
-	quit    chan struct{}
-	done    chan struct{}
-	cur     lineBatch
-	i       int
-	once    sync.Once
+	pipe *ahead.Pipe[lineBatch]
+	cur  lineBatch
+	i    int
 }
 
 func startScanner(lg *container.Log) *lineScanner {
-	sc := &lineScanner{
-		batches: make(chan lineBatch, aheadBatches),
-		free:    make(chan lineBatch, aheadBatches+2),
-		quit:    make(chan struct{}),
-		done:    make(chan struct{}),
-	}
-	go func() {
-		defer close(sc.done)
-		defer close(sc.batches)
-		b := sc.batch()
+	pipe := ahead.Start(aheadBatches, func(p *ahead.Pipe[lineBatch]) {
+		b := batch(p)
 		for lg.Next() {
 			ln := lg.Line()
 			start, m := len(b.buf), len(b.members)
@@ -62,41 +50,31 @@ func startScanner(lg *container.Log) *lineScanner {
 			}
 			b.lines = append(b.lines, cp)
 			if len(b.lines) == aheadLines {
-				if !sc.send(b) {
+				fix(&b)
+				if !p.Send(b) {
 					return
 				}
-				b = sc.batch()
+				b = batch(p)
 			}
 		}
 		if len(b.lines) > 0 {
-			sc.send(b)
+			fix(&b)
+			p.Send(b)
 		}
-	}()
-	return sc
+	})
+	return &lineScanner{pipe: pipe}
 }
 
 // batch returns an empty batch, reusing a buffer the stream gave back.
 // A line's Data slices buf, which grows by append: the lines are
 // re-sliced into the final buffer when the batch is sent (fix), so the
 // arrays buf outgrew can go.
-func (sc *lineScanner) batch() lineBatch {
-	select {
-	case b := <-sc.free:
+func batch(p *ahead.Pipe[lineBatch]) lineBatch {
+	if b, ok := p.Reuse(); ok {
 		return lineBatch{lines: b.lines[:0], buf: b.buf[:0], members: b.members[:0]}
-	default:
-		return lineBatch{lines: make([]container.Line, 0, aheadLines), buf: make([]byte, 0, 64<<10),
-			members: make([]fastjson.Span, 0, 8*aheadLines)}
 	}
-}
-
-func (sc *lineScanner) send(b lineBatch) bool {
-	fix(&b)
-	select {
-	case sc.batches <- b:
-		return true
-	case <-sc.quit:
-		return false
-	}
+	return lineBatch{lines: make([]container.Line, 0, aheadLines), buf: make([]byte, 0, 64<<10),
+		members: make([]fastjson.Span, 0, 8*aheadLines)}
 }
 
 // fix points each line's Data and Members into the batch's final buffers.
@@ -117,12 +95,9 @@ func fix(b *lineBatch) {
 func (sc *lineScanner) next() (container.Line, bool) {
 	for sc.i >= len(sc.cur.lines) {
 		if sc.cur.lines != nil {
-			select {
-			case sc.free <- sc.cur:
-			default:
-			}
+			sc.pipe.Release(sc.cur)
 		}
-		b, ok := <-sc.batches
+		b, ok := sc.pipe.Next()
 		if !ok {
 			sc.cur = lineBatch{}
 			return container.Line{}, false
@@ -136,7 +111,4 @@ func (sc *lineScanner) next() (container.Line, bool) {
 
 // stop ends the goroutine and waits for it; it may be called more than
 // once.
-func (sc *lineScanner) stop() {
-	sc.once.Do(func() { close(sc.quit) })
-	<-sc.done
-}
+func (sc *lineScanner) stop() { sc.pipe.Stop() }

@@ -1,5 +1,6 @@
-// Package reader is the one reading path of a session log: every command
-// and the scenario verb load read logs through it. It composes, in order:
+// Package reader is the one reading path of a session log: package load,
+// through which every command and the scenario verb load read logs, reads
+// them with it. It composes, in order:
 //
 //  1. the container (package container): raw JSONL, .jsonl.zstd, a web
 //     export zip, a session directory, a store entry or a SQLite database,
@@ -11,7 +12,8 @@
 //  6. crash recovery (package recovery): the synthetic closers upstream's
 //     loader appends to a log that ends inside a turn, unless NoRecover.
 //
-// Validation and the surface fold (surface.Load) stay with the caller.
+// Validation and the surface fold (surface.Load) stay with the caller
+// (package load).
 // Every event's Data, SurfaceOp and SourceEventSeqs, when present, are
 // valid JSON: the container checks each line whole, and what the later
 // steps build (packed rows' members, upgraded shapes, recovery's closers)
@@ -27,8 +29,8 @@
 // Reading streams: a Stream yields one event at a time, and no form is held
 // whole. A container's refusal can come only at the end of the stream (a
 // defect is corruption only if a later turn/end follows it), so the events
-// of a Stream whose Err is not nil must not be used; Read collects them and
-// checks.
+// of a Stream whose Err is not nil must not be used (package load collects
+// them and checks).
 package reader
 
 import (
@@ -39,7 +41,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -65,42 +66,10 @@ type Options struct {
 	// NoRecover leaves a log that ends inside a turn as it is, without the
 	// synthetic closers.
 	NoRecover bool
-}
-
-// Error is a refusal. It prints as one line, "path:line: reason (seq N)",
-// without ":line" when Line is 0 and without the seq when Seq is -1. Path
-// and Reason may hold log-derived text: escape it before a terminal.
-type Error struct {
-	Path   string
-	Line   int
-	Seq    int64
-	Reason string
-	// TooLong marks a line over Options.MaxLineBytes.
-	TooLong bool
-	// Truncated marks a header-less log's torn last line that could not be
-	// tolerated (it was the only line).
-	Truncated bool
-	Err       error
-}
-
-func (e *Error) Error() string { return sessionlog.Refusal(e.Path, e.Line, e.Seq, e.Reason) }
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Warning is an accepted defect (a torn tail, a byte-order mark, a retired
-// header field). It prints as "path:line: text".
-type Warning struct {
-	Path string
-	Line int
-	Text string
-}
-
-func (w Warning) String() string {
-	if w.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Text)
-	}
-	return w.Path + ": " + w.Text
+	// ID, when set, is the session id the header must name (a store's
+	// session, found by it: package load), as upstream's stored-identity
+	// check requires.
+	ID string
 }
 
 // TextBOM is the warning for a file that starts with a UTF-8 byte-order
@@ -138,7 +107,7 @@ type Stream struct {
 	text     int64 // a container's lines read so far, newlines included
 	size     int64 // the text's size when known before reading, else -1
 	ahead    *lineScanner
-	warnings []Warning
+	warnings []sessionlog.Warning
 	err      error
 	done     bool
 }
@@ -147,13 +116,18 @@ type Stream struct {
 // believed for, per byte of the file: session logs compress 3–15×.
 const maxDeclaredRatio = 64
 
+// containerOptions are the container's part of opts.
+func containerOptions(opts Options) container.Options {
+	return container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, ID: opts.ID}
+}
+
 // Open opens the log at path (a file of any form, or a session directory).
 func Open(path string, opts Options) (*Stream, error) {
-	copts := container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes}
+	copts := containerOptions(opts)
 	s := &Stream{name: path, opts: opts, size: -1}
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+		return nil, inputErr(path, err)
 	}
 	if fi.Mode().IsRegular() {
 		defer func() {
@@ -172,19 +146,19 @@ func Open(path string, opts Options) (*Stream, error) {
 	if fi.Mode().IsRegular() {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+			return nil, inputErr(path, err)
 		}
 		var magic [3]byte
 		n, _ := f.ReadAt(magic[:], 0)
 		skip := int64(0)
 		if n == 3 && bytes.Equal(magic[:], bom) {
 			skip = 3
-			s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
+			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: path, Line: 1, Seq: -1}, Text: TextBOM})
 		}
 		if !hasHeader(f, skip) {
 			if _, err := f.Seek(skip, io.SeekStart); err != nil {
 				f.Close()
-				return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+				return nil, inputErr(path, err)
 			}
 			s.file = f
 			s.bare = jsonl.NewDecoder(f, path)
@@ -195,7 +169,7 @@ func Open(path string, opts Options) (*Stream, error) {
 			lg, err := container.OpenReader(io.NewSectionReader(f, skip, fi.Size()-skip), path, copts)
 			if err != nil {
 				f.Close()
-				return nil, fromContainer(nil, err)
+				return nil, fromContainer(err)
 			}
 			s.file = f
 			s.lg = lg
@@ -211,7 +185,7 @@ func Open(path string, opts Options) (*Stream, error) {
 	}
 	lg, err := container.Open(path, copts)
 	if err != nil {
-		return nil, fromContainer(nil, err)
+		return nil, fromContainer(err)
 	}
 	s.lg = lg
 	s.dec = jsonl.NewLineDecoder(lg.Name())
@@ -222,42 +196,49 @@ func Open(path string, opts Options) (*Stream, error) {
 func (s *Stream) openStream(path string, copts container.Options) (*Stream, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Path: path, Seq: -1, Reason: errText(err), Err: err}
+		return nil, inputErr(path, err)
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
-	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
-		br.Discard(3)
-		s.warnings = append(s.warnings, Warning{Path: path, Line: 1, Text: TextBOM})
-	}
-	peek, _ := br.Peek(4096)
-	s.file = f
-	if !startsContainer(peek) {
-		s.bare = jsonl.NewDecoder(br, path)
-		s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
-		return s, nil
-	}
-	lg, err := container.OpenReader(br, path, copts)
-	if err != nil {
+	if err := s.fromReader(f, path, copts); err != nil {
 		f.Close()
-		return nil, fromContainer(nil, err)
+		return nil, err
 	}
-	s.lg = lg
-	s.dec = jsonl.NewLineDecoder(lg.Name())
+	s.file = f
 	return s, nil
 }
 
-// OpenSession finds a session by id under a store root and opens it.
-func OpenSession(store, id string, opts Options) (*Stream, error) {
-	p, err := container.FindSession(store, id)
-	if err != nil {
-		return nil, fromContainer(nil, err)
-	}
-	s, err := Open(p, opts)
-	if err != nil {
+// OpenReader reads a log from r, which it does not close; name is what
+// its refusals and warnings call it. It reads every form Open does but a
+// session directory and SQLite, which need a path. The text's size is not
+// known before it is read (TextSize is -1).
+func OpenReader(r io.Reader, name string, opts Options) (*Stream, error) {
+	s := &Stream{name: name, opts: opts, size: -1}
+	if err := s.fromReader(r, name, containerOptions(opts)); err != nil {
 		return nil, err
 	}
-	s.name = p
 	return s, nil
+}
+
+// fromReader sets s to read r: a header-less log or a container, by its
+// first bytes.
+func (s *Stream) fromReader(r io.Reader, name string, copts container.Options) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if b, _ := br.Peek(3); bytes.Equal(b, bom) {
+		br.Discard(3)
+		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: name, Line: 1, Seq: -1}, Text: TextBOM})
+	}
+	peek, _ := br.Peek(4096)
+	if !startsContainer(peek) {
+		s.bare = jsonl.NewDecoder(br, name)
+		s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
+		return nil
+	}
+	lg, err := container.OpenReader(br, name, copts)
+	if err != nil {
+		return fromContainer(err)
+	}
+	s.lg = lg
+	s.dec = jsonl.NewLineDecoder(lg.Name())
+	return nil
 }
 
 // hasHeader reports whether a regular file is one of upstream's containers
@@ -328,29 +309,26 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error 
 	if !s.hasHead {
 		h, err := header.Parse(data)
 		if err != nil {
-			return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: headerText(err), Err: err}
+			return place(err, sessionlog.LayerHeader, sessionlog.Pos{Path: s.lg.Name(), Line: line, Seq: -1})
 		}
 		s.hasHead, s.head = true, h
 		for _, w := range h.Warnings {
-			s.warnings = append(s.warnings, Warning{Path: s.lg.Name(), Line: line, Text: w})
+			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: s.lg.Name(), Line: line, Seq: -1}, Text: w})
 		}
 		if _, err := s.dec.Decode(data, line); err != nil {
-			return decodeErr(err)
+			return err // the decoder's, placed
 		}
 		s.up = upgrade.New(h.ID)
 		return nil
 	}
 	out, changed, err := s.up.Upgrade(data)
 	if err != nil {
-		var ue *upgrade.Error
+		seq := int64(-1)
+		var ue *sessionlog.Error
 		if errors.As(err, &ue) {
-			seq, perr := strconv.ParseInt(ue.Seq, 10, 64)
-			if perr != nil {
-				seq = -1
-			}
-			return &Error{Path: s.lg.Name(), Line: line, Seq: seq, Reason: ue.Text, Err: err}
+			seq = ue.Seq
 		}
-		return &Error{Path: s.lg.Name(), Line: line, Seq: -1, Reason: err.Error(), Err: err}
+		return place(err, sessionlog.LayerUpgrade, sessionlog.Pos{Path: s.lg.Name(), Line: line, Seq: seq})
 	}
 	var evs []sessionlog.Event
 	switch {
@@ -362,7 +340,7 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error 
 		evs, err = s.dec.DecodeValid(out, line)
 	}
 	if err != nil {
-		return decodeErr(err)
+		return err // the decoder's, placed
 	}
 	for i := range evs {
 		if err := s.checkType(&evs[i]); err != nil {
@@ -389,7 +367,8 @@ func (s *Stream) checkType(e *sessionlog.Event) error {
 	info, err := sessionlog.CheckType(sessionlog.TypeCheck{Type: e.Type, Seq: e.Seq, Ignorable: e.Ignorable,
 		HasSurfaceOp: e.SurfaceOp != nil, AllowUnknown: s.opts.AllowUnknown})
 	if err != nil {
-		return &Error{Path: s.name, Line: s.line, Seq: -1, Reason: err.Error(), Err: err}
+		// The vocabulary's text names the seq itself.
+		return sessionlog.Refuse(sessionlog.LayerVocabulary, sessionlog.Pos{Path: s.name, Line: s.line, Seq: -1}, err.Error(), err)
 	}
 	if !info.Known() {
 		e.Ignorable = true // read as log-only
@@ -400,20 +379,20 @@ func (s *Stream) checkType(e *sessionlog.Event) error {
 // end is the end of the container's stream: its verdict, then the closers.
 func (s *Stream) end() bool {
 	if err := s.lg.Err(); err != nil {
-		s.err, s.done = fromContainer(nil, err), true
+		s.err, s.done = fromContainer(err), true
 		return false
 	}
 	for _, w := range s.lg.Warnings() {
-		s.warnings = append(s.warnings, tornWarning(w))
+		s.warnings = append(s.warnings, sessionlog.Warning{Pos: w.Pos, Text: w.Text()})
 	}
 	if !s.hasHead {
-		s.err, s.done = &Error{Path: s.lg.Name(), Seq: -1, Reason: "empty log: no session header"}, true
+		s.err, s.done = sessionlog.Refuse(sessionlog.LayerHeader, sessionlog.Pos{Path: s.lg.Name(), Seq: -1}, "empty log: no session header", nil), true
 		return false
 	}
 	if !s.opts.NoRecover {
 		cl, err := s.rec.Closers()
 		if err != nil {
-			s.err, s.done = &Error{Path: s.lg.Name(), Seq: -1, Reason: err.Error(), Err: err}, true
+			s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: -1}, err.Error(), err), true
 			return false
 		}
 		s.closers = cl
@@ -431,7 +410,8 @@ func (s *Stream) nextCloser() bool {
 	s.inClose++
 	evs, err := s.dec.Decode(s.closers[i].Line, 0)
 	if err != nil || len(evs) != 1 {
-		s.err, s.done = &Error{Path: s.lg.Name(), Seq: s.closers[i].Seq, Reason: fmt.Sprintf("synthetic %s does not decode: %v", s.closers[i].Type, err)}, true
+		s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: s.closers[i].Seq},
+			fmt.Sprintf("synthetic %s does not decode: %v", s.closers[i].Type, err), err), true
 		return false
 	}
 	s.ev = evs[0]
@@ -450,29 +430,28 @@ func (s *Stream) nextBare() bool {
 			if s.bare.Header() != nil {
 				line = max(s.bare.Line(), 1)
 			}
-			s.err = &Error{Path: s.name, Line: line, Seq: -1, Reason: "empty log: no events"}
+			s.err = sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: s.name, Line: line, Seq: -1}, "empty log: no events", nil)
 		}
 		return false
 	}
 	if err != nil {
 		s.done = true
-		var de *jsonl.DecodeError
+		var de *sessionlog.Error
 		if !errors.As(err, &de) {
-			s.err = &Error{Path: s.name, Line: s.bare.Line(), Seq: -1, Reason: err.Error(), Err: err}
+			s.err = sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: s.name, Line: s.bare.Line(), Seq: -1}, err.Error(), err)
 			return false
 		}
-		if de.Truncated && s.events > 0 {
-			s.warnings = append(s.warnings, Warning{Path: s.name, Line: de.Line,
+		if errors.Is(err, sessionlog.ErrTruncated) && s.events > 0 {
+			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: s.name, Line: de.Line, Seq: -1},
 				Text: fmt.Sprintf("truncated last line (a torn write): using the %d events before it", s.events)})
 			return false
 		}
-		seq := de.Seq
-		if seq < 0 && de.Reason != "invalid session header" {
+		if de.Seq < 0 && de.Reason != "invalid session header" {
 			// A line that could not be decoded would have held the next
 			// seq; say which, so the reader can find it.
-			seq = int64(s.events)
+			de = de.At(sessionlog.Pos{Path: de.Path, Line: de.Line, Seq: int64(s.events)})
 		}
-		s.err = &Error{Path: s.name, Line: de.Line, Seq: seq, Reason: de.Reason, TooLong: de.TooLong, Truncated: de.Truncated, Err: err}
+		s.err = de
 		return false
 	}
 	s.line = s.bare.Line()
@@ -509,55 +488,46 @@ func (s *Stream) TextSize() int64 { return s.size }
 // events share it); 0 for a synthetic closer.
 func (s *Stream) Line() int { return s.line }
 
-// Err is the refusal that ended the stream, an *Error, or nil.
+// Err is the refusal that ended the stream, a *sessionlog.Error, or nil.
 func (s *Stream) Err() error { return s.err }
 
-// Warnings are the accepted defects met so far (all of them once Next has
-// returned false).
-func (s *Stream) Warnings() []Warning { return s.warnings }
-
-// Name is what is read, as errors name it.
-func (s *Stream) Name() string {
-	if s.lg != nil {
-		return s.lg.Name()
-	}
-	return s.name
+// Summary is what a read reports besides its events.
+type Summary struct {
+	// Name is what was read, as its refusals and warnings name it (a
+	// zip's member: "export.zip!session.jsonl").
+	Name string
+	// Form is the container; "" for a header-less log.
+	Form container.Form
+	// Header is the session header line, compacted, or nil.
+	Header json.RawMessage
+	// Upgraded counts the events the load-time upgrades changed.
+	Upgraded int
+	// Closers are the synthetic events appended after the log.
+	Closers []recovery.Closer
+	// Warnings are the accepted defects met.
+	Warnings []sessionlog.Warning
+	// Subagents lists a web export's subagent logs.
+	Subagents []string
 }
 
-// Form is the container; "" for a header-less log.
-func (s *Stream) Form() container.Form {
+// Summary is the stream's report: whole once Next has returned false.
+func (s *Stream) Summary() Summary {
+	sum := Summary{Name: s.name, Header: s.Header(), Closers: s.closers, Warnings: s.warnings}
 	if s.lg != nil {
-		return s.lg.Form()
+		sum.Name, sum.Form, sum.Subagents = s.lg.Name(), s.lg.Form(), s.lg.Subagents()
 	}
-	return ""
+	if s.up != nil {
+		sum.Upgraded = s.up.Upgraded()
+	}
+	return sum
 }
 
-// Header is the session header line, compacted, or nil.
+// Header is the session header line read so far, compacted, or nil.
 func (s *Stream) Header() json.RawMessage {
 	if s.dec != nil {
 		return s.dec.Header()
 	}
 	return s.bare.Header()
-}
-
-// Upgraded counts the events the load-time upgrades changed so far.
-func (s *Stream) Upgraded() int {
-	if s.up == nil {
-		return 0
-	}
-	return s.up.Upgraded()
-}
-
-// Closers are the synthetic events appended after the log, once Next has
-// returned false (and as they are yielded).
-func (s *Stream) Closers() []recovery.Closer { return s.closers }
-
-// Subagents lists a web export's subagent logs.
-func (s *Stream) Subagents() []string {
-	if s.lg != nil {
-		return s.lg.Subagents()
-	}
-	return nil
 }
 
 // Close releases the files.
@@ -577,109 +547,27 @@ func (s *Stream) Close() error {
 	return err
 }
 
-// Log is a whole log, read.
-type Log struct {
-	// Name is what was read, as errors name it.
-	Name string
-	// Form is the container; "" for a header-less log.
-	Form container.Form
-	// Header is the session header line, compacted, or nil.
-	Header json.RawMessage
-	// Events are the events, the synthetic closers last.
-	Events []sessionlog.Event
-	// Lines[i] is the plaintext line of Events[i]; 0 for a closer.
-	Lines []int
-	// Upgraded counts the events the load-time upgrades changed.
-	Upgraded int
-	// Closers are the synthetic events, the last len(Closers) of Events.
-	Closers   []recovery.Closer
-	Warnings  []Warning
-	Subagents []string
-}
-
-// Read reads the whole log at path.
-func Read(path string, opts Options) (*Log, error) {
-	s, err := Open(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	return Collect(s)
-}
-
-// ReadSession reads the session id of a store.
-func ReadSession(store, id string, opts Options) (*Log, error) {
-	s, err := OpenSession(store, id, opts)
-	if err != nil {
-		return nil, err
-	}
-	return Collect(s)
-}
-
-// Collect reads the rest of s into a Log and closes s.
-func Collect(s *Stream) (*Log, error) {
-	defer s.Close()
-	lg := &Log{}
-	for s.Next() {
-		lg.Events = append(lg.Events, s.ev)
-		lg.Lines = append(lg.Lines, s.line)
-	}
-	if err := s.Err(); err != nil {
-		return nil, err
-	}
-	return Summary(s, lg), nil
-}
-
-// Summary fills lg's report of the stream s has read to its end (name,
-// form, header, upgrades, closers, warnings, subagents), for a caller that
-// collects the events itself; it returns lg.
-func Summary(s *Stream, lg *Log) *Log {
-	lg.Name, lg.Form, lg.Header = s.Name(), s.Form(), s.Header()
-	lg.Upgraded, lg.Closers, lg.Warnings, lg.Subagents = s.Upgraded(), s.Closers(), s.Warnings(), s.Subagents()
-	return lg
-}
-
-// fromContainer turns a container refusal into an *Error.
-func fromContainer(_ *container.Log, err error) error {
-	var ce *container.Error
+// fromContainer returns a container's refusal (a *sessionlog.Error)
+// as it is, and makes one of any other error.
+func fromContainer(err error) error {
+	var ce *sessionlog.Error
 	if errors.As(err, &ce) {
-		return &Error{Path: ce.Path, Line: ce.Line, Seq: -1, Reason: ce.Reason,
-			TooLong: errors.Is(err, container.ErrLineTooLong), Err: err}
+		return err
 	}
-	return &Error{Seq: -1, Reason: err.Error(), Err: err}
+	return sessionlog.Refuse(sessionlog.LayerContainer, sessionlog.NoPos, err.Error(), err)
 }
 
-func decodeErr(err error) error {
-	var de *jsonl.DecodeError
-	if errors.As(err, &de) {
-		return &Error{Path: de.Path, Line: de.Line, Seq: de.Seq, Reason: de.Reason, TooLong: de.TooLong, Err: err}
+// place returns a layer's refusal placed at pos: the layer's own
+// *sessionlog.Error there, or a new one of layer wrapping err.
+func place(err error, layer sessionlog.Layer, pos sessionlog.Pos) error {
+	var e *sessionlog.Error
+	if errors.As(err, &e) {
+		return e.At(pos)
 	}
-	return &Error{Seq: -1, Reason: err.Error(), Err: err}
+	return sessionlog.Refuse(layer, pos, err.Error(), err)
 }
 
-func headerText(err error) string {
-	var he *header.Error
-	if errors.As(err, &he) {
-		return he.Text
-	}
-	return err.Error()
-}
-
-func tornWarning(w container.Warning) Warning {
-	unit := w.Unit
-	if unit == "" {
-		unit = "line"
-	}
-	if w.Dropped != 1 {
-		unit += "s"
-	}
-	return Warning{Path: w.Path, Line: w.Line, Text: fmt.Sprintf("torn tail (%s): dropped %d %s, using the %d events before it",
-		w.Reason, w.Dropped, unit, w.Kept)}
-}
-
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+// inputErr is the refusal of a file that cannot be opened or read.
+func inputErr(path string, err error) error {
+	return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: path, Seq: -1}, sessionlog.OSText(err), err)
 }

@@ -3,6 +3,7 @@ package reader_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
+	_ "github.com/dshtest/dshtest/sessionlog/sqlite" // the forms include SQLite
 	"github.com/dshtest/dshtest/surface"
 )
 
@@ -59,40 +62,83 @@ func TestRead(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tt.log), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			lg, err := reader.Read(p, tt.opts)
-			if tt.err != "" {
-				var re *reader.Error
-				if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "\n") {
-					t.Fatalf("err %v, want one line containing %q", err, tt.err)
+			// By path, and from a reader named as the file.
+			for via, read := range map[string]func() (*readLog, error){
+				"path":   func() (*readLog, error) { return read(p, tt.opts) },
+				"reader": func() (*readLog, error) { return readFrom(strings.NewReader(tt.log), p, tt.opts) },
+			} {
+				lg, err := read()
+				if tt.err != "" {
+					var re *sessionlog.Error
+					if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "\n") {
+						t.Fatalf("%s: err %v, want one line containing %q", via, err, tt.err)
+					}
+					if !strings.HasPrefix(err.Error(), p) {
+						t.Errorf("%s: err %q does not name the file", via, err)
+					}
+					continue
 				}
-				if !strings.HasPrefix(err.Error(), p) {
-					t.Errorf("err %q does not name the file", err)
+				if err != nil {
+					t.Fatalf("%s: %v", via, err)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(lg.Events) != tt.events || len(lg.Closers) != tt.closers || lg.Upgraded != tt.upgraded {
-				t.Errorf("events %d closers %d upgraded %d; want %d %d %d", len(lg.Events), len(lg.Closers), lg.Upgraded, tt.events, tt.closers, tt.upgraded)
-			}
-			var warns []string
-			for _, w := range lg.Warnings {
-				warns = append(warns, strings.TrimPrefix(w.String(), dir+"/"))
-			}
-			if got := strings.Join(warns, "\n"); (tt.warning == "") != (got == "") || !strings.Contains(got, tt.warning) {
-				t.Errorf("warnings %q, want %q", got, tt.warning)
-			}
-			for i, e := range lg.Events {
-				if e.Seq != int64(i) {
-					t.Fatalf("event %d has seq %d", i, e.Seq)
+				if len(lg.Events) != tt.events || len(lg.Closers) != tt.closers || lg.Upgraded != tt.upgraded {
+					t.Errorf("%s: events %d closers %d upgraded %d; want %d %d %d", via, len(lg.Events), len(lg.Closers), lg.Upgraded, tt.events, tt.closers, tt.upgraded)
 				}
-			}
-			if _, err := surface.Load(lg.Events, nil); err != nil {
-				t.Errorf("surface.Load: %v", err)
+				var warns []string
+				for _, w := range lg.Warnings {
+					warns = append(warns, strings.TrimPrefix(w.String(), dir+"/"))
+				}
+				if got := strings.Join(warns, "\n"); (tt.warning == "") != (got == "") || !strings.Contains(got, tt.warning) {
+					t.Errorf("%s: warnings %q, want %q", via, got, tt.warning)
+				}
+				for i, e := range lg.Events {
+					if e.Seq != int64(i) {
+						t.Fatalf("%s: event %d has seq %d", via, i, e.Seq)
+					}
+				}
+				if _, err := surface.Load(lg.Events, nil); err != nil {
+					t.Errorf("%s: surface.Load: %v", via, err)
+				}
 			}
 		})
 	}
+}
+
+// readLog is a whole log read: its events and the reader's summary.
+type readLog struct {
+	reader.Summary
+	Events []sessionlog.Event
+}
+
+// read reads the whole log at path.
+func read(path string, opts reader.Options) (*readLog, error) {
+	s, err := reader.Open(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return collect(s)
+}
+
+// readFrom reads the whole log r holds.
+func readFrom(r io.Reader, name string, opts reader.Options) (*readLog, error) {
+	s, err := reader.OpenReader(r, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	return collect(s)
+}
+
+func collect(s *reader.Stream) (*readLog, error) {
+	defer s.Close()
+	lg := &readLog{}
+	for s.Next() {
+		lg.Events = append(lg.Events, *s.Event())
+	}
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
+	lg.Summary = s.Summary()
+	return lg, nil
 }
 
 // TestFormsAlike reads one log as raw text, Zstandard frames, a zip and a
@@ -112,7 +158,7 @@ func TestFormsAlike(t *testing.T) {
 	logforms.WriteDB(t, paths["sqlite"], lines)
 	var want []byte
 	for _, form := range []string{"raw", "zstd", "zip", "sqlite"} {
-		lg, err := reader.Read(paths[form], reader.Options{})
+		lg, err := read(paths[form], reader.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", form, err)
 		}
@@ -150,7 +196,7 @@ func FuzzRead(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		lg, err := reader.Read(p, reader.Options{MaxLineBytes: 1 << 16})
+		lg, err := read(p, reader.Options{MaxLineBytes: 1 << 16})
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") && !strings.Contains(string(data), "\n") {
 				t.Fatalf("refusal spans lines: %q", err)

@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 )
 
 // Upstream's texts and codes for the interrupted tool results (repair.ts).
@@ -103,13 +103,13 @@ type Recoverer struct {
 // Feed reads one event line (a JSON object). Lines it cannot read are
 // skipped: refusing them is the decoder's job.
 func (r *Recoverer) Feed(line []byte) {
-	typ, ok := envscan.Type(line)
+	typ, ok := fastjson.Type(line)
 	if !ok {
 		return
 	}
 	r.fed = true
-	seq, _ := envscan.Find(line, "seq")
-	tm, _ := envscan.Find(line, "time")
+	seq, _ := fastjson.Find(line, "seq")
+	tm, _ := fastjson.Find(line, "time")
 	r.lastSeq = append(r.lastSeq[:0], seq...)
 	r.lastTime = append(r.lastTime[:0], tm...)
 	switch typ {
@@ -129,35 +129,35 @@ func (r *Recoverer) Feed(line []byte) {
 		r.clear()
 		r.stepOpen, r.step = false, nil
 	case "assistant/message":
-		data, _ := envscan.Find(line, "data")
-		step, _ := envscan.Find(data, "step")
-		msg, _ := envscan.Find(data, "message")
-		content, _ := envscan.Find(msg, "content")
-		envscan.Elements(content, func(block []byte) bool {
-			t, _ := envscan.Find(block, "type")
-			if s, _ := envscan.String(t); s != "tool-call" {
+		data, _ := fastjson.Find(line, "data")
+		step, _ := fastjson.Find(data, "step")
+		msg, _ := fastjson.Find(data, "message")
+		content, _ := fastjson.Find(msg, "content")
+		fastjson.Elements(content, func(block []byte) bool {
+			t, _ := fastjson.Find(block, "type")
+			if s, _ := fastjson.String(t); s != "tool-call" {
 				return true
 			}
-			idRaw, _ := envscan.Find(block, "id")
-			if id, isStr := envscan.String(idRaw); isStr {
+			idRaw, _ := fastjson.Find(block, "id")
+			if id, isStr := fastjson.String(idRaw); isStr {
 				r.set(id, step)
 			}
 			return true
 		})
 	case "tool/call":
-		data, _ := envscan.Find(line, "data")
-		idRaw, _ := envscan.Find(data, "callId")
-		if id, isStr := envscan.String(idRaw); isStr {
+		data, _ := fastjson.Find(line, "data")
+		idRaw, _ := fastjson.Find(data, "callId")
+		if id, isStr := fastjson.String(idRaw); isStr {
 			if i, ok := r.index[id]; ok {
 				r.calls[i].callSeq = bytes.Clone(seq)
 			}
 		}
 	case "tool/result":
-		data, _ := envscan.Find(line, "data")
-		msg, _ := envscan.Find(data, "message")
-		src, _ := envscan.Find(msg, "source")
-		idRaw, _ := envscan.Find(src, "callId")
-		if id, isStr := envscan.String(idRaw); isStr {
+		data, _ := fastjson.Find(line, "data")
+		msg, _ := fastjson.Find(data, "message")
+		src, _ := fastjson.Find(msg, "source")
+		idRaw, _ := fastjson.Find(src, "callId")
+		if id, isStr := fastjson.String(idRaw); isStr {
 			if i, ok := r.index[id]; ok {
 				r.calls[i].gone = true
 				delete(r.index, id)
@@ -176,8 +176,8 @@ func (r *Recoverer) FeedChunk(seq, time int64) {
 
 // field returns a copy of data.<key> of an event line, nil when absent.
 func field(line []byte, key string) []byte {
-	data, _ := envscan.Find(line, "data")
-	v, ok := envscan.Find(data, key)
+	data, _ := fastjson.Find(line, "data")
+	v, ok := fastjson.Find(data, key)
 	if !ok {
 		return nil
 	}
@@ -214,7 +214,7 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 	if !r.turnOpen || !r.fed {
 		return nil, nil
 	}
-	last, ok := envscan.SafeInt(r.lastSeq)
+	last, ok := fastjson.SafeInt(r.lastSeq)
 	if !ok || last < 0 {
 		return nil, fmt.Errorf("recovery: the last event's seq %q is not a non-negative integer", r.lastSeq)
 	}
@@ -229,47 +229,47 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 		if c.callSeq != nil {
 			kind, text, name, code = ToolOutcomeUnknown, TextOutcomeUnknown, "ToolOutcomeUnknownError", CodeOutcomeUnknown
 		}
-		id := envscan.Quote(c.callID)
-		msgID := envscan.Quote("interrupted-tool-result-" + c.callID + "-" + strconv.FormatInt(seq, 10))
-		data := []envscan.Member{}
+		id := fastjson.Quote(c.callID)
+		msgID := fastjson.Quote("interrupted-tool-result-" + c.callID + "-" + strconv.FormatInt(seq, 10))
+		data := []fastjson.Member{}
 		data = optional(data, "turn", r.turn)
 		data = optional(data, "step", c.step)
 		data = append(data,
-			envscan.Member{Key: "message", Value: envscan.Object([]envscan.Member{
+			fastjson.Member{Key: "message", Value: fastjson.Object([]fastjson.Member{
 				{Key: "id", Value: msgID},
 				{Key: "role", Value: []byte(`"user"`)},
-				{Key: "source", Value: envscan.Object([]envscan.Member{{Key: "kind", Value: []byte(`"tool"`)}, {Key: "callId", Value: id}})},
-				{Key: "content", Value: wrap(envscan.Object([]envscan.Member{
+				{Key: "source", Value: fastjson.Object([]fastjson.Member{{Key: "kind", Value: []byte(`"tool"`)}, {Key: "callId", Value: id}})},
+				{Key: "content", Value: wrap(fastjson.Object([]fastjson.Member{
 					{Key: "type", Value: []byte(`"tool-result"`)},
 					{Key: "toolCallId", Value: id},
 					{Key: "isError", Value: []byte("true")},
-					{Key: "content", Value: wrap(envscan.Object([]envscan.Member{
+					{Key: "content", Value: wrap(fastjson.Object([]fastjson.Member{
 						{Key: "type", Value: []byte(`"text"`)},
-						{Key: "text", Value: envscan.Quote(text)},
+						{Key: "text", Value: fastjson.Quote(text)},
 					}))},
 				}))},
 			})},
-			envscan.Member{Key: "error", Value: envscan.Object([]envscan.Member{
-				{Key: "name", Value: envscan.Quote(name)},
-				{Key: "code", Value: envscan.Quote(code)},
+			fastjson.Member{Key: "error", Value: fastjson.Object([]fastjson.Member{
+				{Key: "name", Value: fastjson.Quote(name)},
+				{Key: "code", Value: fastjson.Quote(code)},
 			})},
 		)
-		ev := r.envelope("tool/result", seq, tm, envscan.Object(data))
-		ev = append(ev, envscan.Member{Key: "surfaceOp", Value: []byte(`"append"`)})
+		ev := r.envelope("tool/result", seq, tm, fastjson.Object(data))
+		ev = append(ev, fastjson.Member{Key: "surfaceOp", Value: []byte(`"append"`)})
 		if c.callSeq != nil {
-			ev = append(ev, envscan.Member{Key: "sourceEventSeqs", Value: wrap(number(c.callSeq))})
+			ev = append(ev, fastjson.Member{Key: "sourceEventSeqs", Value: wrap(number(c.callSeq))})
 		}
-		out = append(out, Closer{Line: envscan.Object(ev), Type: "tool/result", Seq: seq, Kind: kind, CallID: c.callID, Synthetic: true})
+		out = append(out, Closer{Line: fastjson.Object(ev), Type: "tool/result", Seq: seq, Kind: kind, CallID: c.callID, Synthetic: true})
 		seq++
 	}
 	if r.stepOpen {
 		data := optional(optional(nil, "turn", r.turn), "step", r.step)
-		out = append(out, Closer{Line: envscan.Object(r.envelope("step/end", seq, tm, envscan.Object(data))), Type: "step/end", Seq: seq, Kind: StepEnd, Synthetic: true})
+		out = append(out, Closer{Line: fastjson.Object(r.envelope("step/end", seq, tm, fastjson.Object(data))), Type: "step/end", Seq: seq, Kind: StepEnd, Synthetic: true})
 		seq++
 	}
 	data := optional(nil, "turn", r.turn)
-	data = append(data, envscan.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
-	out = append(out, Closer{Line: envscan.Object(r.envelope("turn/end", seq, tm, envscan.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true})
+	data = append(data, fastjson.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
+	out = append(out, Closer{Line: fastjson.Object(r.envelope("turn/end", seq, tm, fastjson.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true})
 	// The closers copy the turn, step, time and seq values they were fed;
 	// from lines that were not JSON (which a decoder refuses first) they
 	// would not be JSON either.
@@ -282,24 +282,24 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 }
 
 // envelope starts a closer: type, seq, time, data.
-func (r *Recoverer) envelope(typ string, seq int64, tm, data []byte) []envscan.Member {
-	ev := []envscan.Member{
-		{Key: "type", Value: envscan.Quote(typ)},
+func (r *Recoverer) envelope(typ string, seq int64, tm, data []byte) []fastjson.Member {
+	ev := []fastjson.Member{
+		{Key: "type", Value: fastjson.Quote(typ)},
 		{Key: "seq", Value: []byte(strconv.FormatInt(seq, 10))},
 	}
 	if tm != nil { // JSON.stringify drops an undefined time
-		ev = append(ev, envscan.Member{Key: "time", Value: tm})
+		ev = append(ev, fastjson.Member{Key: "time", Value: tm})
 	}
-	return append(ev, envscan.Member{Key: "data", Value: data})
+	return append(ev, fastjson.Member{Key: "data", Value: data})
 }
 
 // optional appends key when the value was present (JSON.stringify drops
 // undefined members).
-func optional(m []envscan.Member, key string, v []byte) []envscan.Member {
+func optional(m []fastjson.Member, key string, v []byte) []fastjson.Member {
 	if v == nil {
 		return m
 	}
-	return append(m, envscan.Member{Key: key, Value: v})
+	return append(m, fastjson.Member{Key: key, Value: v})
 }
 
 // number renders a raw number as JSON.stringify would; other values are kept.
@@ -307,8 +307,8 @@ func number(raw []byte) []byte {
 	if len(raw) == 0 {
 		return nil
 	}
-	if _, ok := envscan.Number(raw); ok {
-		return []byte(envscan.FormatNumber(raw))
+	if _, ok := fastjson.Number(raw); ok {
+		return []byte(fastjson.FormatNumber(raw))
 	}
 	return bytes.Clone(raw)
 }

@@ -6,7 +6,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // legacyByDecode is the reference for the fast check: upstream's conditions
@@ -55,7 +56,7 @@ func FuzzUpgrade(f *testing.F) {
 			t.Fatal("Upgrade wrote to its input")
 		}
 		if err != nil {
-			var ue *Error
+			var ue *sessionlog.Error
 			if !errors.As(err, &ue) || !json.Valid(line) {
 				t.Fatalf("err %v (%T) on %s", err, err, line)
 			}
@@ -82,9 +83,9 @@ func FuzzUpgrade(f *testing.F) {
 
 		// The fast check against a decode, on lines without repeated
 		// top-level keys (where the first "type" and "data" are the last).
-		members, ok := envscan.Members(line)
+		members, ok := fastjson.Members(line)
 		n := 0
-		envscan.Each(line, func(string, []byte) bool { n++; return true })
+		fastjson.Each(line, func(string, []byte) bool { n++; return true })
 		var env map[string]json.RawMessage // exact keys: a struct would match them case-blind
 		if !ok || n != len(members) || !json.Valid(line) || json.Unmarshal(line, &env) != nil {
 			return
@@ -93,7 +94,7 @@ func FuzzUpgrade(f *testing.F) {
 		if json.Unmarshal(env["type"], &typ) != nil {
 			return
 		}
-		if _, safe := envscan.SafeInt(env["seq"]); !safe {
+		if _, safe := fastjson.SafeInt(env["seq"]); !safe {
 			return
 		}
 		var data map[string]json.RawMessage

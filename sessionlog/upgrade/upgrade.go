@@ -27,7 +27,7 @@ import (
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
-	"github.com/dshtest/dshtest/sessionlog/internal/envscan"
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // Upgrader upgrades one session's events, in log order.
@@ -48,24 +48,12 @@ func New(sessionID string) *Upgrader {
 // Upgraded returns how many events Upgrade has changed so far.
 func (u *Upgrader) Upgraded() int { return u.upgraded }
 
-// Error is a refusal: a legacy event upstream does not read, or a malformed
-// pre-react-loop event. Text is upstream's message; Error prefixes the
-// package name. The caller adds file:line.
-type Error struct {
-	Type string
-	// Seq is the event's seq as upstream prints it.
-	Seq  string
-	Text string
-}
-
-func (e *Error) Error() string { return "upgrade: " + e.Text }
-
 // Upgrade returns line in the current shape and whether it changed. A line
 // that is not a JSON object, or not valid JSON, is returned unchanged: the
 // decoder, not this package, refuses it. The result may share line's
 // backing array when unchanged.
 func (u *Upgrader) Upgrade(line json.RawMessage) (json.RawMessage, bool, error) {
-	typ, ok := envscan.Type(line)
+	typ, ok := fastjson.Type(line)
 	if !ok {
 		return line, false, nil
 	}
@@ -76,9 +64,9 @@ func (u *Upgrader) Upgrade(line json.RawMessage) (json.RawMessage, bool, error) 
 		}
 	case "request/header":
 		// Large (system prompt, tools) and common: only the reason matters.
-		data, _ := envscan.Find(line, "data")
-		r, _ := envscan.Find(data, "reason")
-		if s, _ := envscan.String(r); s != "fallback" {
+		data, _ := fastjson.Find(line, "data")
+		r, _ := fastjson.Find(data, "reason")
+		if s, _ := fastjson.String(r); s != "fallback" {
 			return line, false, nil
 		}
 	case "turn/start", "turn/end", "steering/message", "request/header-delta", "mode/set":
@@ -92,8 +80,8 @@ func (u *Upgrader) Upgrade(line json.RawMessage) (json.RawMessage, bool, error) 
 // need the upgrade (a decision the slow path makes exactly); false when it is
 // current, in which case its id is recorded.
 func (u *Upgrader) legacyMessage(line []byte, typ string) bool {
-	data, ok := envscan.Find(line, "data")
-	if !ok || !envscan.IsObject(data) {
+	data, ok := fastjson.Find(line, "data")
+	if !ok || !fastjson.IsObject(data) {
 		return false // upstream leaves a non-record alone; validation refuses it
 	}
 	// The key that proves the current shape: its presence alone rules the
@@ -104,7 +92,7 @@ func (u *Upgrader) legacyMessage(line []byte, typ string) bool {
 	}
 	var found bool
 	var message []byte
-	envscan.Each(data, func(key string, val []byte) bool {
+	fastjson.Each(data, func(key string, val []byte) bool {
 		if key == current {
 			found, message = true, val
 			return false
@@ -116,7 +104,7 @@ func (u *Upgrader) legacyMessage(line []byte, typ string) bool {
 	}
 	id := message
 	if typ != "user/message" {
-		id, _ = envscan.Find(message, "id")
+		id, _ = fastjson.Find(message, "id")
 	}
 	u.record(line, id)
 	return false
@@ -124,31 +112,31 @@ func (u *Upgrader) legacyMessage(line []byte, typ string) bool {
 
 // record remembers the id of the message at line's seq, when it is a string.
 func (u *Upgrader) record(line, id []byte) {
-	if _, isStr := envscan.String(id); !isStr {
+	if _, isStr := fastjson.String(id); !isStr {
 		return
 	}
-	seqRaw, ok := envscan.Find(line, "seq")
+	seqRaw, ok := fastjson.Find(line, "seq")
 	if !ok {
 		return
 	}
-	if seq, ok := envscan.SafeInt(seqRaw); ok {
+	if seq, ok := fastjson.SafeInt(seqRaw); ok {
 		u.ids[seq] = bytes.Clone(id)
 	}
 }
 
 // event is one line being upgraded on the slow path.
 type event struct {
-	members  []envscan.Member
+	members  []fastjson.Member
 	typ      string
 	seq      string // as upstream prints it, for minted ids
 	seqShown string // the same, quoted when not a number, for refusals
 	changed  bool
 }
 
-func (e *event) get(k string) ([]byte, bool) { return envscan.Get(e.members, k) }
+func (e *event) get(k string) ([]byte, bool) { return fastjson.Get(e.members, k) }
 
 func (e *event) set(k string, v []byte) {
-	e.members = envscan.Set(e.members, k, v)
+	e.members = fastjson.Set(e.members, k, v)
 	e.changed = true
 }
 
@@ -158,16 +146,16 @@ func (u *Upgrader) slow(line json.RawMessage) (json.RawMessage, bool, error) {
 	if !fastjson.Valid(line) {
 		return line, false, nil
 	}
-	members, ok := envscan.Members(line)
+	members, ok := fastjson.Members(line)
 	if !ok {
 		return line, false, nil
 	}
 	e := &event{members: members}
 	typRaw, _ := e.get("type")
-	if e.typ, ok = envscan.String(typRaw); !ok {
+	if e.typ, ok = fastjson.String(typRaw); !ok {
 		return line, false, nil
 	}
-	e.seq = envscan.JSText(e.get("seq"))
+	e.seq = fastjson.JSText(e.get("seq"))
 	e.seqShown = seqText(e.get("seq"))
 	if err := u.refuse(e); err != nil {
 		return nil, false, err
@@ -190,17 +178,17 @@ func (u *Upgrader) slow(line json.RawMessage) (json.RawMessage, bool, error) {
 		return line, false, nil
 	}
 	u.upgraded++
-	return envscan.Object(e.members), true, nil
+	return fastjson.Object(e.members), true, nil
 }
 
 // seqText renders a seq as upstream's messages do (String(seq)). A seq that
 // is not a number, which the container's seq check refuses anyway, is
 // quoted, so that no log-derived control byte reaches an error text.
 func seqText(raw []byte, present bool) string {
-	if _, isNum := envscan.Number(raw); isNum || !present {
-		return envscan.JSText(raw, present)
+	if _, isNum := fastjson.Number(raw); isNum || !present {
+		return fastjson.JSText(raw, present)
 	}
-	return strconv.Quote(envscan.JSText(raw, present))
+	return strconv.Quote(fastjson.JSText(raw, present))
 }
 
 // refuse is upstream's assertSupportedEvents. Upstream scans the whole log
@@ -213,21 +201,29 @@ func (u *Upgrader) refuse(e *event) error {
 		return u.fail(e, fmt.Sprintf("unsupported legacy %s event", e.typ))
 	case "request/header":
 		data, _ := e.get("data")
-		if !envscan.IsObject(data) {
+		if !fastjson.IsObject(data) {
 			return nil
 		}
-		dm, _ := envscan.Members(data)
-		r, _ := envscan.Get(dm, "reason")
-		if s, _ := envscan.String(r); s == "fallback" {
+		dm, _ := fastjson.Members(data)
+		r, _ := fastjson.Get(dm, "reason")
+		if s, _ := fastjson.String(r); s == "fallback" {
 			return u.fail(e, `unsupported legacy request/header reason "fallback"`)
 		}
 	}
 	return nil
 }
 
-// fail builds upstream's refusal: `session "<id>" contains <what> at seq N`.
+// fail builds upstream's refusal of a legacy event upstream does not read,
+// or a malformed pre-react-loop event: `session "<id>" contains <what> at
+// seq N`, a *sessionlog.Error of sessionlog.LayerUpgrade whose Seq is the
+// event's (-1 when it is not a number); the reader adds file:line.
 func (u *Upgrader) fail(e *event, what string) error {
-	return &Error{Type: e.typ, Seq: e.seqShown, Text: fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seqShown)}
+	seq, err := strconv.ParseInt(e.seqShown, 10, 64)
+	if err != nil {
+		seq = -1
+	}
+	return sessionlog.Refuse(sessionlog.LayerUpgrade, sessionlog.Pos{Seq: seq},
+		fmt.Sprintf("session %q contains %s at seq %s", u.sessionID, what, e.seqShown), nil)
 }
 
 func (u *Upgrader) malformed(e *event) error {
@@ -236,33 +232,33 @@ func (u *Upgrader) malformed(e *event) error {
 
 // dataMembers returns the event's data members, ok false when data is not a
 // record.
-func (e *event) dataMembers() ([]envscan.Member, bool) {
+func (e *event) dataMembers() ([]fastjson.Member, bool) {
 	data, _ := e.get("data")
-	if !envscan.IsObject(data) {
+	if !fastjson.IsObject(data) {
 		return nil, false
 	}
-	return envscan.Members(data)
+	return fastjson.Members(data)
 }
 
 // turnStart drops the pre-react-loop trigger after checking the whole old
 // shape: {turn ≥ 1, trigger:{kind: non-empty string, …}}.
 func (u *Upgrader) turnStart(e *event) error {
 	dm, ok := e.dataMembers()
-	if !ok || !envscan.Has(dm, "trigger") {
+	if !ok || !fastjson.Has(dm, "trigger") {
 		return nil
 	}
-	turnRaw, _ := envscan.Get(dm, "turn")
-	trigger, _ := envscan.Get(dm, "trigger")
-	turn, isInt := envscan.SafeInt(turnRaw)
-	if !isInt || turn < 1 || !envscan.OnlyKeys(dm, []string{"turn", "trigger"}) || !envscan.IsObject(trigger) {
+	turnRaw, _ := fastjson.Get(dm, "turn")
+	trigger, _ := fastjson.Get(dm, "trigger")
+	turn, isInt := fastjson.SafeInt(turnRaw)
+	if !isInt || turn < 1 || !fastjson.OnlyKeys(dm, []string{"turn", "trigger"}) || !fastjson.IsObject(trigger) {
 		return u.malformed(e)
 	}
-	tm, _ := envscan.Members(trigger)
-	kindRaw, _ := envscan.Get(tm, "kind")
-	if kind, isStr := envscan.String(kindRaw); !isStr || kind == "" {
+	tm, _ := fastjson.Members(trigger)
+	kindRaw, _ := fastjson.Get(tm, "kind")
+	if kind, isStr := fastjson.String(kindRaw); !isStr || kind == "" {
 		return u.malformed(e)
 	}
-	e.set("data", envscan.Object([]envscan.Member{{Key: "turn", Value: turnRaw}}))
+	e.set("data", fastjson.Object([]fastjson.Member{{Key: "turn", Value: turnRaw}}))
 	return nil
 }
 
@@ -273,61 +269,61 @@ func (u *Upgrader) turnEnd(e *event) error {
 	if !ok {
 		return nil
 	}
-	turnRaw, _ := envscan.Get(dm, "turn")
-	reasonRaw, _ := envscan.Get(dm, "reason")
-	turn, isInt := envscan.SafeInt(turnRaw)
-	if !isInt || turn < 1 || !envscan.OnlyKeys(dm, []string{"turn", "reason"}) || !envscan.IsObject(reasonRaw) {
+	turnRaw, _ := fastjson.Get(dm, "turn")
+	reasonRaw, _ := fastjson.Get(dm, "reason")
+	turn, isInt := fastjson.SafeInt(turnRaw)
+	if !isInt || turn < 1 || !fastjson.OnlyKeys(dm, []string{"turn", "reason"}) || !fastjson.IsObject(reasonRaw) {
 		return u.malformed(e)
 	}
-	rm, _ := envscan.Members(reasonRaw)
-	kindRaw, _ := envscan.Get(rm, "kind")
-	kind, isStr := envscan.String(kindRaw)
+	rm, _ := fastjson.Members(reasonRaw)
+	kindRaw, _ := fastjson.Get(rm, "kind")
+	kind, isStr := fastjson.String(kindRaw)
 	if !isStr {
 		return u.malformed(e)
 	}
 	var reason string
 	switch kind {
 	case "completed", "blocked", "max-tokens", "interrupted":
-		if !envscan.OnlyKeys(rm, []string{"kind"}) {
+		if !fastjson.OnlyKeys(rm, []string{"kind"}) {
 			return u.malformed(e)
 		}
 		return nil
 	case "aborted":
-		if envscan.Has(rm, "reason") {
+		if fastjson.Has(rm, "reason") {
 			return nil
 		}
-		if !envscan.OnlyKeys(rm, []string{"kind"}) {
+		if !fastjson.OnlyKeys(rm, []string{"kind"}) {
 			return u.malformed(e)
 		}
 		reason = `{"kind":"aborted","reason":{"kind":"legacy"}}`
 	case "disposed":
-		if !envscan.OnlyKeys(rm, []string{"kind"}) {
+		if !fastjson.OnlyKeys(rm, []string{"kind"}) {
 			return u.malformed(e)
 		}
 		reason = `{"kind":"aborted","reason":{"kind":"disposed"}}`
 	case "error":
-		if envscan.Has(rm, "error") {
+		if fastjson.Has(rm, "error") {
 			return nil
 		}
-		stepRaw, _ := envscan.Get(rm, "step")
-		if step, isInt := envscan.SafeInt(stepRaw); !isInt || step < 0 {
+		stepRaw, _ := fastjson.Get(rm, "step")
+		if step, isInt := fastjson.SafeInt(stepRaw); !isInt || step < 0 {
 			return u.malformed(e)
 		}
 		if failure, ok := legacyFailure(rm); ok {
 			reason = `{"kind":"error","error":` + string(failure) + `}`
 			break
 		}
-		msg, _ := envscan.Get(rm, "message")
-		code, hasCode := envscan.Get(rm, "code")
+		msg, _ := fastjson.Get(rm, "message")
+		code, hasCode := fastjson.Get(rm, "code")
 		keys := []string{"kind", "step", "message"}
 		if hasCode {
 			keys = append(keys, "code")
 		}
-		if _, msgStr := envscan.String(msg); !envscan.OnlyKeys(rm, keys) || !msgStr {
+		if _, msgStr := fastjson.String(msg); !fastjson.OnlyKeys(rm, keys) || !msgStr {
 			return u.malformed(e)
 		}
 		if hasCode {
-			if _, codeStr := envscan.String(code); !codeStr {
+			if _, codeStr := fastjson.String(code); !codeStr {
 				return u.malformed(e)
 			}
 		} else {
@@ -337,33 +333,33 @@ func (u *Upgrader) turnEnd(e *event) error {
 	default:
 		return nil
 	}
-	e.set("data", envscan.Object(envscan.Set(dm, "reason", []byte(reason))))
+	e.set("data", fastjson.Object(fastjson.Set(dm, "reason", []byte(reason))))
 	return nil
 }
 
 // legacyFailure returns the failure of a {kind:"error", step, failure} reason
 // when it has exactly the LlmFailure shape.
-func legacyFailure(rm []envscan.Member) ([]byte, bool) {
-	failure, _ := envscan.Get(rm, "failure")
-	if !envscan.IsObject(failure) || !envscan.OnlyKeys(rm, []string{"kind", "step", "failure"}) {
+func legacyFailure(rm []fastjson.Member) ([]byte, bool) {
+	failure, _ := fastjson.Get(rm, "failure")
+	if !fastjson.IsObject(failure) || !fastjson.OnlyKeys(rm, []string{"kind", "step", "failure"}) {
 		return nil, false
 	}
-	fm, ok := envscan.Members(failure)
-	if !ok || !envscan.OnlyKeys(fm, []string{"message", "code"}, "status", "providerRetryAfterMs", "requestId") {
+	fm, ok := fastjson.Members(failure)
+	if !ok || !fastjson.OnlyKeys(fm, []string{"message", "code"}, "status", "providerRetryAfterMs", "requestId") {
 		return nil, false
 	}
-	isString := func(k string) bool { v, _ := envscan.Get(fm, k); _, s := envscan.String(v); return s }
+	isString := func(k string) bool { v, _ := fastjson.Get(fm, k); _, s := fastjson.String(v); return s }
 	optional := func(k string, check func([]byte) bool) bool {
-		v, present := envscan.Get(fm, k)
+		v, present := fastjson.Get(fm, k)
 		return !present || check(v)
 	}
-	isNumber := func(v []byte) bool { _, n := envscan.Number(v); return n }
-	isStr := func(v []byte) bool { _, s := envscan.String(v); return s }
+	isNumber := func(v []byte) bool { _, n := fastjson.Number(v); return n }
+	isStr := func(v []byte) bool { _, s := fastjson.String(v); return s }
 	if !isString("message") || !isString("code") ||
 		!optional("status", isNumber) || !optional("providerRetryAfterMs", isNumber) || !optional("requestId", isStr) {
 		return nil, false
 	}
-	return envscan.Object(fm), true
+	return fastjson.Object(fm), true
 }
 
 // steering converts the removed steering/message into a user/message: the
@@ -374,28 +370,28 @@ func (u *Upgrader) steering(e *event) error {
 	if !ok {
 		return u.malformed(e)
 	}
-	turnRaw, _ := envscan.Get(dm, "turn")
-	_, turnOK := envscan.SafeInt(turnRaw)
-	wrapped, _ := envscan.Get(dm, "message")
-	if envscan.IsObject(wrapped) && turnOK && envscan.OnlyKeys(dm, []string{"turn", "message"}) {
+	turnRaw, _ := fastjson.Get(dm, "turn")
+	_, turnOK := fastjson.SafeInt(turnRaw)
+	wrapped, _ := fastjson.Get(dm, "message")
+	if fastjson.IsObject(wrapped) && turnOK && fastjson.OnlyKeys(dm, []string{"turn", "message"}) {
 		e.set("type", []byte(`"user/message"`))
 		e.set("data", wrapped)
 		return nil
 	}
-	if !turnOK || !envscan.OnlyKeys(dm, []string{"turn", "content", "source"}) {
+	if !turnOK || !fastjson.OnlyKeys(dm, []string{"turn", "content", "source"}) {
 		return u.malformed(e)
 	}
 	e.set("type", []byte(`"user/message"`))
-	msg := envscan.Without(dm, "turn")
-	msg = append(msg, envscan.Member{Key: "id", Value: u.legacyID(e)}, envscan.Member{Key: "role", Value: []byte(`"user"`)})
-	e.set("data", envscan.Object(msg))
+	msg := fastjson.Without(dm, "turn")
+	msg = append(msg, fastjson.Member{Key: "id", Value: u.legacyID(e)}, fastjson.Member{Key: "role", Value: []byte(`"user"`)})
+	e.set("data", fastjson.Object(msg))
 	return nil
 }
 
 // legacyID mints upstream's id for a message stored before identities:
 // legacy-message:<session id>:<seq>.
 func (u *Upgrader) legacyID(e *event) []byte {
-	return envscan.Quote("legacy-message:" + u.sessionID + ":" + e.seq)
+	return fastjson.Quote("legacy-message:" + u.sessionID + ":" + e.seq)
 }
 
 // isMessage says typ is one of the message types message and recordEvent
@@ -408,7 +404,7 @@ func isMessage(typ string) bool {
 // message is upstream's migrateLegacyMessageEvent.
 func (u *Upgrader) message(e *event) {
 	typRaw, _ := e.get("type")
-	typ, _ := envscan.String(typRaw)
+	typ, _ := fastjson.String(typRaw)
 	if !isMessage(typ) {
 		return
 	}
@@ -416,61 +412,61 @@ func (u *Upgrader) message(e *event) {
 	if !ok {
 		return
 	}
-	has := func(k string) bool { return envscan.Has(dm, k) }
-	get := func(k string) []byte { v, _ := envscan.Get(dm, k); return v }
+	has := func(k string) bool { return fastjson.Has(dm, k) }
+	get := func(k string) []byte { v, _ := fastjson.Get(dm, k); return v }
 	switch typ {
 	case "user/message":
 		if has("id") || has("role") || has("message") || !has("content") || !has("source") {
 			return
 		}
-		dm = append(dm, envscan.Member{Key: "id", Value: u.legacyID(e)}, envscan.Member{Key: "role", Value: []byte(`"user"`)})
-		e.set("data", envscan.Object(dm))
+		dm = append(dm, fastjson.Member{Key: "id", Value: u.legacyID(e)}, fastjson.Member{Key: "role", Value: []byte(`"user"`)})
+		e.set("data", fastjson.Object(dm))
 	case "assistant/message":
 		if has("message") || !has("content") || !has("provenance") {
 			return
 		}
-		var source []envscan.Member
-		if prov := get("provenance"); envscan.IsObject(prov) {
-			source, _ = envscan.Members(prov)
+		var source []fastjson.Member
+		if prov := get("provenance"); fastjson.IsObject(prov) {
+			source, _ = fastjson.Members(prov)
 		}
-		source = envscan.Set(source, "kind", []byte(`"model"`))
-		msg := envscan.Object([]envscan.Member{
+		source = fastjson.Set(source, "kind", []byte(`"model"`))
+		msg := fastjson.Object([]fastjson.Member{
 			{Key: "id", Value: u.legacyID(e)},
 			{Key: "role", Value: []byte(`"assistant"`)},
 			{Key: "content", Value: get("content")},
-			{Key: "source", Value: envscan.Object(source)},
+			{Key: "source", Value: fastjson.Object(source)},
 		})
-		rest := envscan.Without(dm, "content", "provenance")
-		e.set("data", envscan.Object(append(rest, envscan.Member{Key: "message", Value: msg})))
+		rest := fastjson.Without(dm, "content", "provenance")
+		e.set("data", fastjson.Object(append(rest, fastjson.Member{Key: "message", Value: msg})))
 	case "tool/result":
 		if has("message") || !has("callId") || !has("content") || !has("isError") {
 			return
 		}
 		callID := get("callId")
-		var msg []envscan.Member
+		var msg []fastjson.Member
 		if id, ok := u.inheritedID(e); ok {
 			if id != nil { // an unknown target leaves the id out, as JSON.stringify drops undefined
-				msg = append(msg, envscan.Member{Key: "id", Value: id})
+				msg = append(msg, fastjson.Member{Key: "id", Value: id})
 			}
 		} else {
-			msg = append(msg, envscan.Member{Key: "id", Value: u.legacyID(e)})
+			msg = append(msg, fastjson.Member{Key: "id", Value: u.legacyID(e)})
 		}
-		block := envscan.Object([]envscan.Member{
+		block := fastjson.Object([]fastjson.Member{
 			{Key: "type", Value: []byte(`"tool-result"`)},
 			{Key: "toolCallId", Value: callID},
 			{Key: "content", Value: get("content")},
 			{Key: "isError", Value: get("isError")},
 		})
 		msg = append(msg,
-			envscan.Member{Key: "role", Value: []byte(`"user"`)},
-			envscan.Member{Key: "content", Value: []byte("[" + string(block) + "]")},
-			envscan.Member{Key: "source", Value: envscan.Object([]envscan.Member{
+			fastjson.Member{Key: "role", Value: []byte(`"user"`)},
+			fastjson.Member{Key: "content", Value: []byte("[" + string(block) + "]")},
+			fastjson.Member{Key: "source", Value: fastjson.Object([]fastjson.Member{
 				{Key: "kind", Value: []byte(`"tool"`)},
 				{Key: "callId", Value: callID},
 			})},
 		)
-		rest := envscan.Without(dm, "callId", "content", "isError")
-		e.set("data", envscan.Object(append(rest, envscan.Member{Key: "message", Value: envscan.Object(msg)})))
+		rest := fastjson.Without(dm, "callId", "content", "isError")
+		e.set("data", fastjson.Object(append(rest, fastjson.Member{Key: "message", Value: fastjson.Object(msg)})))
 	}
 }
 
@@ -479,19 +475,19 @@ func (u *Upgrader) message(e *event) {
 // numeric start; id is nil when no message is known at that seq.
 func (u *Upgrader) inheritedID(e *event) (id []byte, ok bool) {
 	op, _ := e.get("surfaceOp")
-	if !envscan.IsObject(op) {
+	if !fastjson.IsObject(op) {
 		return nil, false
 	}
-	om, _ := envscan.Members(op)
-	kind, _ := envscan.Get(om, "op")
-	if s, _ := envscan.String(kind); s != "replace" {
+	om, _ := fastjson.Members(op)
+	kind, _ := fastjson.Get(om, "op")
+	if s, _ := fastjson.String(kind); s != "replace" {
 		return nil, false
 	}
-	startRaw, _ := envscan.Get(om, "start")
-	if _, isNum := envscan.Number(startRaw); !isNum {
+	startRaw, _ := fastjson.Get(om, "start")
+	if _, isNum := fastjson.Number(startRaw); !isNum {
 		return nil, false
 	}
-	if start, isInt := envscan.SafeInt(startRaw); isInt {
+	if start, isInt := fastjson.SafeInt(startRaw); isInt {
 		return u.ids[start], true
 	}
 	return nil, true
@@ -500,7 +496,7 @@ func (u *Upgrader) inheritedID(e *event) (id []byte, ok bool) {
 // recordEvent remembers the id of a (possibly upgraded) surface message.
 func (u *Upgrader) recordEvent(e *event) {
 	typRaw, _ := e.get("type")
-	typ, _ := envscan.String(typRaw)
+	typ, _ := fastjson.String(typRaw)
 	if !isMessage(typ) {
 		return
 	}
@@ -511,22 +507,22 @@ func (u *Upgrader) recordEvent(e *event) {
 	var id []byte
 	switch typ {
 	case "user/message":
-		id, _ = envscan.Get(dm, "id")
+		id, _ = fastjson.Get(dm, "id")
 	case "assistant/message", "tool/result":
-		msg, _ := envscan.Get(dm, "message")
-		if !envscan.IsObject(msg) {
+		msg, _ := fastjson.Get(dm, "message")
+		if !fastjson.IsObject(msg) {
 			return
 		}
-		mm, _ := envscan.Members(msg)
-		id, _ = envscan.Get(mm, "id")
+		mm, _ := fastjson.Members(msg)
+		id, _ = fastjson.Get(mm, "id")
 	default:
 		return
 	}
-	if _, isStr := envscan.String(id); !isStr {
+	if _, isStr := fastjson.String(id); !isStr {
 		return
 	}
 	seqRaw, _ := e.get("seq")
-	if seq, ok := envscan.SafeInt(seqRaw); ok {
+	if seq, ok := fastjson.SafeInt(seqRaw); ok {
 		u.ids[seq] = bytes.Clone(id)
 	}
 }

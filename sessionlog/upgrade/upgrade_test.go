@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // TestUpgrade checks each rule of containers.md §7 on one event, with a
@@ -142,8 +144,8 @@ func TestUpgrade(t *testing.T) {
 			u := New("sid")
 			out, changed, err := u.Upgrade([]byte(tt.in))
 			if tt.wantErr != "" {
-				var ue *Error
-				if !errors.As(err, &ue) || ue.Text != tt.wantErr || err.Error() != "upgrade: "+tt.wantErr {
+				var ue *sessionlog.Error
+				if !errors.As(err, &ue) || ue.Reason != tt.wantErr || ue.Layer != sessionlog.LayerUpgrade || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v\nwant upgrade: %s", err, tt.wantErr)
 				}
 				return
@@ -249,7 +251,7 @@ func BenchmarkUpgradeCurrent(b *testing.B) {
 // quoted, never raw.
 func TestRefusalQuotesOddSeq(t *testing.T) {
 	_, _, err := New("s").Upgrade([]byte(`{"type":"mode/set","seq":"\u001b[2J","time":0,"data":{}}`))
-	if err == nil || err.Error() != `upgrade: session "s" contains unsupported legacy mode/set event at seq "\x1b[2J"` {
+	if err == nil || err.Error() != `session "s" contains unsupported legacy mode/set event at seq "\x1b[2J"` {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/surface"
 )
 
@@ -95,6 +95,17 @@ type realTurn struct {
 	opener bool
 }
 
+// readEvents reads a log's events as the reader yields them (unfolded:
+// the pool cuts them into turns and checks each it keeps).
+func readEvents(path string) (*load.Log, error) {
+	f, err := load.Open(path, load.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Collect(false)
+}
+
 // readRealPool reads the accepted logs of corpus and cuts them into turns.
 func readRealPool(corpus string) (*realPool, error) {
 	names, err := acceptedLogs(filepath.Clean(corpus) + ".tsv")
@@ -103,7 +114,7 @@ func readRealPool(corpus string) (*realPool, error) {
 	}
 	p := &realPool{}
 	for _, name := range names {
-		lg, err := reader.Read(filepath.Join(corpus, name), reader.Options{})
+		lg, err := readEvents(filepath.Join(corpus, name))
 		if err != nil || len(lg.Events) == 0 {
 			p.skipped++
 			continue

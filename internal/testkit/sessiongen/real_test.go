@@ -9,7 +9,6 @@ import (
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/surface"
 )
 
@@ -112,7 +111,7 @@ func TestRealPacked(t *testing.T) {
 	if err := os.WriteFile(path, text, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lg, err := reader.Read(path, reader.Options{})
+	lg, err := readEvents(path)
 	if err != nil {
 		t.Fatal(err)
 	}

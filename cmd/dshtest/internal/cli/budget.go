@@ -54,9 +54,9 @@ func (a *app) startBudget(factor float64) *budget {
 	b := &budget{factor: factor, off: factor <= 0 || a.getenv("GOMEMLIMIT") != ""}
 	if !b.off {
 		b.before = debug.SetMemoryLimit(-1)
-		b.grow(0)
+		b.Grow(0)
 		// The live heap can outgrow the budget after the read.
-		stop := every(budgetWatch, func() { b.grow(-1) })
+		stop := every(budgetWatch, func() { b.Grow(-1) })
 		prev := a.restore
 		a.restore = func() {
 			stop()
@@ -96,19 +96,19 @@ func budgetLimit(factor float64, text int64) int64 {
 	return max(int64(float64(text)*factor), budgetMin) - budgetReserve
 }
 
-// read tells the budget how much text has been read, raising the limit a
+// Read tells the budget how much text has been read, raising the limit a
 // budgetStep at a time.
-func (b *budget) read(text int64) {
+func (b *budget) Read(text int64) {
 	if b == nil || text < b.next {
 		return
 	}
 	b.next = text + budgetStep
-	b.grow(text)
+	b.Grow(text)
 }
 
-// grow raises the limit to the budget of text bytes of log (-1: the text
+// Grow raises the limit to the budget of text bytes of log (-1: the text
 // read so far), and to budgetSlack times the live heap.
-func (b *budget) grow(text int64) {
+func (b *budget) Grow(text int64) {
 	if b == nil || b.off {
 		return
 	}

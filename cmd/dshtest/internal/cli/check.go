@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 )
@@ -40,7 +41,7 @@ stderr; --strict makes any warning exit 1.`,
 		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			t := newTally()
-			lf, err := a.readLog(args, &lfl, readOptions{each: t.add})
+			lf, err := a.readLog(args, &lfl, t.add)
 			if err != nil {
 				if asJSON {
 					writeJSONError(a.stdout, logName(args, &lfl), err)
@@ -182,10 +183,10 @@ func (t *tally) add(e *sessionlog.Event) {
 
 // summarize is check's summary of a log read with t fed its events and sf
 // its folded surface.
-func summarize(lf *logFile, t *tally, sf *surface.Surface) *logSummary {
+func summarize(lf *load.Log, t *tally, sf *surface.Surface) *logSummary {
 	s := &t.s
 	s.File, s.OK, s.Synthetic, s.Warnings = lf.Path, true, []string{}, []string{}
-	if r := lf.Read; r != nil {
+	if r := lf; r != nil {
 		s.Form = string(r.Form)
 		if s.Form == "" {
 			s.Form = "jsonl (no session header)"
@@ -305,7 +306,7 @@ func writeJSONError(w io.Writer, path string, err error) {
 		Line  int    `json:"line,omitempty"`
 		Seq   *int64 `json:"seq,omitempty"`
 	}{File: path, Error: err.Error()}
-	var ie *inputError
+	var ie *sessionlog.Error
 	if errors.As(err, &ie) {
 		out.Line = ie.Line
 		if ie.Seq >= 0 {

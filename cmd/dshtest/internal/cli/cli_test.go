@@ -326,7 +326,7 @@ func TestMemoryBudget(t *testing.T) {
 		a := &app{env: tt.env}
 		b := a.startBudget(tt.factor)
 		for _, n := range tt.text {
-			b.grow(n)
+			b.Grow(n)
 		}
 		if got := debug.SetMemoryLimit(-1); got != tt.want {
 			t.Errorf("env %v, factor %v, text %v: limit %d, want %d", tt.env, tt.factor, tt.text, got, tt.want)

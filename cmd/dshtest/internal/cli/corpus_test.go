@@ -12,11 +12,12 @@ import (
 	"unicode"
 
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/header"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/sessionlog/reader"
+	"github.com/dshtest/dshtest/sessionlog/store"
 )
 
 // corpusDir returns ../shared/corpus relative to the repository root,
@@ -104,7 +105,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("repro %s: exit %d:\n%s%s", f.name, code, out, stderr)
 		}
 		_, text, _ := run("render", path, "--format", "text", "--width", "100")
-		lg, err := reader.Read(path, reader.Options{})
+		lg, err := load.Read(path, load.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,8 +199,8 @@ func TestCorpusForms(t *testing.T) {
 		logforms.WriteZip(t, zipPath, raw, "")
 		dbPath := filepath.Join(base, "store.db")
 		logforms.WriteDB(t, dbPath, lines)
-		store := filepath.Join(base, "sessions")
-		storeFile, err := container.SessionPath(store, h.CWD, h.ID, true)
+		root := filepath.Join(base, "sessions")
+		storeFile, err := store.SessionPath(root, h.CWD, h.ID, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +216,7 @@ func TestCorpusForms(t *testing.T) {
 		}{
 			{"raw", []string{path}},
 			{"zstd", []string{zst}},
-			{"store", []string{"--session", h.ID, "--store", store}},
+			{"store", []string{"--session", h.ID, "--store", root}},
 			{"zip", []string{zipPath}},
 			{"sqlite", []string{dbPath, "--session", h.ID}},
 		}
@@ -247,15 +248,19 @@ func TestCorpusForms(t *testing.T) {
 // returns its events as JSONL.
 func decoded(t *testing.T, args []string, id string) string {
 	t.Helper()
-	var lg *reader.Log
+	var lg *load.Log
 	var err error
 	switch {
 	case args[0] == "--session":
-		lg, err = reader.ReadSession(args[3], id, reader.Options{})
+		var f *load.File
+		if f, err = load.OpenSession(args[3], id, load.Options{}); err == nil {
+			lg, err = f.Collect(true)
+			f.Close()
+		}
 	case len(args) == 3:
-		lg, err = reader.Read(args[0], reader.Options{Session: id})
+		lg, err = load.Read(args[0], load.Options{Read: reader.Options{Session: id}})
 	default:
-		lg, err = reader.Read(args[0], reader.Options{})
+		lg, err = load.Read(args[0], load.Options{})
 	}
 	if err != nil {
 		t.Fatalf("%v: %v", args, err)

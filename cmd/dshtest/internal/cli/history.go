@@ -49,14 +49,20 @@ never counted. The last line names the command for the next older page.`,
 			// pager cannot keep (a source far back in the log) pages the
 			// whole log, read again.
 			pager := history.NewPager(before, maxMessages)
-			lf, err := a.readLog(args, &lfl, readOptions{each: pager.Add})
+			lf, err := a.readLog(args, &lfl, pager.Add)
 			if err != nil {
 				return err
 			}
 			page, ok := pager.Page()
 			if !ok {
-				if lf, err = a.readLog(args, &lfl, readOptions{again: true}); err != nil {
+				// Read again, its warnings printed once already.
+				again, err := a.openLog(args, &lfl, readBudget, false, false)
+				if err != nil {
 					return err
+				}
+				defer again.Close()
+				if lf, err = again.Collect(true); err != nil {
+					return a.inputErr(err, &lfl)
 				}
 				page = history.New(lf.Events).Page(before, maxMessages)
 			}

@@ -127,7 +127,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			}
 			var out bytes.Buffer
 			if projecting == "surface" {
-				lf, err := a.readLog(args, &lfl, readOptions{})
+				lf, err := a.readLog(args, &lfl, nil)
 				if err != nil {
 					return err
 				}
@@ -138,10 +138,10 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			// The replay, fed as the log is read: no event is held.
 			replay := transcript.NewReplay(opts)
 			var last []sessionlog.Event // the last event read, for the frozen clock
-			lf, err := a.readLog(args, &lfl, readOptions{each: func(e *sessionlog.Event) {
+			lf, err := a.readLog(args, &lfl, func(e *sessionlog.Event) {
 				replay.Apply(e)
 				last = append(last[:0], *e)
-			}})
+			})
 			if err != nil {
 				return err
 			}

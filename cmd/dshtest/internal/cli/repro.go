@@ -16,9 +16,9 @@ import (
 	"github.com/dshtest/dshtest/internal/repro/emit"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/internal/repro/minimize"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -188,8 +188,6 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	if err != nil {
 		return err
 	}
-	held := a.reproInput(args, &f.log) // the log is read more than once: it must not change
-	defer held.Close()
 	// fail is a refusal of the log, also as JSON with --json.
 	fail := func(err error) error {
 		if f.asJSON {
@@ -197,61 +195,60 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		}
 		return err
 	}
+	// The log is read more than once: the file is held, and must not change.
+	lf, err := a.openLog(args, &f.log, reproBudget, true, true)
+	if err != nil {
+		return fail(err)
+	}
+	defer lf.Close()
 	opts := transcript.Options{EagerSteps: f.eager}
 	var (
-		lf               *logFile
+		lg               *load.Log
 		c                *invariant.Checker
 		n                int
 		loaded           func()
 		loadErr, changed error
 	)
-	if f.minimize == "" && f.emit == "" && held != nil {
+	if f.minimize == "" && f.emit == "" && lf.Held() {
 		// Nothing after the checks needs the events: the checker reads
 		// the log as it needs it and keeps none of them. Its first read
 		// is the validating one; a refusal there is the command's error.
-		var s *reader.Stream
-		lf, s, err = a.openLog(args, &f.log)
-		if err != nil {
-			return fail(err)
-		}
-		b := a.startBudget(reproBudget)
-		a.spendBudget(b)
-		first := true
+		src := lf.Source(func(got *load.Log, read int, err error) {
+			lg, n = got, read
+			if lg != nil {
+				a.printWarnings(lg)
+			}
+			if err != nil && err != load.ErrStopped { // stopped: the checker says why
+				loadErr = a.inputErr(err, &f.log)
+			}
+		})
 		read := func(yield func(*sessionlog.Event) bool) error {
-			if !first {
-				err := held.each(func() error { return lf.eachEvent(n, yield) })
-				if changedInput(err) != nil {
-					changed = err
-				}
-				return err
-			}
-			first = false
-			read, err := a.streamLog(lf, s, b, func(e *sessionlog.Event, _ int64) bool { n++; return yield(e) }, &f.log)
-			if read != nil {
-				a.printWarnings(read.Read)
-			}
-			if err != nil && err != errStopped { // stopped: the checker says why
-				loadErr = err
+			err := src(yield)
+			if errors.Is(err, load.ErrChanged) {
+				changed = err
 			}
 			return err
 		}
-		c = invariant.Read(read, sizes, opts, proj, func() string { return sessionIDOf(lf) })
+		c = invariant.Read(read, sizes, opts, proj, func() string { return sessionIDOf(lf.Header(), lf.Path()) })
 		loaded = func() {}
 	} else {
-		lf, err = a.readLog(args, &f.log, readOptions{deferLoad: true, budget: reproBudget, spend: true})
+		lg, err = lf.Collect(false)
+		if lg != nil {
+			a.printWarnings(lg)
+		}
 		if err == nil {
-			err = held.unchanged()
+			err = lf.Unchanged()
 		}
 		if err != nil {
-			return fail(err)
+			return fail(a.inputErr(err, &f.log))
 		}
 		// Validate the log while the checks run: their results are thrown
 		// away if it is not valid.
-		n = len(lf.Events)
-		loaded = invariant.Go(func() { _, loadErr = lf.validate(lf.Events) })
-		c = invariant.New(lf.Events, sizes, opts, proj, sessionIDOf(lf))
+		n = len(lg.Events)
+		loaded = invariant.Go(func() { loadErr = lg.Validate() })
+		c = invariant.New(lg.Events, sizes, opts, proj, sessionIDOf(lg.Header, lg.Path))
 	}
-	path = lf.Path
+	path = lf.Path()
 	c.MaxToolOutputLines = f.maxLines
 	rep := &reproReport{File: path, Projection: projName, Eager: f.eager, OK: true}
 	for _, sz := range sizes {
@@ -261,7 +258,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	loaded()
 	rep.Events = n
 	if changed == nil {
-		changed = held.unchanged()
+		changed = lf.Unchanged()
 	}
 	if changed != nil {
 		return fail(changed)
@@ -269,8 +266,8 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	if loadErr != nil {
 		return fail(loadErr)
 	}
-	if lf.Read != nil { // nil when the checker stopped the first read
-		for _, w := range lf.Read.Warnings {
+	if lg != nil { // nil when the checker stopped the first read
+		for _, w := range lg.Warnings {
 			rep.Warnings = append(rep.Warnings, w.String())
 		}
 	}
@@ -282,9 +279,12 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		a.printReport(rep)
 	}
 
-	events := lf.Events
+	var events []sessionlog.Event
+	if lg != nil {
+		events = lg.Events
+	}
 	if f.minimize != "" {
-		m, small, err := a.minimizeLog(lf, f, c, rep, outT)
+		m, small, err := a.minimizeLog(events, f, c, rep, outT)
 		if err != nil {
 			return err
 		}
@@ -322,21 +322,6 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	return nil
 }
 
-// reproInput holds the file repro reads: LOG, or the store's file of
-// --session (where a user's sessions are). It is nil for what cannot be
-// read twice as it was (a pipe, a device), which repro then reads once
-// and keeps.
-func (a *app) reproInput(args []string, f *logFlags) *heldInput {
-	if len(args) > 0 {
-		return holdInput(args[0])
-	}
-	p, err := a.storeSession(f)
-	if err != nil {
-		return nil // openLog reports it
-	}
-	return holdInput(p)
-}
-
 func (a *app) printReport(rep *reproReport) {
 	steps := "lazy steps"
 	if rep.Eager {
@@ -353,17 +338,17 @@ func (a *app) printReport(rep *reproReport) {
 	}
 }
 
-// sessionIDOf names the session: the header's id, else the file's name.
-func sessionIDOf(lf *logFile) string {
-	if lf.Header != nil {
+// sessionIDOf names the session: its header's id, else the file's name.
+func sessionIDOf(header json.RawMessage, path string) string {
+	if header != nil {
 		var h struct {
 			ID string `json:"id"`
 		}
-		if json.Unmarshal(lf.Header, &h) == nil && h.ID != "" {
+		if json.Unmarshal(header, &h) == nil && h.ID != "" {
 			return h.ID
 		}
 	}
-	return strings.TrimSuffix(filepath.Base(lf.Path), filepath.Ext(lf.Path))
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
 // checkEmitPath checks a scenario path before any work is done: its name
@@ -427,7 +412,7 @@ func encodeLog(events []sessionlog.Event) ([]byte, error) {
 
 // minimizeLog shrinks the log while the invariant f.minimize still fails
 // and writes the result. It returns nil when the invariant held.
-func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep *reproReport, target *safefile.Target) (*minimized, []sessionlog.Event, error) {
+func (a *app) minimizeLog(events []sessionlog.Event, f *reproFlags, c *invariant.Checker, rep *reproReport, target *safefile.Target) (*minimized, []sessionlog.Event, error) {
 	for _, r := range rep.Invariants {
 		if r.Name == f.minimize && r.OK {
 			if !f.asJSON {
@@ -442,7 +427,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep 
 		ch.Quick = true
 		return !ch.Check(f.minimize).OK
 	}
-	small := minimize.Minimize(lf.Events, fails)
+	small := minimize.Minimize(events, fails)
 	data, err := encodeLog(small)
 	if err != nil {
 		return nil, nil, err
@@ -451,7 +436,7 @@ func (a *app) minimizeLog(lf *logFile, f *reproFlags, c *invariant.Checker, rep 
 		return nil, nil, targetError("--out", out, err)
 	}
 	final := c.WithEvents(small).Check(f.minimize)
-	m := &minimized{Invariant: f.minimize, Before: len(lf.Events), After: len(small), Path: out, Detail: final.Detail}
+	m := &minimized{Invariant: f.minimize, Before: len(events), After: len(small), Path: out, Detail: final.Detail}
 	for i := range small {
 		m.Events = append(m.Events, describeEvent(&small[i]))
 	}

@@ -8,13 +8,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/internal/repro/invariant"
-	"github.com/dshtest/dshtest/sessionlog/container"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/store"
 )
 
 func (a *app) sessionsCommand() *cobra.Command {
 	var (
-		store  string
-		asJSON bool
+		storeDir string
+		asJSON   bool
 	)
 	cmd := &cobra.Command{
 		Use:   "sessions [--store DIR | FILE.db]",
@@ -32,25 +33,25 @@ header is read. Read one with --session ID (dshtest repro --session ID).`,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			path := ""
 			if len(args) == 1 {
-				if store != "" {
+				if storeDir != "" {
 					return usagef("give --store DIR or FILE.db, not both")
 				}
 				path = args[0]
 			} else {
 				home, _ := os.UserHomeDir()
-				dir, err := container.StoreDir(store, a.getenv, home)
+				dir, err := store.Dir(storeDir, a.getenv, home)
 				if err != nil {
-					return &inputError{Path: store, Seq: -1, Reason: err.Error()}
+					return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: storeDir, Seq: -1}, err.Error(), err)
 				}
 				path = dir
 			}
-			list, err := container.List(path)
+			list, err := store.List(path)
 			if err != nil {
 				return a.inputErr(err, &logFlags{})
 			}
 			if asJSON {
 				if list == nil {
-					list = []container.Session{}
+					list = []store.Session{}
 				}
 				return writeJSON(a.stdout, list)
 			}
@@ -77,7 +78,7 @@ header is read. Read one with --session ID (dshtest repro --session ID).`,
 			return nil
 		}),
 	}
-	cmd.Flags().StringVar(&store, "store", "", "the session store (default $DSH_HOME/sessions, else ~/.dsh/sessions)")
+	cmd.Flags().StringVar(&storeDir, "store", "", "the session store (default $DSH_HOME/sessions, else ~/.dsh/sessions)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as a JSON array")
 	return cmd
 }

@@ -56,14 +56,14 @@ print.`,
 				return err
 			}
 			if surface || !a.isTTY(a.stdout) {
-				lf, err := a.readLog(args, &lfl, readOptions{})
+				lf, err := a.readLog(args, &lfl, nil)
 				if err != nil {
 					return err
 				}
 				if !a.isTTY(a.stdout) {
 					return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
 				}
-				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
+				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
 			}
 			return a.viewLog(args, &lfl, s, opts, proj, projName == "transcript")
 		}),

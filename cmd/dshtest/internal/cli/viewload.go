@@ -12,6 +12,7 @@ import (
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -68,17 +69,17 @@ func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts tran
 // shows until the user quits.
 func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection,
 	wait time.Duration, run func(tea.Model) error) error {
-	lf, st, err := a.openLog(args, f)
+	lf, err := a.openLog(args, f, readBudget, false, false)
 	if err != nil {
 		return err
 	}
-	b := a.startBudget(readBudget)
+	defer lf.Close()
 	batches := make(chan []sessionlog.Event, 4)
 	stop := make(chan struct{})
 	var read atomic.Int64 // the text read so far
-	size := st.TextSize()
+	size := lf.TextSize()
 	var (
-		got     *logFile        // the read's, once batches is closed
+		got     *load.Log       // the read's, once batches is closed
 		result  error           // the read's, once batches is closed
 		header  json.RawMessage // the container's header, once a batch is sent
 		started bool            // header was taken
@@ -97,14 +98,15 @@ func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts tra
 			cur = make([]sessionlog.Event, 0, viewBatch/4)
 			return true
 		}
-		got, result = a.streamLog(lf, st, b, func(e *sessionlog.Event, text int64) bool {
+		got, result = lf.Stream(func(e *sessionlog.Event, text int64) bool {
 			if !started {
-				header, started = st.Header(), true // read before the first event
+				header, started = lf.Header(), true // read before the first event
 			}
 			cur = append(cur, *e)
 			read.Store(text)
 			return len(cur) < cap(cur) || send()
-		}, f)
+		})
+		result = a.inputErr(result, f)
 		if result == nil && len(cur) > 0 {
 			send()
 		}
@@ -132,20 +134,20 @@ gather:
 		}
 	}
 	if done {
-		if got != nil && got.Read != nil {
-			a.printWarnings(got.Read)
+		if got != nil {
+			a.printWarnings(got)
 		}
 		if result != nil {
 			return result
 		}
 		now := invariant.FrozenNow(first)
-		m := transcriptModel(sessionIDOf(got), first, true, s, opts, proj, func() int64 { return now })
+		m := transcriptModel(sessionIDOf(got.Header, got.Path), first, true, s, opts, proj, func() int64 { return now })
 		return run(m)
 	}
 
 	var now atomic.Int64
 	now.Store(invariant.FrozenNow(first))
-	id := sessionIDOf(&logFile{Path: lf.Path, Header: header})
+	id := sessionIDOf(header, lf.Path())
 	// Mounted on nothing and fed what was read as the rest will be: the
 	// live projector starts here, not at the first key's batch.
 	m := transcriptModel(id, nil, false, s, opts, proj, now.Load)
@@ -182,10 +184,10 @@ gather:
 	if err != nil {
 		return err
 	}
-	if got != nil && got.Read != nil {
-		a.printWarnings(got.Read)
+	if got != nil {
+		a.printWarnings(got)
 	}
-	if result == errStopped {
+	if result == load.ErrStopped {
 		return nil
 	}
 	return result

@@ -157,13 +157,13 @@ func TestViewReadsBehind(t *testing.T) {
 		bad[i].Seq = bad[i-1].Seq // a seq out of order
 		badPath := writeLog(t, dir, "bad.jsonl", bad)
 		want := ""
-		if _, err := a.readLog([]string{badPath}, flags(), readOptions{}); err != nil {
+		if _, err := a.readLog([]string{badPath}, flags(), nil); err != nil {
 			want = err.Error()
 		} else {
 			t.Fatal("readLog took the broken log")
 		}
 		final, _, err := view(t, badPath, 0, never)
-		var ie *inputError
+		var ie *sessionlog.Error
 		if !errors.As(err, &ie) || err.Error() != want {
 			t.Fatalf("error %v, want readLog's %s", err, want)
 		}

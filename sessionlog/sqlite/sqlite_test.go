@@ -1,4 +1,4 @@
-package container
+package sqlite
 
 import (
 	"bytes"
@@ -6,9 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-func linesOf(text string) [][]byte { return splitLines([]byte(text)) }
+	"github.com/dshtest/dshtest/internal/testkit/containertest"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
+	"github.com/dshtest/dshtest/sessionlog/store"
+)
 
 func TestSQLiteIdentity(t *testing.T) {
 	cases := []struct {
@@ -23,30 +27,30 @@ func TestSQLiteIdentity(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "x.db")
-			db := newDB(t, p, c.appID, c.userV)
+			db := logforms.NewDB(t, p, c.appID, c.userV)
 			db.Close()
-			_, err := Open(p, Options{Session: "s1"})
-			check(t, "open", nil, err, want{err: c.err})
-			_, err = List(p)
-			check(t, "list", nil, err, want{err: c.err})
+			_, err := container.Open(p, container.Options{Session: "s1"})
+			containertest.Check(t, "open", nil, err, containertest.Want{Err: c.err})
+			_, err = store.List(p)
+			containertest.Check(t, "list", nil, err, containertest.Want{Err: c.err})
 		})
 	}
 }
 
 func TestSQLiteRows(t *testing.T) {
 	long := strings.Repeat(`{"k":"abcabcabc"},`, 400)
-	text := jsonl(hdr,
-		ev(0, "turn/start"),
+	text := logforms.JSONL(logforms.Header,
+		logforms.Event(0, "turn/start"),
 		`{"type":"assistant/message","seq":1,"time":3,"data":{"turn":1,"blob":[`+long+`0]},"sourceEventSeqs":[9007199254740991,0,5,5,3],"surfaceOp":{"op":"append"}}`,
 		`{"type":"text-chunks","seq0":2,"time0":5,"data":{"turn":1,"step":1,"index":0,"dt":[1,-1],"texts":["a","b","c"]}}`,
 		`{"type":"x/y","seq":5,"time":0,"data":{"s":"\u2028<&>"},"ignorable":true}`,
-		ev(6, "turn/end"))
+		logforms.Event(6, "turn/end"))
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s.db")
-	db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
-	insertSession(t, db, linesOf(text))
-	other := strings.Replace(hdr, `"s1"`, `"s2"`, 1)
-	insertSession(t, db, linesOf(jsonl(other, ev(0, "turn/start"))))
+	db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	logforms.InsertSession(t, db, logforms.SplitLines([]byte(text)))
+	other := strings.Replace(logforms.Header, `"s1"`, `"s2"`, 1)
+	logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(other, logforms.Event(0, "turn/start")))))
 	var blobs int
 	db.QueryRow(`SELECT count(*) FROM events WHERE typeof(data) = 'blob'`).Scan(&blobs)
 	if blobs != 1 {
@@ -54,34 +58,34 @@ func TestSQLiteRows(t *testing.T) {
 	}
 	db.Close()
 
-	_, err := Open(p, Options{})
-	check(t, "no session chosen", nil, err, want{err: "holds several sessions"})
-	_, err = Open(p, Options{Session: "nope"})
-	check(t, "unknown session", nil, err, want{err: `no session "nope"`})
+	_, err := container.Open(p, container.Options{})
+	containertest.Check(t, "no session chosen", nil, err, containertest.Want{Err: "holds several sessions"})
+	_, err = container.Open(p, container.Options{Session: "nope"})
+	containertest.Check(t, "unknown session", nil, err, containertest.Want{Err: `no session "nope"`})
 
-	got, pos, warns, refusal := read(Open(p, Options{Session: "s1"}))
+	got, pos, warns, refusal := containertest.Read(container.Open(p, container.Options{Session: "s1"}))
 	if refusal != nil || len(warns) != 0 {
 		t.Fatal(refusal, warns)
 	}
-	want := linesOf(text)
+	want := logforms.SplitLines([]byte(text))
 	for i := range want {
 		if !bytes.Equal(got[i], want[i]) {
 			t.Fatalf("line %d:\n got %s\nwant %s", i+1, got[i], want[i])
 		}
 	}
-	if pos[3] != (Pos{Line: 4, Seq: 2}) || pos[3].String() != "row 4 (seq 2)" {
+	if pos[3].Line != 4 || pos[3].Seq != 2 {
 		t.Fatalf("packed row at %+v", pos[3])
 	}
 
 	// never written: the file is byte-identical after reading
 	before, _ := os.ReadFile(p)
-	read(Open(p, Options{Session: "s1"}))
+	containertest.Read(container.Open(p, container.Options{Session: "s1"}))
 	after, _ := os.ReadFile(p)
 	if !bytes.Equal(before, after) {
 		t.Fatal("reading changed the database")
 	}
-	list, err := List(p)
-	if err != nil || len(list) != 2 || list[0].Form != FormSQLite || list[0].Size == 0 {
+	list, err := store.List(p)
+	if err != nil || len(list) != 2 || list[0].Form != container.FormSQLite || list[0].Size == 0 {
 		t.Fatalf("list %+v %v", list, err)
 	}
 }
@@ -91,8 +95,8 @@ func TestSQLiteRows(t *testing.T) {
 func TestSQLiteTornAndCorrupt(t *testing.T) {
 	build := func(t *testing.T, text string, edit string) string {
 		p := filepath.Join(t.TempDir(), "s.db")
-		db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
-		insertSession(t, db, linesOf(text))
+		db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+		logforms.InsertSession(t, db, logforms.SplitLines([]byte(text)))
 		if edit != "" {
 			if _, err := db.Exec(edit); err != nil {
 				t.Fatal(err)
@@ -101,28 +105,28 @@ func TestSQLiteTornAndCorrupt(t *testing.T) {
 		db.Close()
 		return p
 	}
-	committed := jsonl(cat([]string{hdr}, turn(0), []string{ev(4, "turn/start"), ev(5, "step/start")})...)
+	committed := logforms.JSONL(logforms.Cat([]string{logforms.Header}, logforms.Turn(0), []string{logforms.Event(4, "turn/start"), logforms.Event(5, "step/start")})...)
 	cases := []struct {
 		name, edit string
-		want       want
+		want       containertest.Want
 	}{
-		{"clean", "", want{lines: 7}},
+		{"clean", "", containertest.Want{Lines: 7}},
 		{"bad row after the last turn/end", `UPDATE events SET data = '{bad' WHERE seq = 4`,
-			want{lines: 5, warn: "an invalid or out-of-sequence row at seq 4", wLine: 6, dropped: 2}},
+			containertest.Want{Lines: 5, Warn: "an invalid or out-of-sequence row at seq 4", WLine: 6, Dropped: 2}},
 		{"gap after the last turn/end", `UPDATE events SET seq = 9 WHERE seq = 5`,
-			want{lines: 6, warn: "at seq 9 (expected 5)", wLine: 7, dropped: 1}},
+			containertest.Want{Lines: 6, Warn: "at seq 9 (expected 5)", WLine: 7, Dropped: 1}},
 		{"bad row before a turn/end", `UPDATE events SET data = '{bad' WHERE seq = 1`,
-			want{err: "corrupt session log: invalid committed physical row at seq 1", errLine: 3}},
+			containertest.Want{Err: "corrupt session log: invalid committed physical row at seq 1", ErrLine: 3}},
 		{"bad source_event_seqs", `UPDATE events SET source_event_seqs = x'8000' WHERE seq = 2`,
-			want{err: "invalid committed physical row at seq 2", errLine: 4}},
+			containertest.Want{Err: "invalid committed physical row at seq 2", ErrLine: 4}},
 		{"packed discriminator on a scalar type", `UPDATE events SET ignorable = 0 WHERE seq = 2`,
-			want{err: "invalid committed physical row at seq 2", errLine: 4}},
+			containertest.Want{Err: "invalid committed physical row at seq 2", ErrLine: 4}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := build(t, committed, c.edit)
-			lg, err := Open(p, Options{Session: "s1"})
-			check(t, "open", lg, err, c.want)
+			lg, err := container.Open(p, container.Options{Session: "s1"})
+			containertest.Check(t, "open", lg, err, c.want)
 		})
 	}
 }
@@ -137,16 +141,16 @@ func TestSQLiteNeverLocksTheOwner(t *testing.T) {
 
 func neverLocks(t *testing.T, journal string) {
 	p := filepath.Join(t.TempDir(), "s.db")
-	owner := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	owner := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
 	defer owner.Close()
 	if _, err := owner.Exec("PRAGMA journal_mode = " + journal); err != nil {
 		t.Fatal(err)
 	}
 	var events []string
 	for i := 0; i < 3*sqlitePage; i++ {
-		events = append(events, ev(i, "x/y"))
+		events = append(events, logforms.Event(i, "x/y"))
 	}
-	insertSession(t, owner, linesOf(jsonl(append([]string{hdr}, events...)...)))
+	logforms.InsertSession(t, owner, logforms.SplitLines([]byte(logforms.JSONL(append([]string{logforms.Header}, events...)...))))
 	if _, err := owner.Exec("PRAGMA busy_timeout = 0"); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +161,7 @@ func neverLocks(t *testing.T, journal string) {
 	if _, err := tx.Exec(`INSERT INTO events VALUES ('s1', 100000, 'x/y', 0, '{}', NULL, NULL, NULL)`); err != nil {
 		t.Fatal(err)
 	}
-	lg, err := Open(p, Options{Session: "s1"})
+	lg, err := container.Open(p, container.Options{Session: "s1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +182,7 @@ func neverLocks(t *testing.T, journal string) {
 
 func TestSourceEventSeqs(t *testing.T) {
 	for _, vals := range [][]uint64{{0}, {5, 3, 3, 9007199254740991, 0}, {}} {
-		got, ok := decodeSourceEventSeqs(encodeSeqs(vals))
+		got, ok := decodeSourceEventSeqs(logforms.EncodeSeqs(vals))
 		if !ok || len(got) != len(vals) {
 			t.Fatalf("%v: %v %v", vals, got, ok)
 		}
@@ -197,14 +201,38 @@ func TestSourceEventSeqs(t *testing.T) {
 
 func TestSQLiteMultilineData(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.db")
-	db := newDB(t, p, sqliteApplicationID, sqliteUserVersion)
-	insertSession(t, db, linesOf(jsonl(hdr, ev(0, "turn/start"))))
+	db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
 	if _, err := db.Exec("UPDATE events SET data = '{\n  \"a\": 1\n}', surface_op = '{\"op\":\r\n\"append\"}'"); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	got, _, _, err := read(Open(p, Options{}))
+	got, _, _, err := containertest.Read(container.Open(p, container.Options{}))
 	if err != nil || string(got[1]) != `{"type":"turn/start","seq":0,"time":0,"data":{"a":1},"surfaceOp":{"op":"append"}}` {
 		t.Fatalf("%s %v", got, err)
 	}
+}
+
+// The reader's constants are the ones the writers use.
+var _ = [1]int{}[sqliteApplicationID-logforms.ApplicationID+sqliteUserVersion-logforms.UserVersion]
+
+// FuzzSourceEventSeqs: the varint/ZigZag decoder never panics, and what it
+// accepts is canonical: encoding the decoded seqs gives back the input.
+func FuzzSourceEventSeqs(f *testing.F) {
+	f.Add(logforms.EncodeSeqs([]uint64{5, 3, 3, 9007199254740991, 0}))
+	f.Add([]byte{0x80, 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		seqs, ok := decodeSourceEventSeqs(b)
+		if !ok {
+			return
+		}
+		for _, s := range seqs {
+			if s > sessionlog.MaxSafeInteger {
+				t.Fatalf("decoded %d", s)
+			}
+		}
+		if again := logforms.EncodeSeqs(seqs); !bytes.Equal(again, b) {
+			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
+		}
+	})
 }

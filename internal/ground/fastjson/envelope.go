@@ -1,5 +1,5 @@
-// Package envscan walks raw JSON event lines without decoding them, so the
-// reader's per-event rules (load-time upgrades, crash recovery) can leave the
+// The envelope walkers read raw JSON event lines without decoding them, so
+// that the reader's per-event rules (load-time upgrades, crash recovery) can leave the
 // common current-shape event untouched at the cost of a byte scan instead of
 // a full decode. Logs hold up to millions of events; most are chunks that no
 // rule looks inside.
@@ -7,7 +7,8 @@
 // The walkers never copy, never allocate on the fast paths and never panic.
 // They check member structure, not full JSON validity: a caller that is about
 // to rewrite or refuse a line runs json.Valid on it first.
-package envscan
+
+package fastjson
 
 import (
 	"bytes"
@@ -76,11 +77,11 @@ func Each(b []byte, fn func(key string, val []byte) bool) (ok bool) {
 
 // each is Each with the key still in its raw (quoted) form.
 func each(b []byte, fn func(rawKey, val []byte) bool) bool {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return true
 	}
@@ -89,15 +90,15 @@ func each(b []byte, fn func(rawKey, val []byte) bool) bool {
 			return false
 		}
 		end := skipString(b, i)
-		if end < 0 {
+		if end > len(b) {
 			return false
 		}
 		key := b[i:end]
-		i = skipSpace(b, end)
+		i = SkipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
-		i = skipSpace(b, i+1)
+		i = SkipSpace(b, i+1)
 		end = SkipValue(b, i)
 		if end < 0 {
 			return false
@@ -105,13 +106,13 @@ func each(b []byte, fn func(rawKey, val []byte) bool) bool {
 		if !fn(key, b[i:end]) {
 			return true
 		}
-		i = skipSpace(b, end)
+		i = SkipSpace(b, end)
 		if i >= len(b) {
 			return false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = SkipSpace(b, i+1)
 		case '}':
 			return true
 		default:
@@ -258,14 +259,17 @@ func SkipValue(b []byte, i int) int {
 	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		if end := skipString(b, i); end <= len(b) {
+			return end
+		}
+		return -1
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(b); j++ {
 			switch b[j] {
 			case '"':
 				end := skipString(b, j)
-				if end < 0 {
+				if end > len(b) {
 					return -1
 				}
 				j = end - 1
@@ -296,41 +300,6 @@ func SkipValue(b []byte, i int) int {
 		}
 		return j
 	}
-}
-
-// skipString returns the index just past the string starting at b[i] (a
-// quote), or -1 when it is unterminated.
-func skipString(b []byte, i int) int {
-	j := i + 1
-	for {
-		// The next quote, found with IndexByte's vector scan, closes the
-		// string unless an odd run of backslashes escapes it.
-		q := bytes.IndexByte(b[j:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += j
-		n := 0
-		for k := q - 1; k > i && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // Quote encodes s as a JSON string without HTML escaping (upstream's
@@ -453,11 +422,11 @@ func JSText(raw []byte, present bool) string {
 // order, until fn returns false. ok is false when b holds no well-formed
 // array before fn stopped the walk.
 func Elements(b []byte, fn func(val []byte) bool) (ok bool) {
-	i := skipSpace(b, 0)
+	i := SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return false
 	}
-	i = skipSpace(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return true
 	}
@@ -469,13 +438,13 @@ func Elements(b []byte, fn func(val []byte) bool) (ok bool) {
 		if !fn(b[i:end]) {
 			return true
 		}
-		i = skipSpace(b, end)
+		i = SkipSpace(b, end)
 		if i >= len(b) {
 			return false
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = SkipSpace(b, i+1)
 		case ']':
 			return true
 		default:

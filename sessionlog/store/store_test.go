@@ -1,4 +1,4 @@
-package container
+package store
 
 import (
 	"encoding/json"
@@ -6,9 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/internal/testkit/containertest"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
+	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
-func TestStoreDir(t *testing.T) {
+func TestDir(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	cases := []struct {
 		name, flag string
@@ -25,7 +29,7 @@ func TestStoreDir(t *testing.T) {
 		{"nothing", "", nil, "", "", true},
 	}
 	for _, c := range cases {
-		got, err := StoreDir(c.flag, env(c.env), c.home)
+		got, err := Dir(c.flag, env(c.env), c.home)
 		if (err != nil) != c.err || got != filepath.FromSlash(c.want) {
 			t.Errorf("%s: %q %v, want %q", c.name, got, err, c.want)
 		}
@@ -63,46 +67,46 @@ func TestEncoding(t *testing.T) {
 func TestStoreFindAndList(t *testing.T) {
 	store := t.TempDir()
 	mk := func(id, cwd string, created string, zstdForm bool) string {
-		h := strings.NewReplacer(`"s1"`, `"`+id+`"`, `"/w"`, `"`+cwd+`"`, "1700000000000", created).Replace(hdr)
-		text := jsonl(cat([]string{h}, turn(0))...)
+		h := strings.NewReplacer(`"s1"`, `"`+id+`"`, `"/w"`, `"`+cwd+`"`, "1700000000000", created).Replace(logforms.Header)
+		text := logforms.JSONL(logforms.Cat([]string{h}, logforms.Turn(0))...)
 		p, err := SessionPath(store, cwd, id, zstdForm)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b := []byte(text)
 		if zstdForm {
-			b = writeZstdLog(t, linesOf(text), 50)
+			b = logforms.WriteZstd(t, logforms.SplitLines([]byte(text)), 50)
 		}
-		writeFile(t, filepath.Dir(p), filepath.Base(p), b)
+		logforms.WriteFile(t, filepath.Dir(p), filepath.Base(p), b)
 		return p
 	}
 	mk("old", "/a", "1600000000000", true)
 	mk("new", "/b c", "1800000000000", false)
 	mk("main-session-1/x", "/a", "1700000000000", true)
-	writeFile(t, filepath.Join(store, "cwd-0123456789ab"), "legacy.jsonl.zstd",
-		writeZstdLog(t, linesOf(jsonl(strings.Replace(hdr, `"s1"`, `"legacy"`, 1))), 50))
-	writeFile(t, filepath.Join(store, "cwd-0123456789ab"), "liar.jsonl", []byte(jsonl(hdr)))
+	logforms.WriteFile(t, filepath.Join(store, "cwd-0123456789ab"), "legacy.jsonl.zstd",
+		logforms.WriteZstd(t, logforms.SplitLines([]byte(logforms.JSONL(strings.Replace(logforms.Header, `"s1"`, `"legacy"`, 1)))), 50))
+	logforms.WriteFile(t, filepath.Join(store, "cwd-0123456789ab"), "liar.jsonl", []byte(logforms.JSONL(logforms.Header)))
 
-	p, err := FindSession(store, "main-session-1/x")
+	p, err := Find(store, "main-session-1/x")
 	if err != nil || !strings.HasSuffix(p, filepath.FromSlash("--a--/main-session-1~002Fx")) {
 		t.Fatalf("FindSession: %q %v", p, err)
 	}
-	lg, err := OpenSession(store, "main-session-1/x", Options{})
-	check(t, "open", lg, err, want{lines: 5})
-	lg, err = OpenSession(store, "legacy", Options{})
-	check(t, "legacy layout", lg, err, want{lines: 1})
-	lg, err = OpenSession(store, "liar", Options{})
-	check(t, "identity", lg, err, want{err: `stored session identity mismatch: requested "liar", header contains "s1"`, errLine: 1})
-	_, err = OpenSession(store, "absent", Options{})
-	check(t, "absent", nil, err, want{err: `no session "absent" in the store`})
+	lg, err := openSession(store, "main-session-1/x")
+	containertest.Check(t, "open", lg, err, containertest.Want{Lines: 5})
+	lg, err = openSession(store, "legacy")
+	containertest.Check(t, "legacy layout", lg, err, containertest.Want{Lines: 1})
+	lg, err = openSession(store, "liar")
+	containertest.Check(t, "identity", lg, err, containertest.Want{Err: `stored session identity mismatch: requested "liar", header contains "s1"`, ErrLine: 1})
+	_, err = openSession(store, "absent")
+	containertest.Check(t, "absent", nil, err, containertest.Want{Err: `no session "absent" in the store`})
 	both := mk("both", "/a", "1", false)
-	writeFile(t, filepath.Dir(both), "session.jsonl.zstd", writeZstdLog(t, linesOf(jsonl(hdr)), 5))
-	_, err = OpenSession(store, "both", Options{})
-	check(t, "both encodings", nil, err, want{err: "holds both"})
+	logforms.WriteFile(t, filepath.Dir(both), "session.jsonl.zstd", logforms.WriteZstd(t, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header))), 5))
+	_, err = openSession(store, "both")
+	containertest.Check(t, "both encodings", nil, err, containertest.Want{Err: "holds both"})
 	os.RemoveAll(filepath.Dir(both))
 	mk("new", "/elsewhere", "1", false)
-	_, err = FindSession(store, "new")
-	check(t, "duplicate", nil, err, want{err: `session id "new" appears in several places`})
+	_, err = Find(store, "new")
+	containertest.Check(t, "duplicate", nil, err, containertest.Want{Err: `session id "new" appears in several places`})
 
 	list, err := List(store)
 	if err != nil {
@@ -135,10 +139,10 @@ func TestStoreFindAndList(t *testing.T) {
 func TestListShowsProblems(t *testing.T) {
 	store := t.TempDir()
 	dir := filepath.Join(store, "--a--", "x~002Fy")
-	writeFile(t, dir, "session.jsonl", []byte(jsonl(hdr)))
-	writeFile(t, dir, "session.jsonl.zstd", []byte("junk"))
-	writeFile(t, filepath.Join(store, "--a--", "bad"), "session.jsonl", []byte("{oops\n"))
-	list, err := ListStore(store)
+	logforms.WriteFile(t, dir, "session.jsonl", []byte(logforms.JSONL(logforms.Header)))
+	logforms.WriteFile(t, dir, "session.jsonl.zstd", []byte("junk"))
+	logforms.WriteFile(t, filepath.Join(store, "--a--", "bad"), "session.jsonl", []byte("{oops\n"))
+	list, err := listStore(store)
 	if err != nil || len(list) != 2 {
 		t.Fatalf("%+v %v", list, err)
 	}
@@ -146,4 +150,14 @@ func TestListShowsProblems(t *testing.T) {
 		list[1].ID != "x/y" || !strings.Contains(list[1].Problem, "holds both") {
 		t.Fatalf("%+v", list)
 	}
+}
+
+// openSession opens a store's session as a read of --session does: found
+// by id, and its header held to it.
+func openSession(root, id string) (*container.Log, error) {
+	p, err := Find(root, id)
+	if err != nil {
+		return nil, err
+	}
+	return container.Open(p, container.Options{ID: id})
 }

@@ -1,4 +1,16 @@
-package container
+// Package sqlite reads upstream's schema-17 SQLite session databases
+// (containers.md §9) for the container package: importing it, as the
+// dshtest command does, registers the reader, and a .db file then reads as
+// any other form.
+//
+//	import _ "github.com/dshtest/dshtest/sessionlog/sqlite"
+//
+// It is a package of its own so that only a program that reads SQLite
+// links the SQLite engine (modernc.org/sqlite, pure Go and large): the
+// harness library does not, and refuses a database with the import line
+// above. The database is opened read-only and never locked for long: the
+// owner may be writing it.
+package sqlite
 
 import (
 	"bytes"
@@ -6,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -15,7 +26,21 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
 )
+
+func init() { container.RegisterSQLite(reader{}) }
+
+// reader is the registered container.SQLite.
+type reader struct{}
+
+func (reader) Open(path string, opts container.Options) (*container.Log, error) {
+	return open(path, opts)
+}
+
+func (reader) Sessions(path string) ([]container.DBSession, error) { return sessions(path) }
 
 // The SQLite store, schema 17 (containers.md §9).
 const (
@@ -45,12 +70,12 @@ func sqliteDSN(path string) string {
 func openDB(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", sqliteDSN(path))
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open the database: " + err.Error(), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open the database: "+err.Error(), err)
 	}
 	db.SetMaxOpenConns(1)
 	fail := func(reason string, err error) (*sql.DB, error) {
 		db.Close()
-		return nil, &Error{Path: path, Offset: -1, Reason: reason, Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, reason, err)
 	}
 	var version, appID int64
 	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
@@ -69,17 +94,17 @@ func openDB(path string) (*sql.DB, error) {
 	return db, nil
 }
 
-func openSQLite(path string, opts Options) (*Log, error) {
+func open(path string, opts container.Options) (*container.Log, error) {
 	db, err := openDB(path)
 	if err != nil {
 		return nil, err
 	}
-	fail := func(e *Error) (*Log, error) { db.Close(); return nil, e }
+	fail := func(e *sessionlog.Error) (*container.Log, error) { db.Close(); return nil, e }
 	id := opts.Session
 	if id == "" {
 		rows, err := db.Query("SELECT id FROM sessions ORDER BY id LIMIT 2")
 		if err != nil {
-			return fail(&Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err})
+			return fail(refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read sessions: "+err.Error(), err))
 		}
 		var ids []string
 		for rows.Next() {
@@ -94,66 +119,31 @@ func openSQLite(path string, opts Options) (*Log, error) {
 			if len(ids) > 1 {
 				reason = "the database holds several sessions: choose one by id (dshtest sessions FILE.db lists them)"
 			}
-			return fail(&Error{Path: path, Offset: -1, Reason: reason})
+			return fail(refuse(sessionlog.Pos{Path: path, Seq: -1}, reason, nil))
 		}
 		id = ids[0]
 	}
 	name := path + "!" + id
-	var (
-		version, created            int64
-		cwd, parent, origin, preset sql.NullString
-		seedLength, depth           sql.NullInt64
-	)
-	err = db.QueryRow(`SELECT version, created_at, cwd, parent_session, seed_length, origin, delegation_depth, agent_preset
-		FROM sessions WHERE id = ?`, id).Scan(&version, &created, &cwd, &parent, &seedLength, &origin, &depth, &preset)
+	var row sessionRow
+	err = db.QueryRow(`SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id).Scan(row.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fail(&Error{Path: path, Offset: -1, Reason: fmt.Sprintf("the database has no session %q", id)})
+		return fail(refuse(sessionlog.Pos{Path: path, Seq: -1}, fmt.Sprintf("the database has no session %q", id), nil))
 	}
 	if err != nil {
-		return fail(&Error{Path: name, Offset: -1, Reason: "malformed session row: " + err.Error(), Err: err})
+		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, "malformed session row: "+err.Error(), err))
 	}
-	// The header line as toHeaderLine writes it (§1), key order included. A
-	// NULL delegation_depth stays absent, as the stored header had none.
-	h := []byte(`{"type":"session","version":`)
-	h = strconv.AppendInt(h, version, 10)
-	h = append(h, `,"id":`...)
-	h = appendQuoted(h, id)
-	h = append(h, `,"createdAt":`...)
-	h = strconv.AppendInt(h, created, 10)
-	str := func(key string, v sql.NullString) {
-		if v.Valid {
-			h = append(h, ',', '"')
-			h = append(h, key...)
-			h = append(h, '"', ':')
-			h = appendQuoted(h, v.String)
-		}
-	}
-	num := func(key string, v sql.NullInt64) {
-		if v.Valid {
-			h = append(h, ',', '"')
-			h = append(h, key...)
-			h = append(h, '"', ':')
-			h = strconv.AppendInt(h, v.Int64, 10)
-		}
-	}
-	str("cwd", cwd)
-	str("parentSession", parent)
-	num("seedLength", seedLength)
-	str("origin", origin)
-	num("delegationDepth", depth)
-	str("agentPreset", preset)
-	h = append(h, '}')
+	h := row.header()
 
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<27))
 	if err != nil {
-		return fail(&Error{Path: name, Offset: -1, Reason: err.Error(), Err: err})
+		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, err.Error(), err))
 	}
-	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.maxLine(), header: h, after: math.MinInt64}
+	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.LineLimit(), header: h, after: math.MinInt64}
 	if err := r.findLastTurnEnd(); err != nil {
 		dec.Close()
-		return fail(&Error{Path: name, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err})
+		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot read events: "+err.Error(), err))
 	}
-	return &Log{name: name, form: FormSQLite, src: r, closers: []io.Closer{closerFunc(func() error { dec.Close(); return db.Close() })}}, nil
+	return container.NewLog(name, container.FormSQLite, r, func() error { dec.Close(); return db.Close() }), nil
 }
 
 // eventRow is one physical row of the events table.
@@ -186,16 +176,16 @@ type sqliteRows struct {
 	kept        int64
 	started     bool
 	done        bool
-	line        Line
+	line        container.Line
 	buf         []byte
 	err         error
-	warnings    []Warning
+	warnings    []container.Warning
 }
 
-func (r *sqliteRows) current() Line   { return r.line }
-func (r *sqliteRows) failure() error  { return r.err }
-func (r *sqliteRows) torn() []Warning { return r.warnings }
-func (r *sqliteRows) id() string      { return r.session }
+func (r *sqliteRows) Line() container.Line          { return r.line }
+func (r *sqliteRows) Err() error                    { return r.err }
+func (r *sqliteRows) Warnings() []container.Warning { return r.warnings }
+func (r *sqliteRows) HeaderID() string              { return r.session }
 
 const selectRows = `SELECT seq, type, time, data, source_event_seqs, surface_op, ignorable FROM events `
 
@@ -242,19 +232,19 @@ func (r *sqliteRows) fetch() error {
 	return rows.Err()
 }
 
-func (r *sqliteRows) next() bool {
+func (r *sqliteRows) Next() bool {
 	if r.done {
 		return false
 	}
 	if !r.started {
 		r.started = true
-		r.line = Line{Data: r.header, Pos: Pos{Line: 1, Seq: -1}}
+		r.line = container.Line{Data: r.header, Pos: sessionlog.Pos{Path: r.name, Line: 1, Seq: -1}}
 		return true
 	}
 	if len(r.page) == 0 {
 		if err := r.fetch(); err != nil {
 			r.done = true
-			r.err = &Error{Path: r.name, Line: r.ordinal + 2, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err}
+			r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 2, Seq: -1}, "cannot read events: "+err.Error(), err)
 			return false
 		}
 		if len(r.page) == 0 {
@@ -274,19 +264,18 @@ func (r *sqliteRows) next() bool {
 	if !ok {
 		r.done = true
 		if e.seq <= r.lastTurnEnd {
-			r.err = &Error{Path: r.name, Line: r.ordinal + 1, Offset: -1,
-				Reason: fmt.Sprintf("corrupt session log: invalid committed physical row at seq %d", e.seq)}
+			r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: -1}, fmt.Sprintf("corrupt session log: invalid committed physical row at seq %d", e.seq), nil)
 			return false
 		}
 		var rest int
 		_ = r.db.QueryRow(`SELECT count(*) FROM events WHERE session_id = ? AND seq >= ?`, r.session, e.seq).Scan(&rest)
-		r.warnings = append(r.warnings, Warning{Path: r.name, Line: r.ordinal + 1, Offset: -1, Dropped: rest, Unit: "row", Kept: r.kept,
+		r.warnings = append(r.warnings, container.Warning{Pos: sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: -1}, Dropped: rest, Unit: "row", Kept: r.kept,
 			Reason: fmt.Sprintf("an invalid or out-of-sequence row at seq %d (expected %d)", e.seq, r.expected)})
 		return false
 	}
 	r.expected += n
 	r.kept += n
-	r.line = Line{Data: line, Pos: Pos{Line: r.ordinal + 1, Seq: e.seq}}
+	r.line = container.Line{Data: line, Pos: sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}}
 	return true
 }
 
@@ -297,19 +286,19 @@ func (r *sqliteRows) next() bool {
 // malformed row.
 func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 	if e.ignorable.Valid && e.ignorable.Int64 == 0 {
-		if !rowTags[e.typ] || e.seqs != nil || e.surfaceOp.Valid {
+		if !container.IsPackedRow(e.typ) || e.seqs != nil || e.surfaceOp.Valid {
 			return b, 0, false
 		}
 		data, ok := r.data(e.data, maxPackedData)
 		if !ok || !json.Valid(data) {
 			return b, 0, false
 		}
-		data = oneLine(skipWS(data))
-		if len(data) == 0 || e.seq < 0 || !isSafeInt(float64(e.seq)) || !isSafeInt(float64(e.time)) {
+		data = oneLine(bytes.TrimLeft(data, " \t\n\r"))
+		if len(data) == 0 || e.seq < 0 || !safeInt(float64(e.seq)) || !safeInt(float64(e.time)) {
 			return b, 0, false
 		}
-		n, ok := validRowData(e.typ, data[:valueEnd(data)], float64(e.time), maxPackedData)
-		if !ok || !isSafeInt(float64(e.seq)+float64(n)-1) {
+		n, ok := container.PackedRowMembers(e.typ, data, float64(e.time), maxPackedData)
+		if !ok || !safeInt(float64(e.seq)+float64(n)-1) {
 			return b, 0, false
 		}
 		b = append(b, `{"type":`...)
@@ -337,7 +326,7 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 	b = append(b, `,"time":`...)
 	b = strconv.AppendInt(b, e.time, 10)
 	b = append(b, `,"data":`...)
-	b = append(b, skipWS(data)...)
+	b = append(b, bytes.TrimLeft(data, " \t\n\r")...)
 	if e.seqs != nil {
 		blob, isBlob := e.seqs.([]byte)
 		if !isBlob {
@@ -407,9 +396,9 @@ func decodeSourceEventSeqs(b []byte) ([]uint64, bool) {
 	var prev uint64
 	for off := 0; off < len(b); {
 		first := len(out) == 0
-		limit := uint64(maxSafe)
+		limit := uint64(sessionlog.MaxSafeInteger)
 		if !first {
-			limit = 2 * maxSafe
+			limit = 2 * sessionlog.MaxSafeInteger
 		}
 		var v uint64
 		shift := uint(0)
@@ -444,11 +433,157 @@ func decodeSourceEventSeqs(b []byte) ([]uint64, bool) {
 		} else {
 			value = int64(prev) - int64((v+1)/2)
 		}
-		if value < 0 || value > maxSafe {
+		if value < 0 || value > sessionlog.MaxSafeInteger {
 			return nil, false
 		}
 		out = append(out, uint64(value))
 		prev = uint64(value)
 	}
 	return out, true
+}
+
+// appendQuoted appends s as JSON.stringify writes a string: only '"', '\\'
+// and control characters are escaped; lone surrogates cannot occur in Go
+// strings, and invalid UTF-8 is written as U+FFFD as Node's decoder would.
+func appendQuoted(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, "\uFFFD"...)
+			} else {
+				b = append(b, s[i:i+n]...)
+			}
+			i += n
+			continue
+		}
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			if c < 0x20 {
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			} else {
+				b = append(b, c)
+			}
+		}
+		i++
+	}
+	return append(b, '"')
+}
+
+// safeInt is JavaScript's Number.isSafeInteger.
+func safeInt(f float64) bool {
+	return f == math.Trunc(f) && math.Abs(f) <= sessionlog.MaxSafeInteger
+}
+
+// refuse is the SQLite form's refusal: the container layer's.
+func refuse(pos sessionlog.Pos, reason string, cause error) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerContainer, pos, reason, cause)
+}
+
+// sessionColumns are the columns of a sessions row the header is built
+// from, in sessionRow.dest's order.
+const sessionColumns = `id, version, created_at, cwd, parent_session, seed_length, origin, delegation_depth, agent_preset`
+
+// sessionRow is one row of the sessions table.
+type sessionRow struct {
+	id                          string
+	version, created            int64
+	cwd, parent, origin, preset sql.NullString
+	seedLength, depth           sql.NullInt64
+}
+
+func (r *sessionRow) dest() []any {
+	return []any{&r.id, &r.version, &r.created, &r.cwd, &r.parent, &r.seedLength, &r.origin, &r.depth, &r.preset}
+}
+
+// header is the session's header line as toHeaderLine writes it (§1), key
+// order included. A NULL delegation_depth stays absent, as the stored
+// header had none.
+func (r *sessionRow) header() []byte {
+	h := []byte(`{"type":"session","version":`)
+	h = strconv.AppendInt(h, r.version, 10)
+	h = append(h, `,"id":`...)
+	h = appendQuoted(h, r.id)
+	h = append(h, `,"createdAt":`...)
+	h = strconv.AppendInt(h, r.created, 10)
+	str := func(key string, v sql.NullString) {
+		if v.Valid {
+			h = append(h, ',', '"')
+			h = append(h, key...)
+			h = append(h, '"', ':')
+			h = appendQuoted(h, v.String)
+		}
+	}
+	num := func(key string, v sql.NullInt64) {
+		if v.Valid {
+			h = append(h, ',', '"')
+			h = append(h, key...)
+			h = append(h, '"', ':')
+			h = strconv.AppendInt(h, v.Int64, 10)
+		}
+	}
+	str("cwd", r.cwd)
+	str("parentSession", r.parent)
+	num("seedLength", r.seedLength)
+	str("origin", r.origin)
+	num("delegationDepth", r.depth)
+	str("agentPreset", r.preset)
+	return append(h, '}')
+}
+
+// sessions lists a database's sessions: each one's header line, as a read
+// of it starts, and the bytes of its rows' data column.
+func sessions(path string) ([]container.DBSession, error) {
+	db, err := openDB(path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	sizes := map[string]int64{}
+	rows, err := db.Query(`SELECT session_id, sum(length(CAST(data AS BLOB))) FROM events GROUP BY session_id`)
+	if err != nil {
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read events: "+err.Error(), err)
+	}
+	for rows.Next() {
+		var id string
+		var n int64
+		if rows.Scan(&id, &n) == nil {
+			sizes[id] = n
+		}
+	}
+	rows.Close()
+	rows, err = db.Query(`SELECT ` + sessionColumns + ` FROM sessions`)
+	if err != nil {
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read sessions: "+err.Error(), err)
+	}
+	defer rows.Close()
+	var out []container.DBSession
+	for rows.Next() {
+		var row sessionRow
+		if err := rows.Scan(row.dest()...); err != nil {
+			return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "malformed session row: "+err.Error(), err)
+		}
+		out = append(out, container.DBSession{ID: row.id, Header: row.header(), Size: sizes[row.id]})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read sessions: "+err.Error(), err)
+	}
+	return out, nil
 }

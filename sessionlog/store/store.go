@@ -1,11 +1,15 @@
-package container
+// Package store finds and lists the sessions of upstream's session store
+// (containers.md §4): <root>/--<projectKey(cwd)>--/<encodeSegment(id)>/
+// session.jsonl[.zstd], _no-cwd/ for a session without a cwd, and the older
+// <root>/cwd-<sha256(cwd)[:12]>/<encodeSegment(id)>.jsonl[.zstd]. It finds a
+// session's file (Find), which package load opens and reads, and lists a
+// store, or a SQLite database through the registered SQLite reader (List).
+package store
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,18 +17,17 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
-// The session store (containers.md §4): <root>/--<projectKey(cwd)>--/
-// <encodeSegment(id)>/session.jsonl[.zstd], _no-cwd/ for a session without
-// a cwd, and the older <root>/cwd-<sha256(cwd)[:12]>/<encodeSegment(id)>.jsonl[.zstd].
-
-// StoreDir resolves the store root: flag (--store DIR) when given, else
+// Dir resolves the store root: flag (--store DIR) when given, else
 // $DSH_HOME/sessions when DSH_HOME is not blank, else <home>/.dsh/sessions,
 // as upstream's dshHomePath('sessions') does. A leading ~ or ~/ is expanded
 // against home. getenv and home are parameters so that callers (and tests)
 // pin the environment.
-func StoreDir(flag string, getenv func(string) string, home string) (string, error) {
+func Dir(flag string, getenv func(string) string, home string) (string, error) {
 	expand := func(p string) string {
 		if p == "~" {
 			return home
@@ -43,7 +46,7 @@ func StoreDir(flag string, getenv func(string) string, home string) (string, err
 		}
 	}
 	if home == "" {
-		return "", fmt.Errorf("container: no session store: pass --store DIR, or set DSH_HOME or HOME")
+		return "", fmt.Errorf("store: no session store: pass --store DIR, or set DSH_HOME or HOME")
 	}
 	return filepath.Join(home, ".dsh", "sessions"), nil
 }
@@ -164,18 +167,18 @@ func SessionPath(root, cwd, id string, zstdForm bool) (string, error) {
 	return filepath.Join(root, project, seg, name), nil
 }
 
-// FindSession finds a session's log under a store root by id, in the
+// Find finds a session's log under a store root by id, in the
 // current layout (a session directory, returned as such) or the older
 // cwd-<sha12>/<id>.jsonl[.zstd] one (a file). Several matches are refused,
 // as upstream refuses a duplicate id.
-func FindSession(store, id string) (string, error) {
+func Find(store, id string) (string, error) {
 	seg, err := EncodeSegment(id)
 	if err != nil {
-		return "", &Error{Path: store, Offset: -1, Reason: "an empty session id"}
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, "an empty session id", nil)
 	}
 	entries, err := os.ReadDir(store)
 	if err != nil {
-		return "", &Error{Path: store, Offset: -1, Reason: "cannot read the session store: " + errText(err), Err: err}
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, "cannot read the session store: "+sessionlog.OSText(err), err)
 	}
 	var found []string
 	for _, e := range entries {
@@ -196,57 +199,11 @@ func FindSession(store, id string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", &Error{Path: store, Offset: -1, Reason: fmt.Sprintf("no session %q in the store", id)}
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("no session %q in the store", id), nil)
 	case 1:
 		return found[0], nil
 	}
-	return "", &Error{Path: store, Offset: -1, Reason: fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", "))}
-}
-
-// OpenSession finds a session in a store and opens it, refusing a log whose
-// header names another id (upstream's stored-identity check).
-func OpenSession(store, id string, opts Options) (*Log, error) {
-	p, err := FindSession(store, id)
-	if err != nil {
-		return nil, err
-	}
-	lg, err := Open(p, opts)
-	if err != nil {
-		return nil, err
-	}
-	lg.src = &identity{lines: lg.src, want: id, name: lg.name}
-	return lg, nil
-}
-
-// identity refuses a header whose id is not the requested one.
-type identity struct {
-	lines
-	want, name string
-	checked    bool
-	err        error
-}
-
-func (c *identity) next() bool {
-	if c.err != nil {
-		return false
-	}
-	ok := c.lines.next()
-	if ok && !c.checked {
-		c.checked = true
-		if got := c.lines.id(); got != c.want {
-			c.err = &Error{Path: c.name, Line: 1, Offset: -1,
-				Reason: fmt.Sprintf("stored session identity mismatch: requested %q, header contains %q", c.want, got)}
-			return false
-		}
-	}
-	return ok
-}
-
-func (c *identity) failure() error {
-	if c.err != nil {
-		return c.err
-	}
-	return c.lines.failure()
+	return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", ")), nil)
 }
 
 // Session is one entry of a listing, ready for JSON.
@@ -262,11 +219,11 @@ type Session struct {
 	// rows' data column.
 	Size int64 `json:"size"`
 	// Form is jsonl, jsonl.zstd or sqlite.
-	Form          Form   `json:"form"`
-	ParentSession string `json:"parentSession,omitempty"`
-	Subagent      bool   `json:"subagent,omitempty"`
-	// Path is what Open takes to read the session (for SQLite, with
-	// Options.Session = ID).
+	Form          container.Form `json:"form"`
+	ParentSession string         `json:"parentSession,omitempty"`
+	Subagent      bool           `json:"subagent,omitempty"`
+	// Path is what a read takes to read the session (for SQLite, with the
+	// session ID).
 	Path string `json:"path"`
 	// Problem says why the entry's header could not be read, or that its id
 	// is duplicated; the other fields are then what the layout tells.
@@ -287,33 +244,47 @@ func (s *Session) setCreated(ms int64) {
 	s.Created = time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
 }
 
-// List lists the sessions of a store directory or a SQLite database, newest first.
+// List lists the sessions of a store directory or of a SQLite database
+// (through the registered SQLite reader, container.RegisterSQLite), newest
+// first.
 func List(path string) ([]Session, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+sessionlog.OSText(err), err)
 	}
 	if fi.IsDir() {
-		return ListStore(path)
+		return listStore(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot open: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+sessionlog.OSText(err), err)
 	}
 	var magic [16]byte
 	n, _ := f.ReadAt(magic[:], 0)
 	f.Close()
-	if sniff(magic[:n]) != FormSQLite {
-		return nil, &Error{Path: path, Offset: -1, Reason: "neither a session store directory nor a SQLite session database"}
+	if !bytes.HasPrefix(magic[:n], []byte(container.SQLiteMagic)) {
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "neither a session store directory nor a SQLite session database", nil)
 	}
-	return ListDB(path)
+	db, err := container.ListSQLite(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Session
+	for _, d := range db {
+		s := Session{ID: d.ID, Size: d.Size, Form: container.FormSQLite, Path: path}
+		s.setCreated(0)
+		fillFromHeader(&s, d.Header)
+		out = append(out, s)
+	}
+	sortSessions(out)
+	return out, nil
 }
 
-// ListStore lists a store directory's sessions, reading only each header.
-func ListStore(store string) ([]Session, error) {
+// listStore lists a store directory's sessions, reading only each header.
+func listStore(store string) ([]Session, error) {
 	projects, err := os.ReadDir(store)
 	if err != nil {
-		return nil, &Error{Path: store, Offset: -1, Reason: "cannot read the session store: " + errText(err), Err: err}
+		return nil, refuse(sessionlog.Pos{Path: store, Seq: -1}, "cannot read the session store: "+sessionlog.OSText(err), err)
 	}
 	var out []Session
 	for _, p := range projects {
@@ -329,7 +300,7 @@ func ListStore(store string) ([]Session, error) {
 			var file, seg string
 			switch {
 			case e.IsDir():
-				f, err := SessionFile(filepath.Join(project, e.Name()))
+				f, err := container.SessionFile(filepath.Join(project, e.Name()))
 				if err != nil {
 					if both := filepath.Join(project, e.Name(), "session.jsonl"); fileExists(both) {
 						s := Session{ID: e.Name(), Path: filepath.Dir(both), Problem: err.Error()}
@@ -362,7 +333,7 @@ func ListStore(store string) ([]Session, error) {
 				s.Size = fi.Size()
 			}
 			s.setCreated(0)
-			line, form, err := readHeaderLine(file)
+			line, form, err := container.ReadHeaderLine(file)
 			s.Form = form
 			if err != nil {
 				s.Problem = err.Error()
@@ -419,124 +390,7 @@ func sortSessions(out []Session) {
 	})
 }
 
-// readHeaderLine reads only a log file's header line: its first line, or
-// the first Zstandard frame (as upstream's listing does, §3.8).
-func readHeaderLine(path string) ([]byte, Form, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, "", err
-	}
-	var magic [16]byte
-	n, _ := f.ReadAt(magic[:], 0)
-	form := sniff(magic[:n])
-	switch form {
-	case FormZstd:
-		lay, err := scanFrames(path, f, fi.Size(), 1)
-		if err != nil {
-			return nil, form, err
-		}
-		if len(lay.frames) == 0 {
-			return nil, form, &Error{Path: path, Offset: -1, Reason: "empty or header-less Zstandard session log"}
-		}
-		dec, err := newZstdDecoder(false)
-		if err != nil {
-			return nil, form, err
-		}
-		defer dec.Close()
-		h := lay.frames[0]
-		if err := dec.Reset(io.NewSectionReader(f, h.start, h.end-h.start)); err != nil {
-			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: header frame failed validation", Err: err}
-		}
-		b, err := io.ReadAll(io.LimitReader(dec, DefaultMaxLine+2))
-		if err != nil {
-			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: header frame failed validation", Err: err}
-		}
-		if len(b) == 0 || bytes.IndexByte(b, '\n') != len(b)-1 {
-			return nil, form, &Error{Path: path, Offset: 0, Reason: "corrupt Zstandard session log: first frame is not exactly one header line"}
-		}
-		b = b[:len(b)-1]
-		if reason := headerProblem(b); reason != "" {
-			return nil, form, &Error{Path: path, Line: 1, Offset: -1, Reason: reason}
-		}
-		return b, form, nil
-	case FormJSONL:
-		br := bufio.NewReader(io.LimitReader(f, DefaultMaxLine+1))
-		b, err := br.ReadBytes('\n')
-		if err != nil {
-			return nil, form, &Error{Path: path, Offset: -1, Reason: "empty or header-less session log"}
-		}
-		b = b[:len(b)-1]
-		if reason := headerProblem(b); reason != "" {
-			return nil, form, &Error{Path: path, Line: 1, Offset: -1, Reason: reason}
-		}
-		return b, form, nil
-	}
-	return nil, form, &Error{Path: path, Offset: -1, Reason: "a " + string(form) + " file where a session log belongs"}
-}
-
-// ListDB lists a SQLite database's sessions, newest first.
-func ListDB(path string) ([]Session, error) {
-	db, err := openDB(path)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	sizes := map[string]int64{}
-	rows, err := db.Query(`SELECT session_id, sum(length(CAST(data AS BLOB))) FROM events GROUP BY session_id`)
-	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read events: " + err.Error(), Err: err}
-	}
-	for rows.Next() {
-		var id string
-		var n int64
-		if rows.Scan(&id, &n) == nil {
-			sizes[id] = n
-		}
-	}
-	rows.Close()
-	rows, err = db.Query(`SELECT id, created_at, cwd, parent_session, origin FROM sessions`)
-	if err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err}
-	}
-	defer rows.Close()
-	var out []Session
-	for rows.Next() {
-		var id string
-		var created int64
-		var cwd, parent, origin sqlNull
-		if err := rows.Scan(&id, &created, &cwd, &parent, &origin); err != nil {
-			return nil, &Error{Path: path, Offset: -1, Reason: "malformed session row: " + err.Error(), Err: err}
-		}
-		s := Session{ID: id, Cwd: cwd.s, ParentSession: parent.s, Subagent: origin.s == "subagent",
-			Size: sizes[id], Form: FormSQLite, Path: path}
-		s.setCreated(created)
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, &Error{Path: path, Offset: -1, Reason: "cannot read sessions: " + err.Error(), Err: err}
-	}
-	sortSessions(out)
-	return out, nil
-}
-
-// sqlNull scans a nullable TEXT as "" for NULL.
-type sqlNull struct{ s string }
-
-func (n *sqlNull) Scan(v any) error {
-	switch x := v.(type) {
-	case nil:
-		n.s = ""
-	case string:
-		n.s = x
-	case []byte:
-		n.s = string(x)
-	default:
-		n.s = fmt.Sprint(x)
-	}
-	return nil
+// refuse is the store's refusal at pos.
+func refuse(pos sessionlog.Pos, reason string, cause error) *sessionlog.Error {
+	return sessionlog.Refuse(sessionlog.LayerInput, pos, reason, cause)
 }

@@ -1,4 +1,4 @@
-package envscan
+package fastjson
 
 import (
 	"bytes"

@@ -1,0 +1,99 @@
+// Package ahead is the one read-ahead of the reading path: a producer runs
+// on a goroutine of its own and hands its work to the consumer a batch at a
+// time, so that the two proceed side by side, and the consumer gives each
+// batch back to be filled again, so that a long read allocates a few
+// batches, not one per step. The reader scans a container's lines ahead of
+// decoding them (sessionlog/reader); the loader decodes events ahead of
+// folding them and of what a command does with them (load).
+//
+// A batch is whatever the caller fills: a struct of slices it truncates and
+// appends to. A panic of the producer is raised again in the consumer.
+package ahead
+
+import "sync"
+
+// Pipe carries batches of type B from a producer goroutine to a consumer.
+type Pipe[B any] struct {
+	batches chan B
+	free    chan B
+	quit    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+	panic   any // the producer's, once done is closed
+}
+
+// Start runs produce on its own goroutine with up to depth batches sent
+// ahead of the consumer. produce fills batches (Reuse, else new ones) and
+// Sends them; when it returns the consumer's Next reports the end.
+func Start[B any](depth int, produce func(p *Pipe[B])) *Pipe[B] {
+	p := &Pipe[B]{
+		batches: make(chan B, depth),
+		free:    make(chan B, depth+2),
+		quit:    make(chan struct{}),
+		done:    make(chan struct{}),
+	}
+	go func() {
+		defer close(p.done)
+		defer close(p.batches)
+		defer func() { p.panic = recover() }()
+		produce(p)
+	}()
+	return p
+}
+
+// Reuse returns a batch the consumer gave back, if one is waiting: the
+// producer truncates and fills it again.
+func (p *Pipe[B]) Reuse() (B, bool) {
+	select {
+	case b := <-p.free:
+		return b, true
+	default:
+		var zero B
+		return zero, false
+	}
+}
+
+// Send hands b to the consumer; false once the consumer has stopped (the
+// producer then returns).
+func (p *Pipe[B]) Send(b B) bool {
+	select {
+	case p.batches <- b:
+		return true
+	case <-p.quit:
+		return false
+	}
+}
+
+// Next returns the next batch; false once the producer is done (its
+// panic, if any, is raised here).
+func (p *Pipe[B]) Next() (B, bool) {
+	b, ok := <-p.batches
+	if !ok {
+		p.wait()
+	}
+	return b, ok
+}
+
+// Release gives b back to the producer to fill again: the consumer holds
+// nothing of it any more.
+func (p *Pipe[B]) Release(b B) {
+	select {
+	case p.free <- b:
+	default:
+	}
+}
+
+// Stop ends the producer (its next Send fails) and waits for it; it may be
+// called more than once, and after the end.
+func (p *Pipe[B]) Stop() {
+	p.once.Do(func() { close(p.quit) })
+	p.wait()
+}
+
+func (p *Pipe[B]) wait() {
+	<-p.done
+	if r := p.panic; r != nil {
+		p.panic = nil // raised once
+		panic(r)
+	}
+}

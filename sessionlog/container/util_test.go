@@ -1,5 +1,0 @@
-package container
-
-import "errors"
-
-func errorsAs(err error, target **Error) bool { return errors.As(err, target) }
