@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 func (a *app) runCommand() *cobra.Command {
@@ -225,7 +225,7 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 	// The inventory and the setup are not scenarios: they are counted as
 	// themselves.
 	if n := len(res.Inventory); n > 0 {
-		line += fmt.Sprintf("; fixture inventory: %s", invariant.Plural(n, "problem"))
+		line += fmt.Sprintf("; fixture inventory: %s", words.Plural(n, "problem"))
 	}
 	if res.Setup != "" {
 		line += "; suite setup failed"
