@@ -11,7 +11,6 @@ import (
 
 	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
 
 // Scrub returns an anonymised copy of a log that draws the same shapes:
@@ -46,7 +45,7 @@ func Scrub(events []sessionlog.Event) ([]sessionlog.Event, error) {
 		if err != nil {
 			return nil, fmt.Errorf("emit: scrub seq %d: %w", e.Seq, err)
 		}
-		e.Data = jsonobj.Append(nil, s.value(v, ""), jsonl.AppendJSONString)
+		e.Data = jsonobj.Append(nil, s.value(v, ""), jsonobj.AppendString)
 		out[i] = e
 	}
 	return out, nil
@@ -162,7 +161,7 @@ func scrubArguments(raw string) string {
 		}
 		return v
 	}
-	return string(jsonobj.Append(nil, walk(v), jsonl.AppendJSONString))
+	return string(jsonobj.Append(nil, walk(v), jsonobj.AppendString))
 }
 
 // Filler returns same-width filler for s (see Scrub), cluster by cluster.

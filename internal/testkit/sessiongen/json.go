@@ -32,50 +32,35 @@ func encode(v any) json.RawMessage {
 	return jsonobj.Append(nil, v, appendString)
 }
 
-// appendString writes s as JSON.stringify would (only '"', '\\' and C0
-// controls escaped; DEL, C1 controls, U+2028 and U+2029 raw), except for the
-// sentinels above and invalid UTF-8, which becomes the escape `\ufffd`.
+// appendString writes s as jsonobj.AppendString does (JSON.stringify's
+// spelling), except for the sentinels above and invalid UTF-8, which becomes
+// the escape `\ufffd` rather than U+FFFD itself, one per byte.
 func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
+	run := 0 // start of the run not yet written
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c == '\n':
-				dst = append(dst, `\n`...)
-			case c == '\r':
-				dst = append(dst, `\r`...)
-			case c == '\t':
-				dst = append(dst, `\t`...)
-			case c == '\b':
-				dst = append(dst, `\b`...)
-			case c == '\f':
-				dst = append(dst, `\f`...)
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				dst = append(dst, c)
-			}
+		if s[i] < utf8.RuneSelf {
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		var esc string
 		switch {
 		case r == utf8.RuneError && size == 1:
-			dst = append(dst, `\ufffd`...)
+			esc = `\ufffd`
 		case r == loneSurrogate:
-			dst = append(dst, `\udc80`...)
+			esc = `\udc80`
 		case r == escapedPair:
-			dst = append(dst, `\ud83d\ude00`...)
+			esc = `\ud83d\ude00`
 		default:
-			dst = append(dst, s[i:i+size]...)
+			i += size
+			continue
 		}
+		dst = append(jsonobj.AppendEscaped(dst, s[run:i]), esc...)
 		i += size
+		run = i
 	}
-	return append(dst, '"')
+	return append(jsonobj.AppendEscaped(dst, s[run:]), '"')
 }
 
 // decoded returns s as a Go reader of the log sees it: sentinels and
