@@ -89,8 +89,9 @@ for the live path and the history pages) and holds only the two
 transcripts.
 
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
-for one that draws the transcript from the model surface (the bug the design
-note fixed). The invariants must then fail on any log with a compaction.`,
+for one that draws the transcript from the model surface, where a compaction
+erases the conversation it shadowed. The invariants must then fail on any log
+with a compaction.`,
 		Example: `  dshtest repro user.jsonl
   dshtest repro user.jsonl --size 80x24 --size 44x18 --eager
   dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
