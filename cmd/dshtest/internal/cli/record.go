@@ -157,6 +157,10 @@ func renderScratch(root string, scenarios, fixtures tree, names []string, all bo
 }
 
 func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
+	// The guard comes first: an interrupt that lands while the scenarios
+	// are read or the preflight runs is said and exits 130 like any other.
+	guard := a.guardInterrupts(root)
+	defer guard.stop()
 	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
 	names, all, err := selectScenarios(sdir, pattern, "")
 	if err != nil {
@@ -168,8 +172,6 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if err := a.recordPreflight(sdir, fdir, names); err != nil {
 		return err
 	}
-	guard := a.guardInterrupts(root)
-	defer guard.stop()
 	origScen, err := readTree(sdir)
 	if err != nil {
 		return err
