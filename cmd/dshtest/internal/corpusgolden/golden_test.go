@@ -53,10 +53,14 @@ func goldenName(log string, width int, tools string) string {
 	return strings.TrimSuffix(log, ".jsonl") + "/w" + strconv.Itoa(width) + "-" + tools
 }
 
-// diff is the mismatch report: a unified line diff from the golden to the
-// rendered document.
-func diff(actual, expected string) string {
-	return udiff.Unified("golden", "rendered", expected, actual)
+// golden is goldie over testdata/, reporting a mismatch as a unified line
+// diff from the golden file, named, to the rendered document.
+func golden(t *testing.T, name string) *goldie.Goldie {
+	file := "testdata/" + name + ".golden"
+	return goldie.New(t, goldie.WithFixtureDir("testdata"), goldie.WithNameSuffix(".golden"),
+		goldie.WithDiffFn(func(actual, expected string) string {
+			return udiff.Unified(file, "rendered", expected, actual)
+		}))
 }
 
 // render is what dshtest render --format fixture prints for the log.
@@ -82,13 +86,16 @@ func TestCorpusDocuments(t *testing.T) {
 	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" && harness.IsCI(os.Getenv("CI")) {
 		t.Fatal("golden files are read-only under CI: re-record them outside it (unset CI)")
 	}
-	g := goldie.New(t, goldie.WithFixtureDir("testdata"), goldie.WithNameSuffix(".golden"), goldie.WithDiffFn(diff))
 	for _, log := range logs {
 		t.Run(strings.TrimSuffix(log, ".jsonl"), func(t *testing.T) {
 			path := filepath.Join(corpusDir, "upstream-logs", log)
 			for _, w := range widths {
 				for _, tm := range tools {
-					g.Assert(t, goldenName(log, w, tm), render(t, path, w, tm))
+					// A subtest per golden, so a failure names its file.
+					t.Run("w"+strconv.Itoa(w)+"-"+tm, func(t *testing.T) {
+						name := goldenName(log, w, tm)
+						golden(t, name).Assert(t, name, render(t, path, w, tm))
+					})
 				}
 			}
 		})
