@@ -1,6 +1,6 @@
 // Package cli implements the dshtest command line: the scenario runner and
 // recorder (run, record), the triage tools for a user's session log (repro,
-// render, view, check, history), and their exit codes.
+// render, view, check, events, history), and their exit codes.
 //
 // Run is the whole program; main only passes it the process's arguments,
 // standard streams and environment, so tests can run it in-process as well
