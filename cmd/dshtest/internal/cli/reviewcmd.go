@@ -90,7 +90,9 @@ dshtest accept and dshtest reject.`,
 				return err
 			}
 			m := review.New(items, decider{root: root, byName: byName}, 80, 24)
-			return viewer.Run(m, a.stdin, a.stdout)
+			// The terminal itself, not the wrapper: Bubble Tea learns the
+			// size (and that it may draw) only from the *os.File.
+			return viewer.Run(m, a.stdin, underlying(a.stdout))
 		}),
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "the folder holding scenarios/ and fixtures/ (default: found from the working directory)")
