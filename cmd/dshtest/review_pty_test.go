@@ -188,7 +188,8 @@ func ptyEnv() []string {
 // TestReviewPTY runs dshtest review in a pseudo-terminal, as a person
 // does: for each pending screen it must draw the recorded and the new
 // screen side by side, and a accepts what was shown. Both fixtures are
-// then the screens shown as new, and nothing is pending.
+// then the screens shown as new, nothing is pending, and the terminal
+// shows what was decided.
 func TestReviewPTY(t *testing.T) {
 	dir, dshtest := reviewSuite(t)
 	names := []string{"greet-narrow", "greet-wide"}
@@ -221,6 +222,12 @@ func TestReviewPTY(t *testing.T) {
 	scr.drain()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("dshtest review: %v; the terminal shows:\n%s", err, scr.shows())
+	}
+	// Back on the main screen, it says what was decided.
+	for _, want := range []string{"accepted  fixtures/greet-narrow.screen", "accepted  fixtures/greet-wide.screen", "review: 2 accepted, 0 rejected, 0 skipped"} {
+		if !strings.Contains(scr.text(), want) {
+			t.Errorf("after exit the terminal does not show %q; it shows:\n%s", want, scr.shows())
+		}
 	}
 	for _, n := range names {
 		got, err := os.ReadFile(filepath.Join(dir, "fixtures", n+".screen"))
