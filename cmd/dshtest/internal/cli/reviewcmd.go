@@ -121,6 +121,9 @@ run when CI is set.`,
 				return usagef("--accept and --reject exclude each other")
 			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "review", err) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
