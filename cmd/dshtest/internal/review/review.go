@@ -350,7 +350,7 @@ func (m *Model) Screen() []string {
 		}
 		changed := "new fixture"
 		if rec, nw, _, _ := m.grids(); rec != nil && nw != nil {
-			changed = fmt.Sprintf("%d cells changed", picture.CountChanged(picture.Changes(rec.Grid, nw.Grid)))
+			changed = picture.ChangeSummary(picture.Changes(rec.Grid, nw.Grid))
 		}
 		head = fmt.Sprintf("review %d/%d · fixtures/%s.screen (%s) · %s · %s · %s",
 			m.cur+1, len(m.items), it.Name, it.Scenario, section, changed, m.decisions[m.cur])
