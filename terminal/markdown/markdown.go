@@ -524,79 +524,15 @@ func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
 	return rows
 }
 
-// wrapPad wraps one logical line and works out each row's padding style:
+// wrapPad wraps one logical line into rows, each with its padding style:
 // a row broken inside a styled span keeps that span's style (less
 // underline, which is closed at the row end); the last row's padding is
-// plain (presenters.md §3.6).
+// plain (presenters.md §3.6, display.Wrap).
 func wrapPad(l display.Line, width int) []Row {
-	w := display.Wrap(l, width) // split once, for the wrap and the padding
-	defer w.Release()
-	wrapped, cells := w.Rows, w.Cells
-	rows := make([]Row, len(wrapped))
-	if len(wrapped) == 1 {
-		rows[0].Line = wrapped[0]
-		return rows
-	}
-	if w.ASCII {
-		return padASCII(l, wrapped, rows)
-	}
-	pos := 0
-	for i, w := range wrapped {
-		rows[i].Line = w
-		pos += display.CellCount(w)
-		if i == len(wrapped)-1 {
-			break
-		}
-		var st display.Style
-		switch {
-		case pos < len(cells) && cells[pos].Text == " ":
-			st = cells[pos].Style
-		case pos > 0 && pos <= len(cells):
-			st = cells[pos-1].Style
-		}
-		st.Attrs &^= display.Underline
-		rows[i].Pad = st
-		for pos < len(cells) && cells[pos].Text == " " {
-			pos++
-		}
-	}
-	return rows
-}
-
-// padASCII is wrapPad's padding for a printable-ASCII line, one cell a
-// byte: the same steps on byte offsets, without splitting into cells.
-func padASCII(l display.Line, wrapped []display.Line, rows []Row) []Row {
-	flat := l.PlainText()
-	at := func(i int) display.Style { // the style of byte i
-		for _, sp := range l {
-			if i < len(sp.Text) {
-				return sp.Style
-			}
-			i -= len(sp.Text)
-		}
-		return display.Style{}
-	}
-	pos := 0
-	for i, w := range wrapped {
-		rows[i].Line = w
-		for _, sp := range w {
-			pos += len(sp.Text)
-		}
-		if i == len(wrapped)-1 {
-			break
-		}
-		var st display.Style
-		switch {
-		case pos < len(flat) && flat[pos] == ' ':
-			st = at(pos)
-		case pos > 0 && pos <= len(flat):
-			st = at(pos - 1)
-		}
-		st.Attrs &^= display.Underline
-		rows[i].Pad = st
-		for pos < len(flat) && flat[pos] == ' ' {
-			pos++
-		}
+	w := display.Wrap(l, width)
+	rows := make([]Row, len(w.Rows))
+	for i := range w.Rows {
+		rows[i] = Row{Line: w.Rows[i], Pad: w.Pads[i]}
 	}
 	return rows
 }

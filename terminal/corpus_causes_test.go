@@ -1,0 +1,113 @@
+package terminal
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshtest/dshtest/load"
+	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// corpusLogs is the shared corpus of real upstream session logs, beside the
+// repository root.
+const corpusLogs = "../../shared/corpus/upstream-logs"
+
+// wantRow is a row as upstream's terminal draws it: its text, trailing
+// spaces trimmed, and its style runs as the fixture format writes them,
+// "; "-separated ("0-99 dim").
+type wantRow struct {
+	text, runs string
+}
+
+// causeCase pins rows of one corpus log, rendered at a width and tool mode,
+// to upstream's: the rows must appear in our document one after another.
+type causeCase struct {
+	cause, log string
+	width      int
+	tools      display.ToolMode
+	rows       []wantRow
+}
+
+// rowRuns formats a row's style runs as wantRow.runs does.
+func rowRuns(r screen.Row) string {
+	var parts []string
+	for _, run := range r.Runs {
+		parts = append(parts, strings.TrimPrefix(run.String(), "style "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// renderCorpusLog renders the one corpus log whose name contains name, as
+// dshtest render does: the clock frozen at the last event.
+func renderCorpusLog(t *testing.T, name string, width int, tools display.ToolMode) []screen.Row {
+	t.Helper()
+	matches, _ := filepath.Glob(filepath.Join(corpusLogs, "*"+name+"*"))
+	if len(matches) != 1 {
+		t.Fatalf("%d corpus logs match %q", len(matches), name)
+	}
+	lg, err := load.Read(matches[0], load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := transcript.Project(lg.Events, transcript.Options{})
+	s := Settings{Width: width, Tools: tools}
+	if n := len(lg.Events); n > 0 {
+		s.Now = lg.Events[n-1].Time
+	}
+	doc := Render(tr, s)
+	checkWidths(t, doc.Lines, width)
+	return screen.Decode(doc.Lines)
+}
+
+// checkCause asserts that c's rows appear, in order and adjacent, in the
+// rendered document.
+func checkCause(t *testing.T, got []screen.Row, c causeCase) {
+	t.Helper()
+	for i := range got {
+		if i+len(c.rows) > len(got) {
+			break
+		}
+		ok := true
+		for k, w := range c.rows {
+			g := got[i+k]
+			if strings.TrimRight(g.Text, " ") != w.text || rowRuns(g) != w.runs {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return
+		}
+	}
+	var near strings.Builder
+	for _, g := range got {
+		if strings.Contains(g.Text, strings.TrimSpace(c.rows[0].text)) || strings.Contains(c.rows[0].text, strings.TrimSpace(g.Text)) && strings.TrimSpace(g.Text) != "" {
+			near.WriteString("\n  " + strings.TrimRight(g.Text, " ") + " | " + rowRuns(g))
+		}
+	}
+	t.Errorf("%s: %s at width %d: upstream's rows %q are not in our document; rows like the first:%s", c.cause, c.log, c.width, c.rows, near.String())
+}
+
+// TestCorpusCauses pins, for each rendering rule our terminal once drew
+// differently from upstream's (transcript.ts over pi-tui 0.80.7), rows of
+// a real session in the shared corpus to the rows upstream draws.
+func TestCorpusCauses(t *testing.T) {
+	if _, err := os.Stat(corpusLogs); err != nil {
+		t.Skipf("the shared corpus is absent (%v): its rows are not checked", err)
+	}
+	for _, c := range []causeCase{
+		{cause: "B: a soft-wrapped dim card row keeps dim on its padding", log: "approval-composer", width: 100,
+			rows: []wantRow{
+				{"$ echo 'tok63z tokc7y tokibx tokofw tokujv tok10nu tok16rt tok1cvs tok1izr tok1p3q tok1v7p tok21bo", "0-99 dim"},
+				{"tok2a4 tok8e3 tokei2 tokkm1 tokqq0 tokwtz tok12xy tok191x tok1f5w tok1l9v tok1rdu tok1xht tok23ls", "0-99 dim"},
+			}},
+	} {
+		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
+			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)
+		})
+	}
+}
