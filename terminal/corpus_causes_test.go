@@ -105,6 +105,18 @@ func TestCorpusCauses(t *testing.T) {
 				{"$ echo 'tok63z tokc7y tokibx tokofw tokujv tok10nu tok16rt tok1cvs tok1izr tok1p3q tok1v7p tok21bo", "0-99 dim"},
 				{"tok2a4 tok8e3 tokei2 tokkm1 tokqq0 tokwtz tok12xy tok191x tok1f5w tok1l9v tok1rdu tok1xht tok23ls", "0-99 dim"},
 			}},
+		{cause: "G1: a context card keeps its blank lines", log: "acp-agent__tests__snapshots__text-turn", width: 100,
+			rows: []wantRow{
+				{"Current runtime context. This snapshot supersedes earlier runtime-context snapshots.", "0-83 dim"},
+				{"", ""},
+				{"Current DSH file policy: danger-full-access. The DSH file sandbox does not restrict file", "0-99 dim"},
+			}},
+		{cause: "G1: blank lines are lines of the fold", log: "permission-policy-context", width: 100,
+			rows: []wantRow{
+				{"<available_skills>", "0-17 dim"},
+				{"… +119 lines (Ctrl+O to expand)", "0-30 dim"},
+				{"</available_skills>", "0-18 dim"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)

@@ -163,7 +163,12 @@ func TestContextCard(t *testing.T) {
 		want              []string
 	}{
 		{"frame stripped", "plugin", "<system-reminder>\n\nhello\n\nworld\n</system-reminder>",
-			[]string{"", "Context · plugin", "hello", "world"}},
+			[]string{"", "Context · plugin", "hello", "", "world"}},
+		// Blank lines are rows, and lines of the fold (transcript.ts
+		// ContextCardComponent): 7 lines fold to 3 + marker + 3.
+		{"blank lines kept and folded", "p", "a\n\nb\n\nc\n\nd",
+			[]string{"", "Context · p", "a", "", "b", "… +1 lines (Ctrl+O to expand)", "c", "", "d"}},
+		{"only empty lines trimmed after the frame", "p", "<a>\n  \nx\n</a>", []string{"", "Context · p", "", "x"}},
 		{"mismatched frame kept", "p", "<a>\nx\n</b>", []string{"", "Context · p", "<a>", "x", "</b>"}},
 		{"only frame", "p", "<a>\n</a>", []string{"", "Context · p"}},
 		{"escaped label", "l\x07", "x", []string{"", `Context · l\x07`, "x"}},

@@ -49,17 +49,21 @@ func (r *Renderer) ContextCard(c *transcript.ContextCard) []string {
 	if body == "" {
 		return rows
 	}
+	// Blank lines are kept: each is a blank row, and a line of the fold
+	// (terminal.md §2.7; transcript.ts ContextCardComponent.renderLines).
 	var lines []display.Line
 	for _, l := range strings.Split(body, "\n") {
+		var line display.Line
 		if l != "" {
-			lines = append(lines, display.TextLine(display.Escape(l), dimSty))
+			line = display.TextLine(display.Escape(l), dimSty)
 		}
+		lines = append(lines, line)
 	}
 	return append(rows, r.text(r.fold(lines))...)
 }
 
 // stripReminderFrame drops an outer <name>…</name> frame whose first and
-// last trimmed lines are the matching tags, and the blank lines it leaves.
+// last trimmed lines are the matching tags, and the empty lines it leaves.
 func stripReminderFrame(s string) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) < 2 {
@@ -74,11 +78,13 @@ func stripReminderFrame(s string) string {
 	if !validTagName(name) || last != "</"+name+">" {
 		return s
 	}
+	// Only the empty lines the frame leaves go (transcript.ts
+	// stripReminderFrame trims newlines, not spaces).
 	inner := lines[1 : len(lines)-1]
-	for len(inner) > 0 && strings.TrimSpace(inner[0]) == "" {
+	for len(inner) > 0 && inner[0] == "" {
 		inner = inner[1:]
 	}
-	for len(inner) > 0 && strings.TrimSpace(inner[len(inner)-1]) == "" {
+	for len(inner) > 0 && inner[len(inner)-1] == "" {
 		inner = inner[:len(inner)-1]
 	}
 	return strings.Join(inner, "\n")
