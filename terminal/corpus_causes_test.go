@@ -117,6 +117,24 @@ func TestCorpusCauses(t *testing.T) {
 				{"… +119 lines (Ctrl+O to expand)", "0-30 dim"},
 				{"</available_skills>", "0-18 dim"},
 			}},
+		{cause: "H1: a row may break between any two Han characters", log: "goal-multi-turn-actions", width: 100,
+			rows: []wantRow{
+				{`Objective: "做两个turn，每个turn输出随机一个包的文件结构。注意你做完一个turn之后，直接输出内容，停止`, "0-99 dim"},
+				{`，我们的系统会帮你再开一个turn，你看着做一个类似的"`, "0-50 dim"},
+			}},
+		{cause: "H2: a styled span ending at the last column pushes its space onto the next row", log: "permission-policy-context", width: 60,
+			rows: []wantRow{
+				{"No — under the current read-only file policy, write and edit", "46-50 fg=cyan; 56-59 fg=cyan"},
+				{" would be denied, though I could attempt a one-shot", ""},
+			}},
+		{cause: "C: a bare http:// URL with an IP host is an autolink, in a prompt and in reasoning", log: "acp-agent__tests__snapshots__web-fetch", width: 100,
+			rows: []wantRow{
+				{"Use the web_fetch tool exactly once to fetch http://127.0.0.1:43117/menu.html, then reply with", "45-76 fg=bright-magenta underline"},
+			}},
+		{cause: "C: reasoning", log: "acp-agent__tests__snapshots__web-fetch", width: 100,
+			rows: []wantRow{
+				{"The user wants me to use the web_fetch tool exactly once to fetch http://127.0.0.1:43117/menu.html,", "0-65 dim italic; 66-97 fg=bright-magenta dim italic underline; 98-99 dim italic"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -61,9 +62,21 @@ type Row struct {
 // knows (tables, task items, bare autolinks) and a strict "~~" strike. A
 // goldmark parser is safe for concurrent use once built.
 var mdParser = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.Linkify),
+	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.NewLinkify(
+		extension.WithLinkifyURLRegexp(bareURL), extension.WithLinkifyWWWRegexp(bareWWW))),
 	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500))),
 ).Parser()
+
+// bareURL and bareWWW are marked's GFM extended autolinks (marked 18, the
+// lexer of pi-tui's Markdown): a scheme or "www." and then any host of
+// letters, digits and hyphens (an IP address, a name without a dot, a
+// port), up to white space or "<"; goldmark's defaults want a dotted
+// alphabetic TLD (presenters.md §5.3). Trailing punctuation is trimmed by
+// goldmark's linkify.
+var (
+	bareURL = regexp.MustCompile(`^(?:https?|ftp)://[a-zA-Z0-9-][^\s<]*`)
+	bareWWW = regexp.MustCompile(`^www\.[a-zA-Z0-9-][^\s<]*`)
+)
 
 // Rows lays out display-safe text as Markdown rows at width, in base
 // style (a reasoning body is dim italic) and mode.
@@ -447,7 +460,9 @@ func (w *inlineWriter) inline(n ast.Node, st display.Style) {
 	case *ast.Link:
 		w.link(n, string(n.Destination), st)
 	case *ast.AutoLink:
-		w.add(string(n.Label(m.src)), display.Style{Fg: display.FgAccent, Attrs: display.Underline})
+		// A link keeps the body's attributes (a reasoning link is dim
+		// italic too): pi-tui renders it inside the body's style.
+		w.add(string(n.Label(m.src)), display.Style{Fg: display.FgAccent, Attrs: st.Attrs | display.Underline})
 	case *ast.Image:
 		w.children(n, st)
 	case *ast.RawHTML:
