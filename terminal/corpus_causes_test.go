@@ -135,6 +135,10 @@ func TestCorpusCauses(t *testing.T) {
 			rows: []wantRow{
 				{"The user wants me to use the web_fetch tool exactly once to fetch http://127.0.0.1:43117/menu.html,", "0-65 dim italic; 66-97 fg=bright-magenta dim italic underline; 98-99 dim italic"},
 			}},
+		{cause: "K: a card header that does not fit is cut with no ellipsis", log: "goal-multi-turn-actions", width: 60,
+			rows: []wantRow{
+				{"● Tool / bash / List all files in session-reference packag", "0-57 fg=green"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)

@@ -181,3 +181,18 @@ func TestContextCard(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderCut checks that a card header that does not fit is cut at
+// width−2 cells with no ellipsis, a wide rune that would straddle the edge
+// dropped (transcript.ts: truncateToWidth with an empty ellipsis).
+func TestHeaderCut(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"a_very_long_tool_name_here", "○ Tool / a_very_lo"},
+		{"工具工具工具工具工具", "○ Tool / 工具工具"},
+	} {
+		it := toolCard(1, tc.name, `{}`, nil, false)
+		if got := texts(testRenderer(20, 0, display.ToolsCollapsed).ToolCard(it.Tool)); len(got) < 2 || got[1] != tc.want {
+			t.Errorf("header of %q at width 20 = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

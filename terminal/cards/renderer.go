@@ -36,10 +36,11 @@ func (r *Renderer) text(lines []display.Line) []string {
 	return r.Palette.Wrapped(lines, r.Width)
 }
 
-// unpadded renders one line truncated to max(1, width−2) cells and not
-// padded: the tool-card and context-card header rows (terminal.md §5.1).
+// unpadded renders one line cut to max(1, width−2) cells, with no
+// ellipsis, and not padded: the card header rows (terminal.md §5.1;
+// transcript.ts cuts a tool card's header with truncateToWidth with an empty ellipsis).
 func (r *Renderer) unpadded(l display.Line) string {
-	return r.Palette.Unpadded(display.TruncateLine(l, max(1, r.Width-2)))
+	return r.Palette.Unpadded(display.CutLine(l, max(1, r.Width-2)))
 }
 
 // ContextCard renders an injected-context card (terminal.md §2.7).

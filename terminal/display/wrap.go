@@ -313,6 +313,23 @@ func TruncateLine(l Line, width int) Line {
 	return fromCells(out)
 }
 
+// CutLine cuts a line to at most width cells, with no ellipsis: the
+// clusters that fit, as pi-tui's truncateToWidth(text, width, "") keeps
+// them (a wide cluster that would straddle the edge is dropped).
+func CutLine(l Line, width int) Line {
+	width = max(width, 1)
+	if l.Width() <= width {
+		return l
+	}
+	cells := Cells(l)
+	w, n := 0, 0
+	for n < len(cells) && w+int(cells[n].Width) <= width {
+		w += int(cells[n].Width)
+		n++
+	}
+	return fromCells(cells[:n])
+}
+
 // PrintableASCII reports whether every byte of l is printable ASCII: a
 // cell of width one on its own (see Cells).
 func PrintableASCII(l Line) bool {
