@@ -139,6 +139,12 @@ func TestCorpusCauses(t *testing.T) {
 			rows: []wantRow{
 				{"● Tool / bash / List all files in session-reference packag", "0-57 fg=green"},
 			}},
+		{cause: "P: a fence inside a list item follows the item's text with no blank row", log: "goal-multi-turn-actions", width: 100,
+			rows: []wantRow{
+				{"- Turn 1 — 随机选中 packages/context/session-reference，输出了文件结构：", "0-1 fg=bright-magenta; 2-7 bold; 20-53 fg=cyan"},
+				{"", ""},
+				{"    session-reference/", "4-21 fg=cyan"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)

@@ -286,7 +286,10 @@ func (m *mdr) list(n *ast.List, width, depth int) []Row {
 		var body []Row
 		var nested []bool // rows of a nested list, indented on their own
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
-			if prev := c.PreviousSibling(); prev != nil && (c.HasBlankPreviousLines() || spacedAfter(prev, c)) {
+			// Inside an item only a blank line between its blocks is a
+			// blank row: pi-tui renders an item's blocks with no next
+			// block to space from (markdown.js renderList).
+			if prev := c.PreviousSibling(); prev != nil && c.HasBlankPreviousLines() {
 				body, nested = append(body, Row{}), append(nested, false)
 			}
 			if sub, ok := c.(*ast.List); ok {
