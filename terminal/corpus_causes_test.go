@@ -145,6 +145,25 @@ func TestCorpusCauses(t *testing.T) {
 				{"", ""},
 				{"    session-reference/", "4-21 fg=cyan"},
 			}},
+		{cause: "F2: a skill body's <skill_instructions> tag line opens an HTML block, printed literally", log: "skill-load", width: 100,
+			rows: []wantRow{
+				{"… +263 lines (Ctrl+O to expand)", "0-30 dim"},
+			}},
+		{cause: "F2: expanded", log: "skill-load", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"<skill_instructions>", "0-99 dim"},
+				{"# Editing Cordis compositions", "0-99 dim"},
+			}},
+		{cause: "F2: a blank line between a list and a table is a blank row", log: "acp-agent__tests__snapshots__web-fetch", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"- Flat white", "0-1 fg=bright-magenta dim; 2-99 dim"},
+				{"", ""},
+				{"┌────────────┬───────┐", "0-99 dim"},
+			}},
+		{cause: "F2: collapsed, the fold counts it", log: "acp-agent__tests__snapshots__web-fetch", width: 100,
+			rows: []wantRow{
+				{"… +15 lines (Ctrl+O to expand)", "0-29 dim"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)

@@ -64,7 +64,8 @@ type Row struct {
 var mdParser = goldmark.New(
 	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.NewLinkify(
 		extension.WithLinkifyURLRegexp(bareURL), extension.WithLinkifyWWWRegexp(bareWWW))),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500))),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500)),
+		parser.WithBlockParsers(util.Prioritized(wordTagBlock{}, 890))),
 ).Parser()
 
 // bareURL and bareWWW are marked's GFM extended autolinks (marked 18, the
@@ -149,7 +150,34 @@ func (m *mdr) blocks(parent ast.Node, width int) []Row {
 
 // blankBefore reports whether a blank-line run separates n from the block
 // before it (upstream's "space" token).
-func (m *mdr) blankBefore(n ast.Node) bool { return n.HasBlankPreviousLines() }
+func (m *mdr) blankBefore(n ast.Node) bool {
+	if n.Kind() == east.KindTable {
+		// goldmark's table replaces the paragraph it was read from and
+		// loses its blank-line flag: read the source line before it.
+		return m.blankLineBefore(firstSegment(n))
+	}
+	return n.HasBlankPreviousLines()
+}
+
+// blankLineBefore reports whether the source line before the one holding
+// offset pos is blank.
+func (m *mdr) blankLineBefore(pos int) bool {
+	if pos <= 0 {
+		return false
+	}
+	ls := pos
+	for ls > 0 && m.src[ls-1] != '\n' {
+		ls--
+	}
+	if ls == 0 {
+		return false
+	}
+	ps := ls - 1
+	for ps > 0 && m.src[ps-1] != '\n' {
+		ps--
+	}
+	return strings.TrimSpace(string(m.src[ps:ls-1])) == ""
+}
 
 // spacedAfter reports whether prev, followed by n without a blank line,
 // gets a blank row after it.
@@ -289,7 +317,7 @@ func (m *mdr) list(n *ast.List, width, depth int) []Row {
 			// Inside an item only a blank line between its blocks is a
 			// blank row: pi-tui renders an item's blocks with no next
 			// block to space from (markdown.js renderList).
-			if prev := c.PreviousSibling(); prev != nil && c.HasBlankPreviousLines() {
+			if prev := c.PreviousSibling(); prev != nil && m.blankBefore(c) {
 				body, nested = append(body, Row{}), append(nested, false)
 			}
 			if sub, ok := c.(*ast.List); ok {
