@@ -14,6 +14,8 @@ import (
 	"text/template"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 )
 
 // The files of a new suite. The example's fixture is not among them: init
@@ -109,13 +111,14 @@ func (a *app) initSuite(dir string, shards int) error {
 		}
 	}
 	for _, f := range files {
-		if err := writeNew(filepath.Join(dir, f.rel), f.data); err != nil {
+		if err := safefile.WriteFile(filepath.Join(dir, f.rel), f.data, safefile.Options{}); err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
 		fmt.Fprintf(a.stdout, "created   %s%s\n", filepath.ToSlash(f.rel), f.note)
 	}
 	if ignore != nil {
-		if err := os.WriteFile(filepath.Join(dir, ".gitignore"), ignore, 0o644); err != nil {
+		// Force: an existing .gitignore is replaced by itself plus the line.
+		if err := safefile.WriteFile(filepath.Join(dir, ".gitignore"), ignore, safefile.Options{Force: true}); err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
 		fmt.Fprintf(a.stdout, "%s .gitignore (%s)\n", ignoreNote, initIgnore)
@@ -125,6 +128,11 @@ func (a *app) initSuite(dir string, shards int) error {
 		return err
 	}
 	if err := a.record(root, "^example$", false, false, false, false); err != nil {
+		// Leave no suite that fails: the files made are removed, so that
+		// init can run again once the cause is fixed.
+		for _, f := range files {
+			os.Remove(filepath.Join(dir, f.rel))
+		}
 		return err
 	}
 	fmt.Fprintf(a.stdout, "next: ")
@@ -133,19 +141,6 @@ func (a *app) initSuite(dir string, shards int) error {
 	}
 	fmt.Fprintln(a.stdout, "dshtest run")
 	return nil
-}
-
-// writeNew writes a file that must not exist yet.
-func writeNew(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // gitignore is the .gitignore at path with initIgnore in it, and what
