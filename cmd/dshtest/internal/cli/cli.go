@@ -63,6 +63,7 @@ type app struct {
 	stdout, stderr io.Writer
 	env            map[string]string
 	restore        func() // undoes what a command set for the process (its memory budget)
+	stdinSpool     string // the copy of standard input read as LOG "-", removed at the end
 }
 
 // getenv returns the value of key in the invocation's environment.
@@ -96,6 +97,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	cmd, err := root.ExecuteC()
 	if a.restore != nil {
 		a.restore()
+	}
+	if a.stdinSpool != "" {
+		os.Remove(a.stdinSpool)
 	}
 	if out.err != nil {
 		fmt.Fprintln(stderr, writeFailed(out.err))
