@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 // This file writes a run's failures for CI: JUnit XML (run --junit FILE),
@@ -205,7 +205,7 @@ func junitFailureOf(fs []failure) *junitFailure {
 		}
 	}
 	if len(fs) > 1 {
-		head += fmt.Sprintf(" (and %s)", invariant.Plural(len(fs)-1, "more failure"))
+		head += fmt.Sprintf(" (and %s)", words.Plural(len(fs)-1, "more failure"))
 	}
 	kind := "scenario"
 	if len(kinds) == 1 {
