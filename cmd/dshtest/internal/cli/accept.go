@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
@@ -44,7 +45,7 @@ func listPending(root, pdir, pattern string) ([]pendingFix, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("list pending snapshots: %w", err)
 	}
-	owners, err := snapshotOwners(filepath.Join(root, "scenarios"))
+	index, err := suitedir.Dir{Root: root}.Index()
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +59,7 @@ func listPending(root, pdir, pattern string) ([]pendingFix, error) {
 			Name:     name,
 			Path:     filepath.Join(pdir, e.Name()),
 			Fixture:  filepath.Join(root, "fixtures", name+harness.FixtureSuffix),
-			Scenario: owners[name],
+			Scenario: index.Owner(name),
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -68,28 +69,6 @@ func listPending(root, pdir, pattern string) ([]pendingFix, error) {
 		}
 	}
 	return out, nil
-}
-
-// snapshotOwners maps each fixture name to the scenario whose snapshot
-// step takes it.
-func snapshotOwners(sdir string) (map[string]string, error) {
-	names, err := harness.ScenarioNames(sdir)
-	if err != nil {
-		return nil, err
-	}
-	owners := map[string]string{}
-	for _, s := range names {
-		snaps, err := harness.SnapshotNames(filepath.Join(sdir, s+".txtar"))
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range snaps {
-			if _, dup := owners[n]; !dup {
-				owners[n] = s
-			}
-		}
-	}
-	return owners, nil
 }
 
 // rerender renders the scenarios owning ps twice, as record does, and
