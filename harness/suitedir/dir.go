@@ -43,10 +43,15 @@ func (d Dir) Fixture(name string) string {
 }
 
 // FixtureFile is how messages name the fixture name: "fixtures/NAME.screen".
-func FixtureFile(name string) string { return fixturesName + "/" + name + harness.FixtureSuffix }
+func FixtureFile(name string) string { return InFixtures(name + harness.FixtureSuffix) }
 
 // ScenarioFile is how messages name a scenario: "scenarios/NAME.txtar".
-func ScenarioFile(name string) string { return scenariosName + "/" + name + ".txtar" }
+func ScenarioFile(name string) string { return InScenarios(name + ".txtar") }
+
+// InFixtures and InScenarios name a file of the fixture or the scenario
+// directory as messages do: "fixtures/FILE", "scenarios/FILE".
+func InFixtures(file string) string  { return fixturesName + "/" + file }
+func InScenarios(file string) string { return scenariosName + "/" + file }
 
 // Rel is path relative to the folder when it lies inside it, else path.
 func (d Dir) Rel(path string) string {

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/screen/picture"
@@ -85,7 +87,7 @@ Formats: svg (a standalone picture), html (a self-contained page), ansi
 				if rerr != nil {
 					return rerr
 				}
-				path = filepath.Join(root, "fixtures", path+harness.FixtureSuffix)
+				path = suitedir.Dir{Root: root}.Fixture(path)
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -131,7 +133,7 @@ func (a *app) completeFixtures(dir *string) func(*cobra.Command, []string, strin
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
-		files, _ := harness.FixtureNames(filepath.Join(root, "fixtures"))
+		files, _ := harness.FixtureNames(suitedir.Dir{Root: root}.Fixtures())
 		var out []string
 		for _, f := range files {
 			if n, ok := strings.CutSuffix(f, harness.FixtureSuffix); ok && strings.HasPrefix(n, toComplete) {
@@ -176,10 +178,10 @@ part of a failing run.`,
 				if b, err := os.ReadFile(p.Fixture); err == nil {
 					rec = b
 				}
-				cards = append(cards, picture.Card{Scenario: p.Scenario, Fixture: "fixtures/" + p.Name + harness.FixtureSuffix,
-					Recorded: rec, New: nw, Diff: compactDiff(string(rec), string(nw))})
+				cards = append(cards, picture.Card{Scenario: p.Scenario, Fixture: suitedir.FixtureFile(p.Name),
+					Recorded: rec, New: nw, Diff: suitedir.CompactDiff(string(rec), string(nw))})
 			}
-			if err := writeFileAtomic(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
+			if err := safefile.WriteFile(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
 			}
 			fmt.Fprintf(a.stdout, "report: %s in %s\n", invariant.Plural(len(cards), "fixture"), htmlFile)
@@ -194,16 +196,16 @@ part of a failing run.`,
 
 // writeRunReport writes run --report's page: a card per snapshot of the
 // run that differed from its fixture or had none.
-func (a *app) writeRunReport(path, root string, res *suiteResult) error {
+func (a *app) writeRunReport(path, root string, res *harness.Result) error {
 	var cards []picture.Card
 	for _, o := range res.Outcomes {
 		for _, m := range o.Mismatches {
 			cards = append(cards, picture.Card{Scenario: m.Scenario, Fixture: m.Fixture,
-				Recorded: m.Recorded, New: m.New, Diff: compactDiff(string(m.Recorded), string(m.New))})
+				Recorded: m.Recorded, New: m.New, Diff: suitedir.CompactDiff(string(m.Recorded), string(m.New))})
 		}
 	}
 	sort.SliceStable(cards, func(i, j int) bool { return cards[i].Fixture < cards[j].Fixture })
-	if err := writeFileAtomic(path, picture.Report("dshtest run: "+filepath.Base(root), cards)); err != nil {
+	if err := safefile.WriteFile(path, picture.Report("dshtest run: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 		return fmt.Errorf("--report %s: %w", path, err)
 	}
 	fmt.Fprintf(a.stderr, "report: %s in %s\n", invariant.Plural(len(cards), "changed fixture"), path)

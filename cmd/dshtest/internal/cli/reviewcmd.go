@@ -8,30 +8,31 @@ import (
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/review"
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 )
 
 // decider carries out review's decisions as accept and reject do.
 type decider struct {
 	root   string
-	byName map[string]pendingFix
+	byName map[string]suitedir.Pending
 }
 
 // Accept renders the item's scenario twice and writes the fixture, as
 // dshtest accept does.
 func (d decider) Accept(it review.Item) error {
-	_, err := acceptPending(d.root, []pendingFix{d.byName[it.Name]})
-	return err
+	_, err := suitedir.Dir{Root: d.root}.Accept([]suitedir.Pending{d.byName[it.Name]})
+	return refused(err)
 }
 
 // Reject deletes the pending screen.
 func (d decider) Reject(it review.Item) error {
-	return rejectPending([]pendingFix{d.byName[it.Name]})
+	return suitedir.Reject([]suitedir.Pending{d.byName[it.Name]})
 }
 
 // reviewItems reads the pending screens and their fixtures.
-func reviewItems(ps []pendingFix) ([]review.Item, map[string]pendingFix, error) {
+func reviewItems(ps []suitedir.Pending) ([]review.Item, map[string]suitedir.Pending, error) {
 	var items []review.Item
-	byName := map[string]pendingFix{}
+	byName := map[string]suitedir.Pending{}
 	for _, p := range ps {
 		nw, err := os.ReadFile(p.Path)
 		if err != nil {
@@ -102,7 +103,11 @@ dshtest accept and dshtest reject.`,
 // scenario folder, deciding as accept and reject do: for tests that drive
 // it with teatest.
 func Review(root, pattern string, width, height int) (*review.Model, error) {
-	ps, err := listPending(root, root+string(os.PathSeparator)+"fixtures", pattern)
+	re, err := compilePattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := suitedir.Dir{Root: root}.Pending("", re)
 	if err != nil {
 		return nil, err
 	}
