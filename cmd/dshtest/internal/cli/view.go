@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -63,7 +64,7 @@ print.`,
 				if !a.isTTY(a.stdout) {
 					return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
 				}
-				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
+				return viewer.Run(viewer.SurfacePager(load.SessionID(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
 			}
 			return a.viewLog(args, &lfl, s, opts, proj, projName == "transcript")
 		}),
