@@ -112,6 +112,20 @@ func SelectScenarios(dir string, pattern *regexp.Regexp, i, n int) (names []stri
 	return names, len(names) == len(every), nil
 }
 
+// ParseShard parses a shard "i/n", 1 ≤ i ≤ n; "" is 1/1.
+func ParseShard(s string) (i, n int, ok bool) {
+	if s == "" {
+		return 1, 1, true
+	}
+	a, b, _ := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, false
+	}
+	return i, n, true
+}
+
 // ShardOf is the 1-based shard of a scenario name among n: a hash of the
 // name, so a scenario stays in its shard when others are added or removed.
 func ShardOf(name string, n int) int {

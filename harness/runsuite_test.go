@@ -233,3 +233,26 @@ func writeFile(t *testing.T, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		i, n int
+		ok   bool
+	}{
+		{"", 1, 1, true},
+		{"1/1", 1, 1, true},
+		{"2/4", 2, 4, true},
+		{"0/4", 0, 0, false},
+		{"5/4", 0, 0, false},
+		{"1/0", 0, 0, false},
+		{"x/2", 0, 0, false},
+		{"2", 0, 0, false},
+	}
+	for _, tt := range tests {
+		i, n, ok := harness.ParseShard(tt.in)
+		if ok != tt.ok || i != tt.i || n != tt.n {
+			t.Errorf("ParseShard(%q) = %d, %d, %v", tt.in, i, n, ok)
+		}
+	}
+}

@@ -2,12 +2,16 @@ package suitedir
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 )
 
 // This file is record's work on a folder: two renders in scratch copies,
@@ -177,4 +181,61 @@ func (d Dir) Prune(r *Recording) error {
 		}
 	}
 	return nil
+}
+
+// Writer writes a recording's files into the folder one at a time, each
+// atomically (safefile), and can say what it wrote: Halt waits for the
+// write in progress and lets none start after it, so that an interrupted
+// record tells the truth. A record run again after any interruption (a
+// kill -9 too) compares with what is on disk and writes the rest.
+type Writer struct {
+	d       Dir
+	mu      sync.Mutex // held by a write and by Halt
+	written []string
+	total   int
+}
+
+// Writer returns a writer into the folder.
+func (d Dir) Writer() *Writer { return &Writer{d: d} }
+
+// WriteAll writes the recording's files (Writes) in order.
+func (w *Writer) WriteAll(r *Recording) error {
+	files := r.Writes()
+	w.mu.Lock()
+	w.total = len(files)
+	w.mu.Unlock()
+	for _, rel := range files {
+		if err := w.write(rel, r.Data(rel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *Writer) write(rel string, data []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := safefile.WriteFile(filepath.Join(w.d.Root, rel), data, safefile.Options{Force: true}); err != nil {
+		var se *safefile.Error
+		if errors.As(err, &se) {
+			err = se.Err
+		}
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	w.written = append(w.written, rel)
+	return nil
+}
+
+// Halt ends the writer's work: the write in progress finishes, none starts
+// after it, and it says what was written.
+func (w *Writer) Halt() string {
+	w.mu.Lock() // never unlocked: the process is ending
+	if w.total == 0 {
+		return "nothing written"
+	}
+	s := fmt.Sprintf("%d of %d files written", len(w.written), w.total)
+	if len(w.written) > 0 {
+		s += " (" + strings.Join(w.written, ", ") + ")"
+	}
+	return s + "; run dshtest record again to finish"
 }

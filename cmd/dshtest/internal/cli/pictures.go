@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,15 +29,6 @@ var (
 	renderFormats = []string{"text", "ansi", "fixture", "svg", "html"}
 	showFormats   = []string{"svg", "html", "ansi"}
 )
-
-func oneOf(v string, values []string) bool {
-	for _, x := range values {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
 
 // completeValues makes a flag's shell completion offer its values.
 func completeValues(cmd *cobra.Command, flag string, values []string) {
@@ -75,7 +67,7 @@ Formats: svg (a standalone picture), html (a self-contained page), ansi
 		Args:              argsUsage(cobra.ExactArgs(1)),
 		ValidArgsFunction: a.completeFixtures(&dir),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if !oneOf(format, showFormats) {
+			if !slices.Contains(showFormats, format) {
 				return usagef("--format %q: want %s", format, strings.Join(showFormats, ", "))
 			}
 			if section != "screen" && section != "document" {

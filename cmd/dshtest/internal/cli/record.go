@@ -155,7 +155,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return nil
 	}
 	// Apply, as one batch an interrupted record finishes when run again.
-	if err := guard.writeAll(r.Writes(), r.Data); err != nil {
+	if err := guard.WriteAll(r); err != nil {
 		return err
 	}
 	if prune {

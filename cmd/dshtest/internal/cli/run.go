@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -273,9 +272,9 @@ func selectScenarios(dir, pattern, shard string) (names []string, all bool, err 
 	if err != nil {
 		return nil, false, err
 	}
-	si, sn, err := parseShard(shard)
-	if err != nil {
-		return nil, false, err
+	si, sn, ok := harness.ParseShard(shard)
+	if !ok {
+		return nil, false, usagef("--shard %q: want i/n with 1 ≤ i ≤ n, e.g. 2/4", shard)
 	}
 	return harness.SelectScenarios(dir, re, si, sn)
 }
@@ -290,20 +289,4 @@ func compilePattern(pattern string) (*regexp.Regexp, error) {
 		return nil, usagef("pattern %q: %v", pattern, err)
 	}
 	return re, nil
-}
-
-// parseShard parses "i/n" with 1 ≤ i ≤ n; "" is 1/1.
-func parseShard(s string) (i, n int, err error) {
-	if s == "" {
-		return 1, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		i, err1 := strconv.Atoi(a)
-		n, err2 := strconv.Atoi(b)
-		if err1 == nil && err2 == nil && n >= 1 && i >= 1 && i <= n {
-			return i, n, nil
-		}
-	}
-	return 0, 0, usagef("--shard %q: want i/n with 1 ≤ i ≤ n, e.g. 2/4", s)
 }
