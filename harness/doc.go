@@ -17,11 +17,10 @@
 // The terminal model is driven directly (Update with messages; no program,
 // no goroutines), so a scenario is deterministic and fast.
 //
-// Run the suite from go test with [Run]. To run it anywhere else, build a
-// [Suite] with [NewSuite] and pass its [Suite.Params] to testscript.RunT
-// with any testscript.T that runs each scenario to completion (give it a
-// Failed() bool method so the suite knows which scenarios failed), then
-// call [Suite.Inventory] for the closed fixture inventory.
+// Run the suite from go test with [Run], and anywhere else with
+// [RunSuite], which returns one [Outcome] per scenario and the closed
+// fixture inventory (dshtest run is built on it). Package suitedir knows a
+// suite folder's layout, its pending screens and record's renders.
 // The verbs are listed by the help verb and in help_gen.go, which is
 // generated from the doc comments of the verb_*.go files.
 package harness

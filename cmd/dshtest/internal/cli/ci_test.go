@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/harness"
 )
 
 // suiteFolder lays out a team's scenario folder with the given scenarios,
@@ -153,7 +155,7 @@ func TestRunJSONFailures(t *testing.T) {
 	line, _, _ := strings.Cut(out.String(), "\n")
 	var o struct {
 		Status   string
-		Failures []failure
+		Failures []harness.Failure
 	}
 	if err := json.Unmarshal([]byte(line), &o); err != nil {
 		t.Fatalf("%v: %s", err, line)

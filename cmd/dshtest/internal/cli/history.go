@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -137,45 +137,11 @@ func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
 	fmt.Fprintf(w, "page seqs %d–%d (%d events), hasMore %t; counted %d: %s\n",
 		p.From, p.To, len(p.Events), p.HasMore, len(counted), strings.Join(strs, ", "))
 	for i := range p.Events {
-		fmt.Fprintf(w, "  %s\n", describeEvent(&p.Events[i]))
+		fmt.Fprintf(w, "  %s\n", summary.Describe(&p.Events[i]))
 	}
 	if p.HasMore {
 		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", esc(path), maxMessages, p.From)
 	}
-}
-
-// describeEvent is a one-line summary of an event: seq, type, surface op
-// and a preview of its text.
-func describeEvent(e *sessionlog.Event) string {
-	s := fmt.Sprintf("%4d %s", e.Seq, esc(e.Type))
-	if sessionlog.IsSurfaceEvent(e) {
-		switch op := e.Op(); op.Kind {
-		case sessionlog.OpAppend:
-			s += " append"
-		case sessionlog.OpReplace:
-			s += fmt.Sprintf(" replace %d..%d", op.Start, op.End)
-			if sessionlog.IsCheckpoint(e) {
-				s += " (checkpoint)"
-			}
-		}
-	}
-	if t := eventText(e); t != "" {
-		s += " " + screen.Preview(display.Escape(t), 60)
-	}
-	return s
-}
-
-// eventText is the text a message event carries (its content text), or "".
-func eventText(e *sessionlog.Event) string {
-	msg, ok := surface.DeriveEventMessage(e)
-	if !ok {
-		return ""
-	}
-	var m sessionlog.Message
-	if json.Unmarshal(msg, &m) != nil {
-		return ""
-	}
-	return sessionlog.ContentText(m.Content)
 }
 
 // quoteNoHTML is s as a JSON string (screen.Quote: "<", ">" and "&" stay

@@ -2,16 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
@@ -77,194 +76,80 @@ dshtest review, accept or reject instead.`,
 	return cmd
 }
 
-// tree is the content of a flat directory of files by name.
-type tree map[string][]byte
-
-func readTree(dir string) (tree, error) {
-	t := tree{}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return t, nil
-		}
-		return nil, err
-	}
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || harness.IsPending(e.Name()) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		t[e.Name()] = b
-	}
-	return t, nil
-}
-
-func writeTree(dir string, t tree) error {
-	// One level only: a scratch directory an interrupt removed is not
-	// made again.
-	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
-		return err
-	}
-	for name, b := range t {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// render is one update-mode run of the suite in a scratch copy.
-type render struct {
-	res       *suiteResult
-	fixtures  tree
-	scenarios tree
-}
-
-// renderScratch runs the suite in update mode on a scratch copy of the
-// scenarios and fixtures and returns what it left there.
-//
-// Messages name the user's files: the scratch directory's path is replaced
-// by root's in every output.
-func renderScratch(root string, scenarios, fixtures tree, names []string, all bool) (*render, error) {
-	tmp, err := newScratch()
-	if err != nil {
-		return nil, err
-	}
-	defer dropScratch(tmp)
-	sdir, fdir := filepath.Join(tmp, "scenarios"), filepath.Join(tmp, "fixtures")
-	if err := writeTree(sdir, scenarios); err != nil {
-		return nil, err
-	}
-	if err := writeTree(fdir, fixtures); err != nil {
-		return nil, err
-	}
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true, WorkdirRoot: tmp}
-	if !all {
-		cfg.Scenarios = names
-	}
-	r := &render{res: runSuite(suiteRun{cfg: cfg})}
-	r.res.unscratch(tmp, root)
-	if r.fixtures, err = readTree(fdir); err != nil {
-		return nil, err
-	}
-	if r.scenarios, err = readTree(sdir); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
 func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
 	// The guard comes first: an interrupt that lands while the scenarios
 	// are read or the preflight runs is said and exits 130 like any other.
 	guard := a.guardInterrupts(root)
 	defer guard.stop()
-	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
-	names, all, err := selectScenarios(sdir, pattern, "")
+	d := suitedir.Dir{Root: root}
+	names, all, err := selectScenarios(d.Scenarios(), pattern, "")
 	if err != nil {
 		return err
 	}
 	if len(names) == 0 {
-		return usagef("no scenario matches %q in %s", pattern, relTo(root, sdir))
+		return usagef("no scenario matches %q in %s", pattern, d.Rel(d.Scenarios()))
 	}
-	if err := a.recordPreflight(sdir, fdir, names); err != nil {
-		return err
-	}
-	origScen, err := readTree(sdir)
+	removed, err := d.Preflight(names)
 	if err != nil {
-		return err
+		return refused(err)
 	}
-	origFix, err := readTree(fdir)
-	if err != nil {
-		return err
+	if len(removed) > 0 {
+		fmt.Fprintf(a.stdout, "record: removed %s left by an interrupted run: %s\n",
+			words.Plural(len(removed), "temporary file"), strings.Join(removed, ", "))
 	}
 	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", words.Plural(len(names), "scenario"))
-	first, err := renderScratch(root, origScen, origFix, names, all)
-	if err != nil {
-		return err
-	}
-	if failed := failures(first.res); len(failed) > 0 {
-		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
+	r, err := d.Record(names, all)
+	var failed *suitedir.RenderFailed
+	var unstable *suitedir.Unreproducible
+	switch {
+	case errors.As(err, &failed):
+		res := failed.Result
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			words.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
-	}
-	second, err := renderScratch(root, origScen, origFix, names, all)
-	if err != nil {
+			words.Plural(len(failed.Failed), "scenario"), strings.Join(failed.Failed, ", "))
+	case errors.As(err, &unstable):
+		for _, f := range unstable.Files {
+			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", f.File,
+				indent(suitedir.CompactDiff(string(f.First), string(f.Second)), "    "))
+		}
+		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(unstable.Files))
+	case err != nil:
 		return err
-	}
-	if bad := differing(first.fixtures, second.fixtures, "fixtures/", first.scenarios, second.scenarios, "scenarios/"); len(bad) > 0 {
-		for _, d := range bad {
-			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", d.name, indent(d.diff, "    "))
-		}
-		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(bad))
-	}
-
-	// Classify fixtures.
-	recorded := map[string]bool{}
-	for _, n := range first.res.Recorded {
-		recorded[n+harness.FixtureSuffix] = true
-	}
-	var created, changed, unchanged, orphaned []string
-	for name, b := range first.fixtures {
-		old, ok := origFix[name]
-		switch {
-		case !ok:
-			created = append(created, name)
-		case !bytes.Equal(old, b):
-			changed = append(changed, name)
-		case recorded[name]:
-			unchanged = append(unchanged, name)
-		}
-		if ok && !recorded[name] && all {
-			orphaned = append(orphaned, name)
-		}
-	}
-	var scenChanged []string
-	for name, b := range first.scenarios {
-		if !bytes.Equal(origScen[name], b) {
-			scenChanged = append(scenChanged, name)
-		}
-	}
-	for _, s := range [][]string{created, changed, unchanged, orphaned, scenChanged} {
-		sort.Strings(s)
 	}
 
 	// Report.
-	for _, n := range created {
-		fmt.Fprintf(a.stdout, "created   fixtures/%s (%d lines)\n", n, bytes.Count(first.fixtures[n], []byte("\n")))
+	for _, n := range r.Created {
+		fmt.Fprintf(a.stdout, "created   %s (%d lines)\n", suitedir.InFixtures(n), bytes.Count(r.Render.Fixtures[n], []byte("\n")))
 	}
-	printChanges(a.stdout, "fixtures/", changed, origFix, first.fixtures)
-	printChanges(a.stdout, "scenarios/", scenChanged, origScen, first.scenarios)
+	printChanges(a.stdout, suitedir.InFixtures, r.Changed, r.OldFixtures, r.Render.Fixtures)
+	printChanges(a.stdout, suitedir.InScenarios, r.ScenariosChanged, r.OldScenarios, r.Render.Scenarios)
 	if verbose {
-		for _, n := range unchanged {
-			fmt.Fprintf(a.stdout, "unchanged fixtures/%s\n", n)
+		for _, n := range r.Unchanged {
+			fmt.Fprintf(a.stdout, "unchanged %s\n", suitedir.InFixtures(n))
 		}
-	} else if len(unchanged) > 0 {
-		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(unchanged), "fixture"))
+	} else if len(r.Unchanged) > 0 {
+		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(r.Unchanged), "fixture"))
 	}
-	for _, n := range orphaned {
+	for _, n := range r.Orphaned {
 		what := "no snapshot step takes it; --prune deletes it"
 		if prune {
 			what = "deleted"
 		}
-		fmt.Fprintf(a.stdout, "orphaned  fixtures/%s (%s)\n", n, what)
+		fmt.Fprintf(a.stdout, "orphaned  %s (%s)\n", suitedir.InFixtures(n), what)
 	}
 	if !all {
 		fmt.Fprintln(a.stdout, "(a partial run: orphaned fixtures are not known)")
 	}
-
+	counts := fmt.Sprintf("%d created, %d changed, %d unchanged, %d orphaned", len(r.Created), len(r.Changed), len(r.Unchanged), len(r.Orphaned))
 	if dryRun {
 		what := "dry run"
 		if check {
 			what = "check"
 		}
-		fmt.Fprintf(a.stdout, "record: %s: %d created, %d changed, %d unchanged, %d orphaned; nothing written\n",
-			what, len(created), len(changed), len(unchanged), len(orphaned))
-		would := len(created) + len(changed) + len(scenChanged)
+		fmt.Fprintf(a.stdout, "record: %s: %s; nothing written\n", what, counts)
+		would := len(r.Created) + len(r.Changed) + len(r.ScenariosChanged)
 		if prune {
-			would += len(orphaned)
+			would += len(r.Orphaned)
 		}
 		if check && would > 0 {
 			return failf("record --check: %s would change; run dshtest record%s", words.Plural(would, "file"), patternArg(pattern))
@@ -272,42 +157,28 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return nil
 	}
 	// Apply, as one batch an interrupted record finishes when run again.
-	if err := guard.writeAll(batchFiles(created, changed, scenChanged), func(rel string) []byte {
-		if n, ok := strings.CutPrefix(rel, "fixtures/"); ok {
-			return first.fixtures[n]
-		}
-		return first.scenarios[strings.TrimPrefix(rel, "scenarios/")]
-	}); err != nil {
+	if err := guard.WriteAll(r); err != nil {
 		return err
 	}
 	if prune {
-		for _, n := range orphaned {
-			if err := os.Remove(filepath.Join(fdir, n)); err != nil && !os.IsNotExist(err) {
-				return err
-			}
+		if err := d.Prune(r); err != nil {
+			return err
 		}
 	}
 	// Check: the recorded scenarios now pass as they are (which also
 	// removes their stale pending files).
-	work, err := newScratch()
+	after, err := d.Check(names, all)
 	if err != nil {
 		return err
 	}
-	defer dropScratch(work)
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir, WorkdirRoot: work}
-	if !all {
-		cfg.Scenarios = names
-	}
-	after := runSuite(suiteRun{cfg: cfg})
 	if !all || !prune {
 		after.Inventory = nil // orphans are reported above
 	}
-	if after.failed() {
-		printSummary(a.stdout, after, all)
+	if after.Failed() {
+		printSummary(a.stdout, &after, all)
 		return failf("record: fixtures written, but the scenarios still fail")
 	}
-	fmt.Fprintf(a.stdout, "record: %d created, %d changed, %d unchanged, %d orphaned\n",
-		len(created), len(changed), len(unchanged), len(orphaned))
+	fmt.Fprintf(a.stdout, "record: %s\n", counts)
 	return nil
 }
 
@@ -320,54 +191,18 @@ func patternArg(pattern string) string {
 }
 
 // shellQuote quotes s for a shell when it needs it.
-func shellQuote(s string) string { return harness.ShellQuote(s) }
-
-// failures names the scenarios that failed in an update-mode run.
-func failures(res *suiteResult) []string {
-	var out []string
-	for _, o := range res.Outcomes {
-		if o.Status == "fail" {
-			out = append(out, o.Name)
+func shellQuote(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}
-	if res.Setup != "" {
-		out = append(out, "setup")
-	}
-	return out
-}
-
-type fileDiff struct{ name, diff string }
-
-// differing lists the files that differ between two renders.
-func differing(a1, b1 tree, p1 string, a2, b2 tree, p2 string) []fileDiff {
-	var out []fileDiff
-	cmp := func(a, b tree, prefix string) {
-		keys := map[string]bool{}
-		for k := range a {
-			keys[k] = true
-		}
-		for k := range b {
-			keys[k] = true
-		}
-		var names []string
-		for k := range keys {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !bytes.Equal(a[k], b[k]) {
-				out = append(out, fileDiff{prefix + k, compactDiff(string(a[k]), string(b[k]))})
-			}
-		}
-	}
-	cmp(a1, b1, p1)
-	cmp(a2, b2, p2)
-	return out
+	return s
 }
 
 // printChanges prints each changed file with a compact diff, grouping files
 // whose change is the same.
-func printChanges(w io.Writer, prefix string, names []string, old, new tree) {
+func printChanges(w io.Writer, in func(string) string, names []string, old, new suitedir.Tree) {
 	type group struct {
 		diff  string
 		names []string
@@ -375,7 +210,7 @@ func printChanges(w io.Writer, prefix string, names []string, old, new tree) {
 	var groups []*group
 	byKey := map[string]*group{}
 	for _, n := range names {
-		d := compactDiff(string(old[n]), string(new[n]))
+		d := suitedir.CompactDiff(string(old[n]), string(new[n]))
 		k := changeKey(d)
 		g := byKey[k]
 		if g == nil {
@@ -383,7 +218,7 @@ func printChanges(w io.Writer, prefix string, names []string, old, new tree) {
 			byKey[k] = g
 			groups = append(groups, g)
 		}
-		g.names = append(g.names, prefix+n)
+		g.names = append(g.names, in(n))
 	}
 	for _, g := range groups {
 		if len(g.names) == 1 {
