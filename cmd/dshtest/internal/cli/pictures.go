@@ -166,6 +166,9 @@ part of a failing run.`,
 				return usagef("report needs --html FILE")
 			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "report", err) {
+				return nil // no page: there is nothing to draw
+			}
 			if err != nil {
 				return err
 			}
@@ -179,7 +182,11 @@ part of a failing run.`,
 				if b, err := os.ReadFile(p.Fixture); err == nil {
 					rec = b
 				}
-				cards = append(cards, reportCard(p.Scenario, "fixtures/"+p.Name+harness.FixtureSuffix, rec, nw))
+				c := reportCard(p.Scenario, "fixtures/"+p.Name+harness.FixtureSuffix, rec, nw)
+				if pendingDir != "" {
+					c.PendingDir = harness.ShellQuote(pendingDir)
+				}
+				cards = append(cards, c)
 			}
 			if err := writeFileAtomic(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
@@ -211,7 +218,11 @@ func (a *app) writeRunReport(path, root string, res *suiteResult) error {
 	var cards []picture.Card
 	for _, o := range res.Outcomes {
 		for _, m := range o.Mismatches {
-			cards = append(cards, reportCard(m.Scenario, m.Fixture, m.Recorded, m.New))
+			c := reportCard(m.Scenario, m.Fixture, m.Recorded, m.New)
+			if d := m.PendingDir(); d != "" {
+				c.PendingDir = harness.ShellQuote(d)
+			}
+			cards = append(cards, c)
 		}
 	}
 	sort.SliceStable(cards, func(i, j int) bool { return cards[i].Fixture < cards[j].Fixture })
