@@ -93,11 +93,24 @@ func (m Mismatch) Hint() string {
 		return fmt.Sprintf("no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record %s", m.Scenario)
 	}
 	args := ShellQuote(m.Name)
-	if dir := filepath.Dir(m.Pending); dir != filepath.Dir(m.Fixture) {
+	if dir := m.PendingDir(); dir != "" {
 		args = "--pending-dir " + ShellQuote(dir) + " " + args
 	}
 	return fmt.Sprintf("new screen in %s; to decide: dshtest review %s, dshtest accept %s or dshtest reject %s",
 		m.Pending, args, args, args)
+}
+
+// PendingDir is the pending directory the deciding commands (review,
+// accept, reject) must be told of with --pending-dir to find the pending
+// file: its folder when that is not the fixture's, else "".
+func (m Mismatch) PendingDir() string {
+	if m.Pending == "" {
+		return ""
+	}
+	if dir := filepath.Dir(m.Pending); dir != filepath.Dir(m.Fixture) {
+		return dir
+	}
+	return ""
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs it, for a command

@@ -19,6 +19,10 @@ type Card struct {
 	Recorded, New []byte
 	// Diff is the text diff recorded → new.
 	Diff string
+	// PendingDir is the --pending-dir DIR the deciding commands need to
+	// find the card's pending screen ("" when it is beside the fixture),
+	// shell-quoted as it is to be typed.
+	PendingDir string
 	// Change identifies the change (the caller's rule of "the same
 	// change"): cards with the same non-empty Change are one change shared
 	// by several fixtures, drawn once with the fixtures listed.
@@ -88,8 +92,13 @@ func Report(title string, cards []Card) []byte {
 	if len(groups) < len(cards) {
 		shared = fmt.Sprintf(", %d distinct %s (a change shared by several fixtures is shown once)", len(groups), plural(len(groups), "change", "changes"))
 	}
-	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s%s. Decide with <code>dshtest review</code>, <code>dshtest accept NAME</code> or <code>dshtest reject NAME</code>.</p>\n",
-		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"), shared)
+	flag := ""
+	if len(cards) > 0 && cards[0].PendingDir != "" {
+		flag = " --pending-dir " + cards[0].PendingDir
+	}
+	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s%s. Decide with <code>dshtest review%s</code>, <code>dshtest accept%s NAME</code> or <code>dshtest reject%s NAME</code>.</p>\n",
+		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"), shared,
+		html.EscapeString(flag), html.EscapeString(flag), html.EscapeString(flag))
 	for i, g := range groups {
 		card(&b, i, g)
 	}

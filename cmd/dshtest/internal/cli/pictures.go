@@ -160,6 +160,9 @@ part of a failing run.`,
 				return usagef("report needs --html FILE")
 			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "report", err) {
+				return nil // no page: there is nothing to draw
+			}
 			if err != nil {
 				return err
 			}
@@ -173,7 +176,11 @@ part of a failing run.`,
 				if b, err := os.ReadFile(p.Fixture); err == nil {
 					rec = b
 				}
-				cards = append(cards, reportCard(p.Scenario, suitedir.FixtureFile(p.Name), rec, nw))
+				c := reportCard(p.Scenario, suitedir.FixtureFile(p.Name), rec, nw)
+				if pendingDir != "" {
+					c.PendingDir = harness.ShellQuote(pendingDir)
+				}
+				cards = append(cards, c)
 			}
 			if err := safefile.WriteFile(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
@@ -205,7 +212,11 @@ func (a *app) writeRunReport(path, root string, res *harness.Result) error {
 	var cards []picture.Card
 	for _, o := range res.Outcomes {
 		for _, m := range o.Mismatches {
-			cards = append(cards, reportCard(m.Scenario, m.Fixture, m.Recorded, m.New))
+			c := reportCard(m.Scenario, m.Fixture, m.Recorded, m.New)
+			if d := m.PendingDir(); d != "" {
+				c.PendingDir = harness.ShellQuote(d)
+			}
+			cards = append(cards, c)
 		}
 	}
 	sort.SliceStable(cards, func(i, j int) bool { return cards[i].Fixture < cards[j].Fixture })
