@@ -164,6 +164,19 @@ func TestCorpusCauses(t *testing.T) {
 			rows: []wantRow{
 				{"… +15 lines (Ctrl+O to expand)", "0-29 dim"},
 			}},
+		{cause: "X1: emphasis nested in bold keeps the dim of a card body", log: "acp-agent__tests__snapshots__web-fetch", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"Prices include service & tax — updated daily.", "0-14 dim; 15-24 bold dim; 25-27 bold dim italic"},
+			}},
+		{cause: "X2: inline code inside bold is bold and dim in a card body", log: "skill-load", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"3. Write the copy's description in preset.yml, and its name if you passed none to copy().",
+					"0-2 fg=bright-magenta dim; 3-19 bold dim; 20-30 fg=cyan bold dim; 35-44 fg=cyan; 55-58 fg=cyan; 82-87 fg=cyan"},
+			}},
+		{cause: "X3: a table header cell is bold to its column's width", log: "acp-agent__tests__snapshots__web-fetch", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"│ Drink      │ Price │", "0-1 dim; 2-11 bold dim; 15-19 bold"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)
