@@ -196,3 +196,22 @@ func TestHeaderCut(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectTitle checks cordis_inspect's title as present.ts's
+// presentInspectCall builds it: a given name always joins what, given or
+// not.
+func TestInspectTitle(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{`{}`, "Inspect cordis runtime"},
+		{`{"what":"api"}`, "Inspect cordis runtime: api"},
+		{`{"what":"api","name":"x"}`, "Inspect cordis runtime: api: x"},
+		{`{"name":"x"}`, "Inspect cordis runtime: undefined: x"},
+		{`{"what":"api","name":""}`, "Inspect cordis runtime: api: "},
+		{`{"what":""}`, "Inspect cordis runtime: "},
+	} {
+		v := DefaultPresenters().Present(ToolCall{Name: "cordis_inspect", Arguments: tc.args})
+		if v.Generic == nil || v.Generic.Title != tc.want {
+			t.Errorf("cordis_inspect %s: view %+v, want the title %q", tc.args, v.Generic, tc.want)
+		}
+	}
+}
