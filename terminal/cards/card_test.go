@@ -215,3 +215,20 @@ func TestInspectTitle(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyPaddingKeepsDim checks that a dim card body row that wraps is
+// dim to the last column, as pi-tui's Text pads it in the open SGR state,
+// and that the line's last row pads plain (cause B).
+func TestBodyPaddingKeepsDim(t *testing.T) {
+	res := "ok"
+	it := toolCard(1, "bash", `{"command":"echo aaaa bbbb cccc dddd","description":"d"}`, &res, false)
+	rows := screen.Decode(testRenderer(18, 0, display.ToolsCollapsed).ToolCard(it.Tool))
+	var got []string
+	for _, r := range rows[2:4] {
+		got = append(got, r.TrimRight()+" "+fmt.Sprint(r.Runs))
+	}
+	want := []string{"$ echo aaaa bbbb [style 0-17 dim]", "cccc dddd [style 0-8 dim]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}

@@ -52,6 +52,12 @@ func TestMarkdown(t *testing.T) {
 			[]string{"b c i e|[{0 1 bold} {2 2 fg=cyan bold} {4 5 italic} {6 6 fg=cyan italic}]"}},
 		{"code inside bold, reasoning", "**b `c`** ~~s `f`~~", reasonSty, ReasoningMode, 40,
 			[]string{"b c s f|[{0 1 bold dim italic} {2 2 fg=cyan} {3 3 dim italic} {4 5 dim italic strike} {6 6 fg=cyan strike}]"}},
+		// A tag line whose name holds "_" opens an HTML block (marked's
+		// [a-z][\w-]*): its heading line is text (F2).
+		{"HTML block on a \\w tag name", "<skill_instructions>\n# Editing\ntext\n\n# H", plain, TextMode, 30,
+			[]string{"<skill_instructions>|[]", "# Editing|[]", "text|[]", "|[]", "H|[{0 0 fg=bright-magenta bold underline}]"}},
+		{"blank line between a list and a table", "- a\n\n| x |\n|---|\n| 1 |", plain, TextMode, 20,
+			[]string{"- a|[{0 1 fg=bright-magenta}]", "|[]", "┌───┐|[]", "│ x │|[{2 2 bold}]", "├───┤|[]", "│ 1 │|[]", "└───┘|[]"}},
 		{"inline styles", "**b** *i* ~~s~~ ~t~ `c` \\* &amp;", plain, TextMode, 40,
 			[]string{"b i s ~t~ c * &amp;|[{0 0 bold} {2 2 italic} {4 4 strike} {10 10 fg=cyan}]"}},
 		{"reasoning styles", "a **b** `c`", reasonSty, ReasoningMode, 40,
