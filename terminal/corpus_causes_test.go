@@ -183,3 +183,28 @@ func TestCorpusCauses(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusWidths renders every log of the shared corpus at the widths
+// the causes were measured at, tools collapsed and expanded, and checks
+// that no row is wider than the width or holds a control character.
+func TestCorpusWidths(t *testing.T) {
+	if _, err := os.Stat(corpusLogs); err != nil {
+		t.Skipf("the shared corpus is absent (%v)", err)
+	}
+	if testing.Short() {
+		t.Skip("every corpus log at ten settings")
+	}
+	logs, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl"))
+	for _, path := range logs {
+		lg, err := load.Read(path, load.Options{})
+		if err != nil {
+			continue // a log the reader refuses is not rendered
+		}
+		tr := transcript.Project(lg.Events, transcript.Options{})
+		for _, width := range []int{100, 80, 60, 40, 20} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded} {
+				checkWidths(t, Render(tr, Settings{Width: width, Tools: tools}).Lines, width)
+			}
+		}
+	}
+}
