@@ -12,9 +12,9 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// corpusLogs is the shared corpus of real upstream session logs, beside the
-// repository root.
-const corpusLogs = "../../shared/corpus/upstream-logs"
+// corpusLogs is the corpus of real upstream session logs, the repository's
+// copy of the shared one (testdata/corpus).
+const corpusLogs = "../testdata/corpus/upstream-logs"
 
 // wantRow is a row as upstream's terminal draws it: its text, trailing
 // spaces trimmed, and its style runs as the fixture format writes them,
@@ -94,10 +94,10 @@ func checkCause(t *testing.T, got []screen.Row, c causeCase) {
 
 // TestCorpusCauses pins, for each rendering rule our terminal once drew
 // differently from upstream's (transcript.ts over pi-tui 0.80.7), rows of
-// a real session in the shared corpus to the rows upstream draws.
+// a real session in the corpus to the rows upstream draws.
 func TestCorpusCauses(t *testing.T) {
 	if _, err := os.Stat(corpusLogs); err != nil {
-		t.Skipf("the shared corpus is absent (%v): its rows are not checked", err)
+		t.Skipf("the corpus is absent (%v): its rows are not checked", err)
 	}
 	for _, c := range []causeCase{
 		{cause: "B: a soft-wrapped dim card row keeps dim on its padding", log: "approval-composer", width: 100,
@@ -184,12 +184,12 @@ func TestCorpusCauses(t *testing.T) {
 	}
 }
 
-// TestCorpusWidths renders every log of the shared corpus at the widths
+// TestCorpusWidths renders every log of the corpus at the widths
 // the causes were measured at, tools collapsed and expanded, and checks
 // that no row is wider than the width or holds a control character.
 func TestCorpusWidths(t *testing.T) {
 	if _, err := os.Stat(corpusLogs); err != nil {
-		t.Skipf("the shared corpus is absent (%v)", err)
+		t.Skipf("the corpus is absent (%v)", err)
 	}
 	if testing.Short() {
 		t.Skip("every corpus log at ten settings")
