@@ -19,6 +19,12 @@ import (
 // DefaultMaxLine is the default cap on one line's length, 64 MiB.
 const DefaultMaxLine = 64 << 20
 
+// DefaultMaxText is the default cap on a log's whole text (its JSONL lines
+// after any decompression), 4 GiB: a compressed log is refused past it
+// rather than inflated without bound, and a copy of a database made to read
+// it is no larger.
+const DefaultMaxText = 4 << 30
+
 // Form names the container a log was found in.
 type Form string
 
@@ -43,6 +49,8 @@ type Options struct {
 	Subagent string
 	// MaxLine caps one line's length in bytes; 0 means DefaultMaxLine.
 	MaxLine int
+	// MaxText caps the log's whole text in bytes; 0 means DefaultMaxText.
+	MaxText int64
 	// ID, when set, is the session id the header must name (a store's
 	// session, found by it): a header naming another is refused, as
 	// upstream's stored-identity check refuses it.
@@ -55,6 +63,14 @@ func (o Options) LineLimit() int {
 		return DefaultMaxLine
 	}
 	return o.MaxLine
+}
+
+// TextLimit is the cap MaxText sets.
+func (o Options) TextLimit() int64 {
+	if o.MaxText <= 0 {
+		return DefaultMaxText
+	}
+	return o.MaxText
 }
 
 // Line is one complete JSONL record of a log: the header, a SessionEvent,

@@ -8,8 +8,9 @@
 // It is a package of its own so that only a program that reads SQLite
 // links the SQLite engine (modernc.org/sqlite, pure Go and large): the
 // harness library does not, and refuses a database with the import line
-// above. The database is opened read-only and never locked for long: the
-// owner may be writing it.
+// above. The database is read from a consistent snapshot (snapshot.go):
+// nothing is created, changed or locked beside it, and the owner may be
+// writing it.
 package sqlite
 
 import (
@@ -19,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -50,30 +50,14 @@ const (
 	sqlitePage          = 512 // rows per read transaction
 )
 
-// sqliteDSN opens path read-only: mode=ro makes every write fail and never
-// creates a file; query_only is a second guard; trusted_schema=OFF keeps a
-// hostile schema from running functions with side effects; mmap stays off
-// as upstream keeps it (a truncating owner must not fault a mapped reader).
-// It is not immutable=1: the owner may be writing, and immutable would skip
-// the locks and WAL index that keep a concurrent reader consistent.
-func sqliteDSN(path string) string {
-	abs, err := filepath.Abs(path)
+// openDB opens a snapshot of a session database (snapshot) and checks its
+// identity.
+func openDB(path string, limit int64) (*database, error) {
+	db, err := snapshot(path, limit)
 	if err != nil {
-		abs = path
+		return nil, err
 	}
-	r := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
-	return "file:" + r.Replace(filepath.ToSlash(abs)) +
-		"?mode=ro&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=mmap_size(0)&_pragma=busy_timeout(5000)"
-}
-
-// openDB opens a session database read-only and checks its identity.
-func openDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", sqliteDSN(path))
-	if err != nil {
-		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open the database: "+err.Error(), err)
-	}
-	db.SetMaxOpenConns(1)
-	fail := func(reason string, err error) (*sql.DB, error) {
+	fail := func(reason string, err error) (*database, error) {
 		db.Close()
 		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, reason, err)
 	}
@@ -95,7 +79,7 @@ func openDB(path string) (*sql.DB, error) {
 }
 
 func open(path string, opts container.Options) (*container.Log, error) {
-	db, err := openDB(path)
+	db, err := openDB(path, opts.TextLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +146,7 @@ type eventRow struct {
 // at or before the last decodable turn/end is corruption, later it starts
 // a torn tail.
 type sqliteRows struct {
-	db            *sql.DB
+	db            *database
 	dec           *zstd.Decoder
 	name, session string
 	maxLine       int
@@ -551,7 +535,7 @@ func (r *sessionRow) header() []byte {
 // sessions lists a database's sessions: each one's header line, as a read
 // of it starts, and the bytes of its rows' data column.
 func sessions(path string) ([]container.DBSession, error) {
-	db, err := openDB(path)
+	db, err := openDB(path, container.DefaultMaxText)
 	if err != nil {
 		return nil, err
 	}

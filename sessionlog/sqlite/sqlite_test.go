@@ -2,9 +2,12 @@ package sqlite
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/containertest"
@@ -235,4 +238,126 @@ func FuzzSourceEventSeqs(f *testing.F) {
 			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
 		}
 	})
+}
+
+// TestSQLiteReadOnly reads WAL and rollback databases, closed (in a
+// directory the reader cannot write) and open by an owner with commits
+// still in its WAL, and checks that the read sees every committed row and
+// leaves the directory as it was: no -wal, -shm or journal of the reader's.
+// As root it runs the reads as nobody (setpriv), where a read-only
+// directory is one; it skips when neither is possible.
+func TestSQLiteReadOnly(t *testing.T) {
+	if p := os.Getenv("DSHTEST_SQLITE_READ"); p != "" {
+		// The child: read the database and print its line count.
+		got, _, _, err := containertest.Read(container.Open(p, container.Options{Session: "s1"}))
+		if err != nil {
+			fmt.Println("refused:", err)
+			return
+		}
+		fmt.Printf("lines %d\n", len(got))
+		return
+	}
+	asReader := readerCommand(t)
+	text := logforms.JSONL(logforms.Cat([]string{logforms.Header}, logforms.Turn(0), logforms.Turn(4))...)
+	for _, mode := range []string{"wal", "delete"} {
+		for _, open := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/owner-open=%v", mode, open), func(t *testing.T) {
+				tmp := t.TempDir()
+				os.Chmod(tmp, 0o755) // and its parent: the reader may not be root
+				os.Chmod(filepath.Dir(tmp), 0o755)
+				dir := filepath.Join(tmp, "ro")
+				os.Mkdir(dir, 0o755)
+				p := filepath.Join(dir, "s.db")
+				owner := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+				if _, err := owner.Exec("PRAGMA journal_mode = " + mode); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := owner.Exec("PRAGMA wal_autocheckpoint = 0"); err != nil {
+					t.Fatal(err)
+				}
+				logforms.InsertSession(t, owner, logforms.SplitLines([]byte(text)))
+				if !open {
+					owner.Close()
+					os.Chmod(p, 0o444)
+					os.Chmod(dir, 0o555)
+					defer os.Chmod(dir, 0o755)
+				} else {
+					defer owner.Close()
+					os.Chmod(dir, 0o777) // a shared folder
+					os.Chmod(p, 0o666)
+				}
+				before := listing(t, dir)
+				out, err := asReader(p).CombinedOutput()
+				if err != nil || !strings.HasPrefix(string(out), "lines 9\n") {
+					t.Fatalf("read: %v: %s", err, out)
+				}
+				if after := listing(t, dir); after != before {
+					t.Fatalf("the read changed the directory:\nbefore %s\nafter  %s", before, after)
+				}
+				if open {
+					if _, err := owner.Exec(`INSERT INTO events VALUES ('s1', 9, 'x/y', 0, '{}', NULL, NULL, NULL)`); err != nil {
+						t.Fatalf("the owner cannot write after the read: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// readerCommand returns how to run this test's child read of a database as
+// a user who is not root.
+func readerCommand(t *testing.T) func(db string) *exec.Cmd {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip("no test binary to run:", err)
+	}
+	args := []string{"-test.run=^TestSQLiteReadOnly$"}
+	if os.Getuid() != 0 {
+		return func(db string) *exec.Cmd {
+			c := exec.Command(self, args...)
+			c.Env = append(os.Environ(), "DSHTEST_SQLITE_READ="+db)
+			return c
+		}
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("running as root without setpriv: a read-only directory is not one to root")
+	}
+	// The test binary's directory is root's alone: give nobody a copy.
+	tmp := t.TempDir()
+	os.Chmod(tmp, 0o755)
+	os.Chmod(filepath.Dir(tmp), 0o755)
+	bin := filepath.Join(tmp, "bin")
+	os.Mkdir(bin, 0o755)
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(bin, "sqlite.test")
+	if err := os.WriteFile(copyPath, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", copyPath, "-test.run=^$").CombinedOutput(); err != nil {
+		t.Skipf("setpriv cannot run the test as nobody: %v: %s", err, out)
+	}
+	return func(db string) *exec.Cmd {
+		c := exec.Command(setpriv, append([]string{"--reuid=nobody", "--regid=nogroup", "--clear-groups", copyPath}, args...)...)
+		c.Env = append(os.Environ(), "DSHTEST_SQLITE_READ="+db, "TMPDIR=/tmp")
+		return c
+	}
+}
+
+// listing is a directory's names, sizes, owners and modes.
+func listing(t *testing.T, dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		fi, _ := os.Lstat(filepath.Join(dir, e.Name()))
+		st := fi.Sys().(*syscall.Stat_t)
+		fmt.Fprintf(&b, "%s %v uid=%d; ", e.Name(), fi.Mode(), st.Uid)
+	}
+	return b.String()
 }
