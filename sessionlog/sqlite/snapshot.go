@@ -121,7 +121,7 @@ func snapshot(path string, limit int64) (*database, error) {
 		return nil, refuse(at, "cannot open the database: "+sessionlog.OSText(err), err)
 	}
 	if size := st.size + max(st.wal, 0) + max(st.journal, 0); size > limit {
-		return nil, refuse(at, fmt.Sprintf("the database is %d bytes with its WAL or journal, over the %d-byte text limit (--max-text-bytes)", size, limit), sessionlog.ErrTooLong)
+		return nil, refuse(at, fmt.Sprintf("the database is %d bytes with its WAL or journal, over the %d-byte text limit", size, limit), sessionlog.ErrTextTooLong)
 	}
 	dir, err := os.MkdirTemp("", "dshtest-db-*")
 	if err != nil {

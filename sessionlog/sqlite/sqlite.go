@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -118,7 +119,8 @@ func open(path string, opts container.Options) (*container.Log, error) {
 	}
 	h := row.header()
 
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<27))
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(uint64(opts.LineLimit())+1))
 	if err != nil {
 		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, err.Error(), err))
 	}
@@ -135,6 +137,7 @@ type eventRow struct {
 	seq, time int64
 	typ       string
 	data      any
+	long      bool // data is over the line cap as stored, and not fetched
 	seqs      any
 	surfaceOp sql.NullString
 	ignorable sql.NullInt64
@@ -162,6 +165,8 @@ type sqliteRows struct {
 	done        bool
 	line        container.Line
 	buf         []byte
+	inflated    bytes.Buffer // a BLOB's text, reused
+	tooLong     bool         // the last row decode refused was over the line cap
 	err         error
 	warnings    []container.Warning
 }
@@ -171,17 +176,31 @@ func (r *sqliteRows) Err() error                    { return r.err }
 func (r *sqliteRows) Warnings() []container.Warning { return r.warnings }
 func (r *sqliteRows) HeaderID() string              { return r.session }
 
-const selectRows = `SELECT seq, type, time, data, source_event_seqs, surface_op, ignorable FROM events `
+// selectRows reads rows; a data column longer than the first parameter
+// (in bytes, as stored) is not fetched but marked too long: no row is held
+// before the line cap is applied to it.
+const selectRows = `SELECT seq, type, time, CASE WHEN octet_length(data) > ?1 THEN NULL ELSE data END,
+	octet_length(data) > ?1, source_event_seqs, surface_op, ignorable FROM events `
 
 func scanRow(sc interface{ Scan(...any) error }) (eventRow, error) {
 	var e eventRow
-	err := sc.Scan(&e.seq, &e.typ, &e.time, &e.data, &e.seqs, &e.surfaceOp, &e.ignorable)
+	err := sc.Scan(&e.seq, &e.typ, &e.time, &e.data, &e.long, &e.seqs, &e.surfaceOp, &e.ignorable)
 	return e, err
 }
 
+// storedLimit is the stored size over which a data column is too long: the
+// line cap, and for a BLOB the few bytes a Zstandard frame adds to text it
+// cannot compress.
+func (r *sqliteRows) storedLimit() int64 {
+	return int64(r.maxLine) + int64(r.maxLine>>10) + 64
+}
+
+// pageBytes bounds the data a page of rows holds.
+const pageBytes = 4 << 20
+
 func (r *sqliteRows) findLastTurnEnd() error {
 	r.lastTurnEnd = math.MinInt64
-	rows, err := r.db.Query(selectRows+`WHERE session_id = ? AND type = 'turn/end' ORDER BY seq DESC`, r.session)
+	rows, err := r.db.Query(selectRows+`WHERE session_id = ?2 AND type = 'turn/end' ORDER BY seq DESC`, r.storedLimit(), r.session)
 	if err != nil {
 		return err
 	}
@@ -200,18 +219,25 @@ func (r *sqliteRows) findLastTurnEnd() error {
 }
 
 func (r *sqliteRows) fetch() error {
-	rows, err := r.db.Query(selectRows+`WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, r.session, r.after, sqlitePage)
+	rows, err := r.db.Query(selectRows+`WHERE session_id = ?2 AND seq > ?3 ORDER BY seq LIMIT ?4`, r.storedLimit(), r.session, r.after, sqlitePage)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	r.page = r.page[:0]
-	for rows.Next() {
+	held := 0
+	for held < pageBytes && rows.Next() {
 		e, err := scanRow(rows)
 		if err != nil {
 			return err
 		}
 		r.page = append(r.page, e)
+		switch d := e.data.(type) {
+		case string:
+			held += len(d)
+		case []byte:
+			held += len(d)
+		}
 	}
 	return rows.Err()
 }
@@ -240,8 +266,19 @@ func (r *sqliteRows) Next() bool {
 	r.page = r.page[1:]
 	r.after = e.seq
 	r.ordinal++
+	r.tooLong = false
 	line, n, ok := r.decode(e, r.buf[:0])
 	r.buf = line
+	r.tooLong = r.tooLong || e.long
+	if ok && len(line) > r.maxLine {
+		ok, r.tooLong = false, true
+	}
+	if r.tooLong {
+		// As a JSONL line over the limit is, wherever the row is.
+		r.done = true
+		r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, fmt.Sprintf("row is longer than the %d-byte line limit", r.maxLine), sessionlog.ErrTooLong)
+		return false
+	}
 	if ok && e.seq != r.expected {
 		ok = false
 	}
@@ -273,8 +310,10 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 		if !container.IsPackedRow(e.typ) || e.seqs != nil || e.surfaceOp.Valid {
 			return b, 0, false
 		}
-		data, ok := r.data(e.data, maxPackedData)
+		limit := min(maxPackedData, r.maxLine)
+		data, ok, long := r.data(e.data, limit)
 		if !ok || !json.Valid(data) {
+			r.tooLong = long && limit == r.maxLine
 			return b, 0, false
 		}
 		data = oneLine(bytes.TrimLeft(data, " \t\n\r"))
@@ -298,8 +337,9 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 	if e.ignorable.Valid && e.ignorable.Int64 != 1 {
 		return b, 0, false
 	}
-	data, ok := r.data(e.data, r.maxLine)
+	data, ok, long := r.data(e.data, r.maxLine)
 	if !ok || !json.Valid(data) {
+		r.tooLong = long
 		return b, 0, false
 	}
 	data = oneLine(data)
@@ -357,20 +397,77 @@ func oneLine(v []byte) []byte {
 }
 
 // data returns a data column's JSON text: TEXT as stored, a BLOB
-// zstd-decompressed and strictly UTF-8.
-func (r *sqliteRows) data(v any, limit int) ([]byte, bool) {
+// zstd-decompressed and strictly UTF-8; tooLong when it is over limit. A
+// BLOB is inflated as a stream that stops one byte past the limit, never
+// sized from its frame header: a small BLOB may claim or hold gigabytes.
+func (r *sqliteRows) data(v any, limit int) (out []byte, ok, tooLong bool) {
 	switch d := v.(type) {
 	case string:
-		return []byte(d), true
-	case []byte:
-		out, err := r.dec.DecodeAll(d, nil)
-		if err != nil || len(out) > limit || !utf8.Valid(out) {
-			return nil, false
+		if len(d) > limit {
+			return nil, false, true
 		}
-		return out, true
+		return []byte(d), true, false
+	case []byte:
+		// The decoder refuses a frame that declares more than the cap, or
+		// a window larger, before it allocates (WithDecoderMaxMemory). The
+		// text is sized before it is held: by the frame's declared size,
+		// else by a first pass that keeps nothing, so that neither a
+		// BLOB over the cap nor a buffer's doubling costs more than the
+		// text.
+		size := int64(-1)
+		var h zstd.Header
+		if h.Decode(d) == nil && h.HasFCS && h.FrameContentSize <= uint64(limit) {
+			size = int64(h.FrameContentSize)
+		}
+		if size < 0 {
+			err := r.dec.Reset(bytes.NewReader(d))
+			if err == nil {
+				size, err = io.Copy(io.Discard, io.LimitReader(r.dec, int64(limit)+1))
+			}
+			if size > int64(limit) || err != nil && overCap(d, limit) {
+				return nil, false, true
+			}
+			if err != nil {
+				return nil, false, false
+			}
+		}
+		err := r.dec.Reset(bytes.NewReader(d))
+		r.inflated.Reset()
+		r.inflated.Grow(int(size) + 1)
+		var n int64
+		if err == nil {
+			n, err = r.inflated.ReadFrom(io.LimitReader(r.dec, size+1))
+		}
+		if n > int64(limit) || err != nil && overCap(d, limit) {
+			return nil, false, true
+		}
+		if n > size {
+			return nil, false, false // more than the frame declared
+		}
+		out := r.inflated.Bytes()
+		if err != nil || !utf8.Valid(out) {
+			return nil, false, false
+		}
+		return out, true, false
 	}
-	return nil, false
+	return nil, false, false
 }
+
+// overCap reports whether a zstd BLOB the decoder refused was refused for
+// its size: a frame that declares more content than limit, or a window
+// over it yet within libzstd's default windowLogMax (a larger one is
+// malformed).
+func overCap(blob []byte, limit int) bool {
+	var h zstd.Header
+	if h.Decode(blob) != nil {
+		return false
+	}
+	return h.HasFCS && h.FrameContentSize > uint64(limit) ||
+		h.WindowSize > uint64(limit) && h.WindowSize <= maxWindow
+}
+
+// maxWindow is libzstd's default windowLogMax, 2^27.
+const maxWindow = 1 << 27
 
 // decodeSourceEventSeqs decodes the varint/ZigZag column (§9): the first
 // seq as an unsigned LEB128 varint, each later one as a ZigZag delta.
@@ -541,7 +638,7 @@ func sessions(path string) ([]container.DBSession, error) {
 	}
 	defer db.Close()
 	sizes := map[string]int64{}
-	rows, err := db.Query(`SELECT session_id, sum(length(CAST(data AS BLOB))) FROM events GROUP BY session_id`)
+	rows, err := db.Query(`SELECT session_id, sum(octet_length(data)) FROM events GROUP BY session_id`)
 	if err != nil {
 		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read events: "+err.Error(), err)
 	}

@@ -2,13 +2,17 @@ package sqlite
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/dshtest/dshtest/internal/testkit/containertest"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
@@ -360,4 +364,62 @@ func listing(t *testing.T, dir string) string {
 		fmt.Fprintf(&b, "%s %v uid=%d; ", e.Name(), fi.Mode(), st.Uid)
 	}
 	return b.String()
+}
+
+// TestSQLiteRowOverLineCap: a data column over the line cap is refused as a
+// JSONL line over it is, wherever the row is, and costs no more than the
+// cap: a BLOB that inflates to 128 MiB (item: a zstd bomb) and a TEXT row
+// of twice the cap.
+func TestSQLiteRowOverLineCap(t *testing.T) {
+	const lineCap = 1 << 20
+	bomb := func() any {
+		var buf bytes.Buffer
+		w, _ := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
+		w.Write([]byte(`{"x":"`))
+		chunk := bytes.Repeat([]byte("a"), 1<<20)
+		for range 128 {
+			w.Write(chunk)
+		}
+		w.Write([]byte(`"}`))
+		w.Close()
+		return buf.Bytes()
+	}
+	cases := []struct {
+		name string
+		data func() any
+	}{
+		{"zstd BLOB of 128 MiB", bomb},
+		{"TEXT of twice the cap", func() any { return `{"x":"` + strings.Repeat("a", 2*lineCap) + `"}` }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.db")
+			db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+			logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
+			if _, err := db.Exec(`INSERT INTO events VALUES ('s1', 1, 'x/y', 0, ?, NULL, NULL, 1)`, c.data()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`INSERT INTO events VALUES ('s1', 2, 'turn/end', 0, '{}', NULL, NULL, NULL)`); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			lg, err := container.Open(p, container.Options{Session: "s1", MaxLine: lineCap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for lg.Next() {
+			}
+			lg.Close()
+			runtime.ReadMemStats(&after)
+			if !errors.Is(lg.Err(), sessionlog.ErrTooLong) || !strings.Contains(lg.Err().Error(), "s.db!s1:3: row is longer than the 1048576-byte line limit (seq 1)") {
+				t.Fatalf("err %v, want the row over the line limit", lg.Err())
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*lineCap {
+				t.Fatalf("the refusal allocated %d bytes, over 8 times the %d-byte cap", alloc, lineCap)
+			}
+		})
+	}
 }
