@@ -338,7 +338,7 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
 	switch sniff(magic) {
 	case FormZstd:
-		s, c, err := openZstd(name, ra, size, opts.LineLimit())
+		s, c, err := openZstd(name, ra, size, opts.LineLimit(), opts.TextLimit())
 		if err != nil {
 			return nil, err
 		}
@@ -362,7 +362,9 @@ func plainLog(name string, r io.Reader, opts Options) *Log {
 		given = true
 		return part{r: r, torn: -1}, true, nil
 	}
-	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.LineLimit(), parts)}
+	s := newScanner(name, opts.LineLimit(), parts)
+	s.maxText = opts.TextLimit()
+	return &Log{name: name, form: FormJSONL, src: s}
 }
 
 var unsafeExportID = regexp.MustCompile(`[^A-Za-z0-9_-]`)

@@ -172,16 +172,18 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 	return lay, nil
 }
 
-func newZstdDecoder(ignoreChecksum bool) (*zstd.Decoder, error) {
-	return zstd.NewReader(nil,
+func newZstdDecoder(ignoreChecksum bool, more ...zstd.DOption) (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, append([]zstd.DOption{
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(1<<27), // libzstd's default windowLogMax
-		zstd.IgnoreChecksum(ignoreChecksum))
+		zstd.WithDecoderMaxWindow(1 << 27), // libzstd's default windowLogMax
+		zstd.IgnoreChecksum(ignoreChecksum)}, more...)...)
 }
 
 // openZstd prepares a scanner over a Zstandard log held in ra[0:size].
-func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, io.Closer, error) {
+// A frame that declares more than maxText, the text cap, is refused before
+// the decoder allocates for it.
+func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int64) (*scanner, io.Closer, error) {
 	lay, err := scanFrames(name, ra, size, -1)
 	if err != nil {
 		var ce *sessionlog.Error
@@ -193,7 +195,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 	if len(lay.frames) == 0 {
 		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
-	dec, err := newZstdDecoder(false)
+	dec, err := newZstdDecoder(false, zstd.WithDecoderMaxMemory(uint64(maxText)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -232,6 +234,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 		return part{}, false, nil
 	}
 	s := newScanner(name, maxLine, parts)
+	s.maxText = maxText
 	s.header = header
 	s.headerID = headerID(header)
 	s.declared = lay.declared
@@ -239,6 +242,9 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 }
 
 func frameFailed(name string, start int64, err error) error {
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the Zstandard frame at byte %d holds more than the text limit", start), errors.Join(sessionlog.ErrTextTooLong, err))
+	}
 	return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("corrupt Zstandard session log: frame at byte %d failed validation (%v)", start, err), err)
 }
 

@@ -124,7 +124,7 @@ func open(path string, opts container.Options) (*container.Log, error) {
 	if err != nil {
 		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, err.Error(), err))
 	}
-	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.LineLimit(), header: h, after: math.MinInt64}
+	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.LineLimit(), maxText: opts.TextLimit(), header: h, after: math.MinInt64}
 	if err := r.findLastTurnEnd(); err != nil {
 		dec.Close()
 		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot read events: "+err.Error(), err))
@@ -153,6 +153,8 @@ type sqliteRows struct {
 	dec           *zstd.Decoder
 	name, session string
 	maxLine       int
+	maxText       int64 // the cap on the text, the rows' rebuilt lines
+	text          int64
 	header        []byte
 
 	lastTurnEnd int64 // seq of the last decodable turn/end row, or MinInt64
@@ -292,6 +294,11 @@ func (r *sqliteRows) Next() bool {
 		_ = r.db.QueryRow(`SELECT count(*) FROM events WHERE session_id = ? AND seq >= ?`, r.session, e.seq).Scan(&rest)
 		r.warnings = append(r.warnings, container.Warning{Pos: sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: -1}, Dropped: rest, Unit: "row", Kept: r.kept,
 			Reason: fmt.Sprintf("an invalid or out-of-sequence row at seq %d (expected %d)", e.seq, r.expected)})
+		return false
+	}
+	if r.text += int64(len(line)) + 1; r.text > r.maxText {
+		r.done = true
+		r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, fmt.Sprintf("the log's text is longer than the %d-byte text limit", r.maxText), sessionlog.ErrTextTooLong)
 		return false
 	}
 	r.expected += n
