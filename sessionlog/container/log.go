@@ -315,16 +315,25 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 	}
 	// Zstandard and zip need random access: spool the stream to a temporary
-	// file (disk, not memory), removed when the log is closed.
+	// file (disk, not memory). The file is unlinked at once, so that no exit
+	// leaves it behind (a signal or a crash included: the open descriptor
+	// holds it until the log is closed), and the spool stops at the text
+	// cap: compressed bytes are fewer than the text they hold.
 	tmp, err := os.CreateTemp("", "dshtest-log-*")
 	if err != nil {
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot spool the stream: "+err.Error(), err)
 	}
-	cleanup := closerFunc(func() error { tmp.Close(); return os.Remove(tmp.Name()) })
-	size, err = io.Copy(tmp, br)
+	os.Remove(tmp.Name())
+	cleanup := closerFunc(tmp.Close)
+	limit := opts.TextLimit()
+	size, err = io.Copy(tmp, io.LimitReader(br, limit+1))
 	if err != nil {
 		cleanup()
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
+	}
+	if size > limit {
+		cleanup()
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the stream is longer than the %d-byte text limit", limit), sessionlog.ErrTextTooLong)
 	}
 	lg, err := openReaderAt(name, tmp, size, magic, opts)
 	if err != nil {
@@ -406,11 +415,30 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 		}
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, reason, nil)
 	}
+	member := name + "!" + want
+	if f.UncompressedSize64 > uint64(opts.TextLimit()) {
+		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, fmt.Sprintf("the member is %d bytes, over the %d-byte text limit", f.UncompressedSize64, opts.TextLimit()), sessionlog.ErrTextTooLong)
+	}
+	if f.Method == zip.Store {
+		// A stored member is read in place: a Zstandard one needs no spool.
+		if off, err := f.DataOffset(); err == nil && off >= 0 && off+int64(f.CompressedSize64) <= size {
+			sr := io.NewSectionReader(ra, off, int64(f.CompressedSize64))
+			var magic [16]byte
+			n, _ := sr.ReadAt(magic[:], 0)
+			if sniff(magic[:n]) == FormZstd {
+				lg, err := openReaderAt(member, sr, sr.Size(), magic[:n], opts)
+				if err != nil {
+					return nil, err
+				}
+				lg.form, lg.subagents = FormZip, subs
+				return lg, nil
+			}
+		}
+	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, refuse(sessionlog.Pos{Path: name + "!" + want, Seq: -1}, "cannot open the member: "+err.Error(), err)
+		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, "cannot open the member: "+err.Error(), err)
 	}
-	member := name + "!" + want
 	br := bufio.NewReader(rc)
 	magic, _ := br.Peek(16)
 	var lg *Log

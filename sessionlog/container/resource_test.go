@@ -1,6 +1,7 @@
 package container
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"os"
@@ -64,5 +65,52 @@ func TestTextCap(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 		})
+	}
+}
+
+// TestZipZstdMemberSpool: a deflated Zstandard member is spooled to a
+// temporary file that is never seen in $TMPDIR (unlinked at once, so no
+// exit leaves it) and never longer than the text cap; a member declaring
+// more than the cap is refused before any spool; a stored one is read in
+// place.
+func TestZipZstdMemberSpool(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := t.TempDir()
+	z := append(zstdFrame(t, []byte(hdr+"\n")), zstdFrame(t, []byte(`{"type":"turn/start","seq":0,"time":0,"data":{}}`+"\n"))...)
+	write := func(name string, method uint16, member []byte) string {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: "session.jsonl", Method: method})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(member)
+		zw.Close()
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, buf.Bytes(), 0o644)
+		return p
+	}
+	for _, method := range []uint16{zip.Deflate, zip.Store} {
+		lg, err := Open(write("ok.zip", method, z), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("method %d: %d files in $TMPDIR while the log is open", method, len(left))
+		}
+		n := 0
+		for lg.Next() {
+			n++
+		}
+		lg.Close()
+		if n != 2 || lg.Err() != nil {
+			t.Fatalf("method %d: %d lines, %v", method, n, lg.Err())
+		}
+	}
+	big := append(append([]byte{}, z[:4]...), make([]byte, 16<<20)...) // the magic, then 16 MiB
+	_, err := Open(write("big.zip", zip.Deflate, big), Options{MaxText: 1 << 20})
+	if !errors.Is(err, sessionlog.ErrTextTooLong) || !strings.Contains(err.Error(), "over the 1048576-byte text limit") {
+		t.Fatalf("err %v, want the member over the cap", err)
 	}
 }
