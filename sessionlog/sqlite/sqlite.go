@@ -76,7 +76,65 @@ func openDB(path string, limit int64) (*database, error) {
 	if appID != sqliteApplicationID {
 		return fail(fmt.Sprintf("session database has application id %d, expected %d (\"DSHP\"): not a dsh session database", appID, sqliteApplicationID), nil)
 	}
+	if reason := checkSchema(db); reason != "" {
+		return fail(reason, nil)
+	}
 	return db, nil
+}
+
+// schemaColumns are the columns of schema 17's tables the reader reads.
+var schemaColumns = map[string][]string{
+	"sessions": {"id", "version", "created_at", "cwd", "parent_session", "seed_length", "origin", "delegation_depth", "agent_preset"},
+	"events":   {"session_id", "seq", "type", "time", "data", "source_event_seqs", "surface_op", "ignorable"},
+}
+
+// checkSchema returns why the database's events and sessions are not
+// schema 17's STRICT tables with the columns read, or "". A view or a
+// generated column in their place could make a read compute without end
+// (a recursive view) or allocate at will (zeroblob): what is read must be
+// stored rows.
+func checkSchema(db *database) string {
+	for _, table := range []string{"sessions", "events"} {
+		var typ string
+		var strict int
+		err := db.QueryRow(`SELECT type, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?`, table).Scan(&typ, &strict)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Sprintf("session database has no %s table (schema 17)", table)
+		case err != nil:
+			return "cannot read the database schema: " + err.Error()
+		case typ != "table":
+			return fmt.Sprintf("session database's %s is a %s, not a table (schema 17)", table, typ)
+		case strict != 1:
+			return fmt.Sprintf("session database's %s table is not STRICT (schema 17)", table)
+		}
+		rows, err := db.Query(`SELECT name, hidden FROM pragma_table_xinfo(?)`, table)
+		if err != nil {
+			return "cannot read the database schema: " + err.Error()
+		}
+		have := map[string]bool{}
+		generated := ""
+		for rows.Next() {
+			var name string
+			var hidden int
+			if rows.Scan(&name, &hidden) == nil {
+				have[name] = true
+				if hidden != 0 && generated == "" {
+					generated = name
+				}
+			}
+		}
+		rows.Close()
+		if generated != "" {
+			return fmt.Sprintf("session database's %s table has a generated or hidden column %q (schema 17 has none)", table, generated)
+		}
+		for _, c := range schemaColumns[table] {
+			if !have[c] {
+				return fmt.Sprintf("session database's %s table has no %s column (schema 17)", table, c)
+			}
+		}
+	}
+	return ""
 }
 
 func open(path string, opts container.Options) (*container.Log, error) {

@@ -423,3 +423,36 @@ func TestSQLiteRowOverLineCap(t *testing.T) {
 		})
 	}
 }
+
+// TestSQLiteSchema: events and sessions must be schema 17's STRICT tables;
+// a view in their place (a recursive one made check run without end while
+// its sort filled the disk) or a generated column is refused at once.
+func TestSQLiteSchema(t *testing.T) {
+	cases := []struct{ name, edit, err string }{
+		{"recursive view", `ALTER TABLE events RENAME TO ev;
+			CREATE VIEW events AS WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n+1 FROM r)
+			SELECT 's1' AS session_id, n AS seq, 'x/y' AS type, 0 AS time, zeroblob(900000000) AS data,
+			NULL AS source_event_seqs, NULL AS surface_op, 1 AS ignorable FROM r`, "session database's events is a view, not a table"},
+		{"no sessions", `DROP TABLE sessions`, "session database has no sessions table"},
+		{"not strict", `DROP TABLE sessions; CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER, created_at INTEGER,
+			cwd TEXT, parent_session TEXT, seed_length INTEGER, origin TEXT, delegation_depth INTEGER, agent_preset TEXT)`, "sessions table is not STRICT"},
+		{"generated column", `DROP TABLE events; CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+			time INTEGER NOT NULL, source_event_seqs ANY, surface_op TEXT, ignorable INTEGER,
+			data ANY GENERATED ALWAYS AS (zeroblob(900000000)) VIRTUAL) STRICT`, `generated or hidden column "data"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.db")
+			db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+			logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
+			if _, err := db.Exec(c.edit); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			_, err := container.Open(p, container.Options{Session: "s1"})
+			containertest.Check(t, "open", nil, err, containertest.Want{Err: c.err})
+			_, err = store.List(p)
+			containertest.Check(t, "list", nil, err, containertest.Want{Err: c.err})
+		})
+	}
+}
