@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
@@ -391,8 +392,10 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 	}
 	var subs []string
 	members := map[string]*zip.File{}
-	for _, f := range zr.File {
+	entry := map[string][]int{} // the archive entries (1-based) of each name
+	for i, f := range zr.File {
 		members[f.Name] = f
+		entry[f.Name] = append(entry[f.Name], i+1)
 		if rest, ok := strings.CutPrefix(f.Name, "subagents/"); ok {
 			if id, ok := strings.CutSuffix(rest, "/session.jsonl"); ok && id != "" && !strings.Contains(id, "/") {
 				subs = append(subs, id)
@@ -416,6 +419,14 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, reason, nil)
 	}
 	member := name + "!" + want
+	if e := entry[want]; len(e) > 1 {
+		// unzip would print both, a reader would pick one: neither is the log.
+		nums := make([]string, len(e))
+		for i, n := range e {
+			nums[i] = strconv.Itoa(n)
+		}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the export holds %d members named %s (archive entries %s): which is the log is ambiguous", len(e), want, strings.Join(nums, " and ")), nil)
+	}
 	if f.UncompressedSize64 > uint64(opts.TextLimit()) {
 		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, fmt.Sprintf("the member is %d bytes, over the %d-byte text limit", f.UncompressedSize64, opts.TextLimit()), sessionlog.ErrTextTooLong)
 	}

@@ -114,3 +114,21 @@ func TestZipZstdMemberSpool(t *testing.T) {
 		t.Fatalf("err %v, want the member over the cap", err)
 	}
 }
+
+// TestZipTwoSessionMembers: an export with two members named session.jsonl
+// (or two of one subagent) is refused, naming both, not read as the last.
+func TestZipTwoSessionMembers(t *testing.T) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range []string{"session.jsonl", "media/a.png", "session.jsonl"} {
+		w, _ := zw.Create(name)
+		w.Write([]byte(hdr + "\n"))
+	}
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "two.zip")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	_, err := Open(p, Options{})
+	if err == nil || !strings.Contains(err.Error(), "holds 2 members named session.jsonl (archive entries 1 and 3)") {
+		t.Fatalf("err %v, want both members named", err)
+	}
+}
