@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"strings"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Cell size in CSS pixels. Every cell is drawn in a box of exactly this
@@ -104,7 +106,7 @@ func PageCSS() string { return cellCSS }
 func HTMLPage(title string, g Grid, p Palette, height int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n<style>body{margin:16px;background:%s}\n%s</style></head><body>\n",
-		html.EscapeString(title), p.Bg.Hex(), cellCSS)
+		html.EscapeString(display.EscapeInline(title)), p.Bg.Hex(), cellCSS)
 	GridHTML(&b, g, p, nil, "screen", height)
 	b.WriteString("\n</body></html>\n")
 	return b.Bytes()

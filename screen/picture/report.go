@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/screen"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Card is one changed or new fixture of a report.
@@ -64,8 +66,8 @@ pre.diff .hunk{color:#6d28d9}
 func Report(title string, cards []Card) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s%s</style></head><body>\n",
-		html.EscapeString(title), reportCSS, cellCSS)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
+		html.EscapeString(display.EscapeInline(title)), reportCSS, cellCSS)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(display.EscapeInline(title)))
 	changed, created := 0, 0
 	scen := map[string]bool{}
 	for _, c := range cards {
@@ -86,7 +88,7 @@ func Report(title string, cards []Card) []byte {
 }
 
 func card(b *bytes.Buffer, i int, c Card) {
-	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(c.Fixture))
+	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(display.EscapeInline(c.Fixture)))
 	var rec, nw Grid
 	var recP, newP Palette
 	var recH, newH int
@@ -103,14 +105,14 @@ func card(b *bytes.Buffer, i int, c Card) {
 		changes = Changes(rec, nw)
 		status = fmt.Sprintf("%d %s changed", CountChanged(changes), plural(CountChanged(changes), "cell", "cells"))
 	}
-	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(c.Scenario), status)
+	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(display.EscapeInline(c.Scenario)), status)
 	side := func(label string, data []byte, g Grid, p Palette, h int, err error, id string) {
 		fmt.Fprintf(b, "<div class=\"side\"><p class=\"label\">%s</p>", label)
 		switch {
 		case data == nil:
 			b.WriteString(`<div class="none">none</div>`)
 		case err != nil:
-			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(err.Error()))
+			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(display.EscapeInline(err.Error())))
 		default:
 			GridHTML(b, g, p, changes, id, h)
 		}
