@@ -92,7 +92,7 @@ func GridHTML(b *bytes.Buffer, g Grid, p Palette, changed [][]bool, id string, h
 			if st := cellStyle(cell, p, ch); st != "" {
 				fmt.Fprintf(b, ` style="%s"`, st)
 			}
-			b.WriteString(">" + html.EscapeString(text) + "</span>")
+			b.WriteString(">" + html.EscapeString(visible(text)) + "</span>")
 		}
 		b.WriteString("</div>")
 	}
@@ -154,7 +154,7 @@ func SVG(g Grid, p Palette, changed [][]bool, height int) []byte {
 				attrs += ` text-decoration="line-through"`
 			}
 			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" %s>%s</text>`+"\n",
-				x+cw/2, y+CellHeight-5, attrs, html.EscapeString(cell.Text))
+				x+cw/2, y+CellHeight-5, attrs, html.EscapeString(visible(cell.Text)))
 		}
 	}
 	b.WriteString("</svg>\n")
