@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func (a *app) runCommand() *cobra.Command {
@@ -75,6 +77,11 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 				Projection:  proj,
 			}
 			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
+			for _, out := range []struct{ flag, path string }{{"--junit", junit}, {"--report", report}} {
+				if err := notAnInput(out.flag, out.path, cfg.ScenarioDir, cfg.FixtureDir); err != nil {
+					return err
+				}
+			}
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
 				return err
@@ -182,7 +189,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *suiteRe
 
 func outcomeLine(o outcome) string {
 	verdict := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "skip"}[o.Status]
-	return fmt.Sprintf("%s %-40s %6.2fs", verdict, o.Name, o.Elapsed.Seconds())
+	return fmt.Sprintf("%s %-40s %6.2fs", verdict, esc(o.Name), o.Elapsed.Seconds())
 }
 
 func indent(s, prefix string) string {
@@ -202,7 +209,7 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 		if o.Status != "fail" {
 			continue
 		}
-		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", o.Name, o.Elapsed.Seconds(), indent(o.Output, "    "))
+		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(display.Escape(o.Output), "    "))
 	}
 	if res.Setup != "" {
 		fmt.Fprintf(w, "\n--- FAIL: suite setup\n    %s\n", res.Setup)
@@ -265,4 +272,31 @@ func writeJSONLine(w io.Writer, v any) {
 		fmt.Fprintf(&b, "{\"error\":%q}\n", err.Error())
 	}
 	_, _ = w.Write(b.Bytes())
+}
+
+// notAnInput refuses an output path that is one of the run's inputs: a
+// file of the scenario or fixture directory, however it is spelled (a
+// link, "./", another name of the same file). An output may replace its own
+// kind of file (last run's report), never a scenario or a fixture.
+func notAnInput(flag, path string, dirs ...string) error {
+	if path == "" {
+		return nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil // a new file replaces nothing
+	}
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			in := filepath.Join(dir, e.Name())
+			if ifi, err := os.Stat(in); err == nil && os.SameFile(fi, ifi) {
+				return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", flag, esc(path), esc(in))}
+			}
+		}
+	}
+	return nil
 }
