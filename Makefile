@@ -14,7 +14,7 @@ COMMANDS  ?= check,render,history,repro,repro-one,view
 RUNS      ?= 0
 KEEP      ?=
 
-.PHONY: test race lint staticcheck bench bench-repro bench-shapes fuzz soak record ci
+.PHONY: test race lint staticcheck bench bench-repro bench-shapes fuzz soak record record-corpus ci
 
 ## test: run every test (the README's test command)
 test:
@@ -60,9 +60,9 @@ bench-repro:
 ## every shape × size × form (SHAPES, SIZES, FORMS, COMMANDS select; RUNS
 ## runs of each, the median, 0 picking by the log's size; KEEP=DIR keeps
 ## the logs and reuses them): wall time, peak RSS, view's first screen
-## and keys, against issue 16's targets, printed and written to
-## bench/shapes.md; then the memory test (TestMemory), which fails while a
-## command's peak RSS is over its budget
+## and keys, against the targets of benchmarks/internal/targets, printed
+## and written to bench/shapes.md; then the memory test (TestMemory), which
+## fails while a command's peak RSS is over its budget
 bench-shapes:
 	$(GO) run ./benchmarks/cmd/benchshapes -shapes $(SHAPES) -sizes $(SIZES) -forms $(FORMS) \
 	  -commands $(COMMANDS) -count $(RUNS) $(if $(KEEP),-keep $(KEEP)) -o bench/shapes.md
@@ -85,6 +85,11 @@ soak:
 ## record: re-record fixtures after an intended change
 record:
 	GOLDIE_UPDATE=1 $(GO) test ./harness -count=1
+
+## record-corpus: re-record the corpus documents' golden files after an
+## intended renderer change (docs/fixtures.md)
+record-corpus:
+	GOLDIE_UPDATE=1 $(GO) test ./cmd/dshtest/internal/corpusgolden -count=1
 
 ## ci: what .ci/run runs
 ci: test lint

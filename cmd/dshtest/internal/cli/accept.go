@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 // This file holds the decisions on pending snapshots (NAME.screen.new,
@@ -131,7 +131,7 @@ func rerender(root string, ps []pendingFix) (map[string][]byte, error) {
 			}
 		}
 		return nil, failf("%s failed for a reason other than a changed screen: %s; nothing written",
-			invariant.Plural(len(failed), "scenario"), strings.Join(msgs, "; "))
+			words.Plural(len(failed), "scenario"), strings.Join(msgs, "; "))
 	}
 	second, err := renderScratch(root, origScen, origFix, scen, false)
 	if err != nil {
@@ -211,6 +211,9 @@ refuses to run when CI is set.`,
 				return &exitError{code: ExitUsage, err: fmt.Errorf("accept refuses to run when CI is set: fixtures are read-only in CI; nothing written")}
 			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "accept", err) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -221,7 +224,7 @@ refuses to run when CI is set.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "accept: %s accepted\n", invariant.Plural(len(done), "fixture"))
+			fmt.Fprintf(a.stdout, "accept: %s accepted\n", words.Plural(len(done), "fixture"))
 			return nil
 		}),
 	}
@@ -244,6 +247,9 @@ matched against fixture names (all pending screens by default).`,
 		ValidArgsFunction: a.completePending(&dir),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			_, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "reject", err) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -253,7 +259,7 @@ matched against fixture names (all pending screens by default).`,
 			for _, p := range ps {
 				fmt.Fprintf(a.stdout, "rejected  fixtures/%s%s\n", p.Name, harness.PendingSuffix)
 			}
-			fmt.Fprintf(a.stdout, "reject: %s rejected\n", invariant.Plural(len(ps), "pending screen"))
+			fmt.Fprintf(a.stdout, "reject: %s rejected\n", words.Plural(len(ps), "pending screen"))
 			return nil
 		}),
 	}
@@ -263,7 +269,7 @@ matched against fixture names (all pending screens by default).`,
 }
 
 // pendingArgs finds the root and the pending snapshots matching the
-// optional PATTERN argument; none is a failure that says so.
+// optional PATTERN argument; none is nothingPending (exit 0, said).
 func (a *app) pendingArgs(dir, pendingDir string, args []string) (string, []pendingFix, error) {
 	pattern := ""
 	if len(args) == 1 {
@@ -288,7 +294,7 @@ func (a *app) pendingArgs(dir, pendingDir string, args []string) (string, []pend
 		if pattern != "" {
 			what = fmt.Sprintf("no pending screen matches %q", pattern)
 		}
-		return "", nil, failf("%s in %s (dshtest run writes them)", what, relTo(root, pdir))
+		return "", nil, nothingPending(fmt.Sprintf("%s in %s (dshtest run writes them); nothing to do", what, relTo(root, pdir)))
 	}
 	return root, ps, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 func (a *app) recordCommand() *cobra.Command {
@@ -157,6 +157,10 @@ func renderScratch(root string, scenarios, fixtures tree, names []string, all bo
 }
 
 func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
+	// The guard comes first: an interrupt that lands while the scenarios
+	// are read or the preflight runs is said and exits 130 like any other.
+	guard := a.guardInterrupts(root)
+	defer guard.stop()
 	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
 	names, all, err := selectScenarios(sdir, pattern, "")
 	if err != nil {
@@ -168,8 +172,6 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if err := a.recordPreflight(sdir, fdir, names); err != nil {
 		return err
 	}
-	guard := a.guardInterrupts(root)
-	defer guard.stop()
 	origScen, err := readTree(sdir)
 	if err != nil {
 		return err
@@ -178,7 +180,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", invariant.Plural(len(names), "scenario"))
+	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", words.Plural(len(names), "scenario"))
 	first, err := renderScratch(root, origScen, origFix, names, all)
 	if err != nil {
 		return err
@@ -186,7 +188,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if failed := failures(first.res); len(failed) > 0 {
 		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
+			words.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
 	second, err := renderScratch(root, origScen, origFix, names, all)
 	if err != nil {
@@ -240,7 +242,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 			fmt.Fprintf(a.stdout, "unchanged fixtures/%s\n", n)
 		}
 	} else if len(unchanged) > 0 {
-		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", invariant.Plural(len(unchanged), "fixture"))
+		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(unchanged), "fixture"))
 	}
 	for _, n := range orphaned {
 		what := "no snapshot step takes it; --prune deletes it"
@@ -265,7 +267,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 			would += len(orphaned)
 		}
 		if check && would > 0 {
-			return failf("record --check: %s would change; run dshtest record%s", invariant.Plural(would, "file"), patternArg(pattern))
+			return failf("record --check: %s would change; run dshtest record%s", words.Plural(would, "file"), patternArg(pattern))
 		}
 		return nil
 	}
@@ -318,14 +320,7 @@ func patternArg(pattern string) string {
 }
 
 // shellQuote quotes s for a shell when it needs it.
-func shellQuote(s string) string {
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
-}
+func shellQuote(s string) string { return harness.ShellQuote(s) }
 
 // failures names the scenarios that failed in an update-mode run.
 func failures(res *suiteResult) []string {

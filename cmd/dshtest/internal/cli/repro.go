@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/repro/emit"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
@@ -19,6 +20,7 @@ import (
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -87,8 +89,9 @@ for the live path and the history pages) and holds only the two
 transcripts.
 
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
-for one that draws the transcript from the model surface (the bug the design
-note fixed). The invariants must then fail on any log with a compaction.`,
+for one that draws the transcript from the model surface, where a compaction
+erases the conversation it shadowed. The invariants must then fail on any log
+with a compaction.`,
 		Example: `  dshtest repro user.jsonl
   dshtest repro user.jsonl --size 80x24 --size 44x18 --eager
   dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
@@ -245,7 +248,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		// Validate the log while the checks run: their results are thrown
 		// away if it is not valid.
 		n = len(lg.Events)
-		loaded = invariant.Go(func() { loadErr = lg.Validate() })
+		loaded = ahead.Go(func() { loadErr = lg.Validate() })
 		c = invariant.New(lg.Events, sizes, opts, proj, sessionIDOf(lg.Header, lg.Path))
 	}
 	path = lf.Path()
@@ -478,7 +481,7 @@ func (a *app) emitScenario(target *safefile.Target, input string, events []sessi
 		Comment: comment,
 		Scrub:   f.scrub,
 		Eager:   f.eager,
-		Now:     invariant.FrozenNow(events),
+		Now:     terminal.FrozenNow(events),
 	}
 	if f.maxLines != cards.DefaultMaxToolOutputLines {
 		opts.MaxToolLines = f.maxLines

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -38,7 +38,8 @@ closing "scenarios: N passed, N failed" line. On a terminal a live progress
 line shows the scenario running.
 
 PATTERN is a regular expression matched against scenario names (as go test
--run takes); --shard i/n runs the i-th of n stable partitions by name hash.
+-run takes); --shard i/n runs the i-th of n stable partitions by name hash
+(a shard that holds no scenario passes, saying so).
 A run of every scenario also checks the closed fixture inventory: a fixture
 no snapshot took, or a snapshot without its fixture, fails the run.
 
@@ -48,9 +49,10 @@ the scenario goes on, so every changed snapshot is reported; decide with
 dshtest review, accept or reject. Under CI (CI set to anything but "", 0
 or false) pending screens go only to --pending-dir or $DSHTEST_PENDING_DIR,
 and without one nothing is written. A passing snapshot removes its stale
-pending file. It finds the repository from the
-working directory (the nearest go.mod of this module with scenarios/ beside
-it); --dir names it instead. Exit 1 if anything failed.`,
+pending file. It finds the scenario folder from the working directory: the
+nearest folder at or above it that holds scenarios/ and fixtures/ (or
+scenarios/ beside this module's go.mod); --dir names it instead. Exit 1 if
+anything failed.`,
 		Example: `  dshtest run
   dshtest run compaction
   dshtest run --shard 2/4 --json
@@ -85,6 +87,19 @@ it); --dir names it instead. Exit 1 if anything failed.`,
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
 				return err
+			}
+			if len(names) == 0 && pattern == "" && shard != "" {
+				// A suite with fewer scenarios than shards leaves some
+				// empty: a CI matrix job with nothing to run passes.
+				if asJSON {
+					writeSummaryJSON(a.stdout, &suiteResult{})
+				} else {
+					fmt.Fprintf(a.stdout, "scenarios: none in shard %s of %s\n", shard, relTo(root, cfg.ScenarioDir))
+				}
+				if junit != "" {
+					return writeJUnitFile(junit, &suiteResult{})
+				}
+				return nil
 			}
 			if len(names) == 0 {
 				where := relTo(root, cfg.ScenarioDir)
@@ -232,7 +247,7 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 	// The inventory and the setup are not scenarios: they are counted as
 	// themselves.
 	if n := len(res.Inventory); n > 0 {
-		line += fmt.Sprintf("; fixture inventory: %s", invariant.Plural(n, "problem"))
+		line += fmt.Sprintf("; fixture inventory: %s", words.Plural(n, "problem"))
 	}
 	if res.Setup != "" {
 		line += "; suite setup failed"
