@@ -21,10 +21,11 @@ import (
 const DefaultMaxLine = 64 << 20
 
 // DefaultMaxText is the default cap on a log's whole text (its JSONL lines
-// after any decompression), 4 GiB: a compressed log is refused past it
-// rather than inflated without bound, and a copy of a database made to read
-// it is no larger.
-const DefaultMaxText = 4 << 30
+// after any decompression), 2 GiB: a compressed log is refused past it
+// rather than inflated without bound (a read keeps within twice the text,
+// repro three times: 4 and 6 GiB at most), and a copy of a database made to
+// read it is no larger.
+const DefaultMaxText = 2 << 30
 
 // Form names the container a log was found in.
 type Form string
