@@ -71,3 +71,31 @@ func isDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
 }
+
+// InputAt reports whether path names a file of one of dirs (a suite's
+// scenario and fixture folders), however it is spelled: a link, "./",
+// another name of the same file. An output a command regenerates may
+// replace its own kind of file (last run's report), never an input. It
+// returns the input's path in dirs.
+func InputAt(path string, dirs ...string) (string, bool) {
+	if path == "" {
+		return "", false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", false // a new file replaces nothing
+	}
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			in := filepath.Join(dir, e.Name())
+			if ifi, err := os.Stat(in); err == nil && os.SameFile(fi, ifi) {
+				return in, true
+			}
+		}
+	}
+	return "", false
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/screen"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Card is one changed or new fixture of a report.
@@ -75,8 +77,8 @@ pre.diff .hunk{color:#6d28d9}
 func Report(title string, cards []Card) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s%s</style></head><body>\n",
-		html.EscapeString(title), reportCSS, cellCSS)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
+		html.EscapeString(display.EscapeInline(title)), reportCSS, cellCSS)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(display.EscapeInline(title)))
 	changed, created := 0, 0
 	scen := map[string]bool{}
 	for _, c := range cards {
@@ -130,11 +132,11 @@ func card(b *bytes.Buffer, i int, group []Card) {
 	if len(group) > 1 {
 		title = fmt.Sprintf("%s and %d more: the same change", c.Fixture, len(group)-1)
 	}
-	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(title))
+	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(display.EscapeInline(title)))
 	if len(group) > 1 {
 		var names []string
 		for _, o := range group {
-			names = append(names, "<code>"+html.EscapeString(o.Fixture)+"</code> (<code>"+html.EscapeString(o.Scenario)+"</code>)")
+			names = append(names, "<code>"+html.EscapeString(display.EscapeInline(o.Fixture))+"</code> (<code>"+html.EscapeString(display.EscapeInline(o.Scenario))+"</code>)")
 		}
 		fmt.Fprintf(b, "<p class=\"also\">The same change in %d fixtures: %s. Drawn below: the first.</p>\n", len(group), strings.Join(names, ", "))
 	}
@@ -154,14 +156,14 @@ func card(b *bytes.Buffer, i int, group []Card) {
 		changes = Changes(rec, nw)
 		status = ChangeSummary(changes)
 	}
-	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(c.Scenario), status)
+	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(display.EscapeInline(c.Scenario)), status)
 	side := func(label string, data []byte, g Grid, p Palette, h int, err error, id string) {
 		fmt.Fprintf(b, "<div class=\"side\"><p class=\"label\">%s</p>", label)
 		switch {
 		case data == nil:
 			b.WriteString(`<div class="none">none</div>`)
 		case err != nil:
-			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(err.Error()))
+			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(display.EscapeInline(err.Error())))
 		default:
 			GridHTML(b, g, p, changes, id, h)
 		}

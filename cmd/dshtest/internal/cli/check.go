@@ -93,7 +93,11 @@ func printLogSummary(w io.Writer, s *summary.Summary) {
 			len(s.Synthetic), strings.Join(s.Synthetic, ", "))
 	}
 	if len(s.Subagents) > 0 {
-		row("subagents", "%s (read one with --subagent ID)", strings.Join(s.Subagents, ", "))
+		subs := make([]string, len(s.Subagents))
+		for i, id := range s.Subagents {
+			subs[i] = esc(id) // a zip member's name: the log's text
+		}
+		row("subagents", "%s (read one with --subagent ID)", strings.Join(subs, ", "))
 	}
 	if len(s.Warnings) > 0 {
 		row("warnings", "%d (on stderr)", len(s.Warnings))

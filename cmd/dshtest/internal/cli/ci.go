@@ -3,10 +3,10 @@ package cli
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/dshtest/dshtest/terminal/display"
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/harness/suitedir"
@@ -26,26 +26,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// xmlText makes s safe for an XML document or a workflow command: invalid
-// UTF-8 and the control characters XML 1.0 forbids (all but tab and line
-// feed) are written as \xNN, as the command's one-line messages write them.
+// xmlText makes s safe for an XML document or a workflow command: the one
+// escaper (display.Escape: control characters as \xNN, BiDi and other
+// reordering characters as \uNNNN, invalid UTF-8 as U+FFFD), and the two
+// noncharacters XML 1.0 forbids besides.
 func xmlText(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfffe || r == 0xffff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-		i += size
-	}
-	return b.String()
+	return strings.NewReplacer("\ufffe", `\ufffe`, "\uffff", `\uffff`).Replace(display.Escape(s))
 }
 
 type junitSuites struct {
@@ -88,7 +74,7 @@ type junitFailure struct {
 func writeJUnit(w io.Writer, res *harness.Result) error {
 	s := junitSuite{Name: "dshtest scenarios", Time: seconds(res.Elapsed.Seconds())}
 	for _, o := range res.Outcomes {
-		c := junitCase{Name: o.Name, Classname: "scenarios", File: suitedir.ScenarioFile(o.Name), Time: seconds(o.Elapsed.Seconds())}
+		c := junitCase{Name: xmlText(o.Name), Classname: "scenarios", File: xmlText(suitedir.ScenarioFile(o.Name)), Time: seconds(o.Elapsed.Seconds())}
 		switch o.Status {
 		case "fail":
 			s.Failures++

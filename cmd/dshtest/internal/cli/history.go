@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -36,8 +37,8 @@ never counted. The last line names the command for the next older page.`,
   dshtest history session.jsonl --max 50 --json`,
 		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if maxMessages < 1 {
-				return usagef("--max %d: want a positive number of messages", maxMessages)
+			if maxMessages < 1 || maxMessages > maxHistoryMessages {
+				return usagef("--max %d: want 1 to %d messages", maxMessages, maxHistoryMessages)
 			}
 			if cmd.Flags().Changed("before") && before < 0 {
 				return usagef("--before %d: want a seq ≥ 0", before)
@@ -73,7 +74,7 @@ never counted. The last line names the command for the next older page.`,
 			return nil
 		}),
 	}
-	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages)")
+	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages), 1 to "+strconv.Itoa(maxHistoryMessages))
 	// No default is shown: absent means the tail page, and every value
 	// given must be a seq ≥ 0.
 	cmd.Flags().Int64Var(&before, "before", 0, "page before this seq ≥ 0 (beforeSeq); absent: the tail page")
@@ -148,3 +149,7 @@ func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
 // readable) with the characters Go's encoder leaves raw escaped too
 // (display.EscapeJSON: C1, BiDi and tag characters).
 func quoteNoHTML(s string) string { return string(display.EscapeJSON([]byte(screen.Quote(s)))) }
+
+// maxHistoryMessages bounds --max: a page of more messages than any log
+// holds is a typo, not a request.
+const maxHistoryMessages = 1_000_000

@@ -15,6 +15,7 @@ import (
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/ground/words"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func (a *app) runCommand() *cobra.Command {
@@ -74,6 +75,11 @@ anything failed.`,
 			cfg := suitedir.Dir{Root: root}.Config()
 			cfg.CI, cfg.Verbose, cfg.Projection = harness.IsCI(a.getenv("CI")), verbose, proj
 			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
+			for _, out := range []struct{ flag, path string }{{"--junit", junit}, {"--report", report}} {
+				if in, ok := suitedir.InputAt(out.path, cfg.ScenarioDir, cfg.FixtureDir); ok {
+					return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", out.flag, esc(out.path), esc(in))}
+				}
+			}
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
 				return err
@@ -194,7 +200,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness
 
 func outcomeLine(o harness.Outcome) string {
 	verdict := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "skip"}[o.Status]
-	return fmt.Sprintf("%s %-40s %6.2fs", verdict, o.Name, o.Elapsed.Seconds())
+	return fmt.Sprintf("%s %-40s %6.2fs", verdict, esc(o.Name), o.Elapsed.Seconds())
 }
 
 func indent(s, prefix string) string {
@@ -214,7 +220,7 @@ func printSummary(w io.Writer, res *harness.Result, all bool) {
 		if o.Status != "fail" {
 			continue
 		}
-		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", o.Name, o.Elapsed.Seconds(), indent(o.Output, "    "))
+		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(display.Escape(o.Output), "    "))
 	}
 	if res.Setup != "" {
 		fmt.Fprintf(w, "\n--- FAIL: suite setup\n    %s\n", res.Setup)
