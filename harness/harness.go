@@ -119,6 +119,7 @@ type Suite struct {
 	failed      map[string]bool
 	divergences []Divergence
 	mismatches  []Mismatch
+	invariants  []InvariantFailure
 }
 
 // NewSuite returns a suite for cfg.
@@ -169,6 +170,28 @@ func (s *Suite) Mismatches() []Mismatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Mismatch(nil), s.mismatches...)
+}
+
+// InvariantFailure is an invariants step that failed: the scenario, its
+// file ("scenarios/NAME.txtar") and the checks that failed.
+type InvariantFailure struct {
+	Scenario string
+	File     string
+	Checks   []string
+}
+
+// InvariantFailures returns every failed invariants step so far, in the
+// order they ran. A scenario with one pins a bug: it must not be recorded.
+func (s *Suite) InvariantFailures() []InvariantFailure {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]InvariantFailure(nil), s.invariants...)
+}
+
+func (s *Suite) invariantsFailed(f InvariantFailure) {
+	s.mu.Lock()
+	s.invariants = append(s.invariants, f)
+	s.mu.Unlock()
 }
 
 func (s *Suite) mismatch(m Mismatch) {

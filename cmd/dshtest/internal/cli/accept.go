@@ -15,6 +15,7 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // This file holds the decisions on pending snapshots (NAME.screen.new,
@@ -119,7 +120,7 @@ func rerender(root string, ps []pendingFix) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	first, err := renderScratch(root, origScen, origFix, scen, false)
+	first, err := renderScratch(root, origScen, origFix, scen, false, terminal.Projection{})
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func rerender(root string, ps []pendingFix) (map[string][]byte, error) {
 		return nil, failf("%s failed for a reason other than a changed screen: %s; nothing written",
 			invariant.Plural(len(failed), "scenario"), strings.Join(msgs, "; "))
 	}
-	second, err := renderScratch(root, origScen, origFix, scen, false)
+	second, err := renderScratch(root, origScen, origFix, scen, false, terminal.Projection{})
 	if err != nil {
 		return nil, err
 	}

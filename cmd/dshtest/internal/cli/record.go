@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 func (a *app) recordCommand() *cobra.Command {
@@ -32,7 +33,9 @@ default) after an intended change to the renderer or a scenario.
 It renders the suite twice, each time in a scratch copy of scenarios/ and
 fixtures/, and refuses (exit 1, nothing written) when the two renders differ:
 a fixture must be reproducible. It also refuses when a scenario fails for a
-reason other than a changed screen. Otherwise it writes the new fixtures (and
+reason other than a changed screen, and names the checks of an invariants
+step that fails: a reproduction of a bug must not record the bug's screens
+as expected. Otherwise it writes the new fixtures (and
 any archive file a cmp step re-recorded), runs the recorded scenarios once
 more as a check, and lists every fixture as created, changed, unchanged or
 orphaned, with a compact line diff per change. Identical changes across
@@ -45,6 +48,9 @@ Orphans are only known when every scenario ran.
 when anything would change (a created or changed fixture, a changed archive
 file, or with --prune an orphan). Both are allowed under CI. Otherwise record
 refuses to run when CI is set (exit 2): fixtures are read-only in CI.
+
+Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
+seed's bug, as dshtest repro and run do.
 
 To decide on the pending screens a failing run wrote one by one, use
 dshtest review, accept or reject instead.`,
@@ -128,7 +134,7 @@ type render struct {
 //
 // Messages name the user's files: the scratch directory's path is replaced
 // by root's in every output.
-func renderScratch(root string, scenarios, fixtures tree, names []string, all bool) (*render, error) {
+func renderScratch(root string, scenarios, fixtures tree, names []string, all bool, proj terminal.Projection) (*render, error) {
 	tmp, err := newScratch()
 	if err != nil {
 		return nil, err
@@ -141,7 +147,7 @@ func renderScratch(root string, scenarios, fixtures tree, names []string, all bo
 	if err := writeTree(fdir, fixtures); err != nil {
 		return nil, err
 	}
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true, WorkdirRoot: tmp}
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true, WorkdirRoot: tmp, Projection: proj}
 	if !all {
 		cfg.Scenarios = names
 	}
@@ -168,6 +174,10 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if err := a.recordPreflight(sdir, fdir, names); err != nil {
 		return err
 	}
+	proj, _, err := a.projectionFor()
+	if err != nil {
+		return err
+	}
 	guard := a.guardInterrupts(root)
 	defer guard.stop()
 	origScen, err := readTree(sdir)
@@ -179,16 +189,24 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return err
 	}
 	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", invariant.Plural(len(names), "scenario"))
-	first, err := renderScratch(root, origScen, origFix, names, all)
+	first, err := renderScratch(root, origScen, origFix, names, all, proj)
 	if err != nil {
 		return err
+	}
+	if bad := first.res.Invariants; len(bad) > 0 {
+		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
+		var what []string
+		for _, f := range bad {
+			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
+		}
+		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
 	}
 	if failed := failures(first.res); len(failed) > 0 {
 		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
 			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
-	second, err := renderScratch(root, origScen, origFix, names, all)
+	second, err := renderScratch(root, origScen, origFix, names, all, proj)
 	if err != nil {
 		return err
 	}
@@ -292,7 +310,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return err
 	}
 	defer dropScratch(work)
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir, WorkdirRoot: work}
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir, WorkdirRoot: work, Projection: proj}
 	if !all {
 		cfg.Scenarios = names
 	}

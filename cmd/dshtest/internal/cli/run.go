@@ -48,7 +48,10 @@ or false) pending screens go only to --pending-dir or $DSHTEST_PENDING_DIR,
 and without one nothing is written. A passing snapshot removes its stale
 pending file. It finds the repository from the
 working directory (the nearest go.mod of this module with scenarios/ beside
-it); --dir names it instead. Exit 1 if anything failed.`,
+it); --dir names it instead. Exit 1 if anything failed.
+
+Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
+seed's bug, as dshtest repro does; an invariants step then fails.`,
 		Example: `  dshtest run
   dshtest run compaction
   dshtest run --shard 2/4 --json

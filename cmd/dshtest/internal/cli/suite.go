@@ -54,6 +54,8 @@ type suiteResult struct {
 	Setup     string   // a failure before any scenario ran
 	Elapsed   time.Duration
 	Recorded  []string // fixture names snapshotted
+	// Invariants are the failed invariants steps.
+	Invariants []harness.InvariantFailure
 }
 
 func (r *suiteResult) counts() (pass, fail, skip int) {
@@ -180,6 +182,7 @@ func runSuite(r suiteRun) *suiteResult {
 	}
 	res.Complete = s.Complete()
 	res.Recorded = s.Recorded()
+	res.Invariants = s.InvariantFailures()
 	res.Elapsed = time.Since(start)
 	return res
 }
