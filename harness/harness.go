@@ -29,10 +29,15 @@ type Config struct {
 	// inventory check.
 	Scenarios []string
 
-	// Update re-records fixtures whose content changed (GOLDIE_UPDATE).
+	// Update re-records (GOLDIE_UPDATE): the screens of the snapshot
+	// steps, and the archive files their cmp steps compare with
+	// (testscript's UpdateScripts: surface, transcript and history
+	// outputs). Run re-records through Rerecord, as dshtest record does:
+	// rendered twice, written only when every scenario passed and the two
+	// renders agree, refused under CI.
 	Update bool
 	// CI refuses every recording: nothing is written, and a missing
-	// fixture is a failure even with Update.
+	// fixture is a failure.
 	CI bool
 	// PendingDir is where a snapshot that differs from its fixture (or has
 	// none) writes its new screen, as NAME.screen.new; "" writes none.
@@ -43,10 +48,6 @@ type Config struct {
 	// does. The harness itself does not read it; runners built on NewSuite
 	// (dshtest run -v) do.
 	Verbose bool
-	// UpdateScripts lets a failing cmp against a file of a scenario's
-	// archive rewrite that file (testscript's UpdateScripts), to re-record
-	// surface, transcript and history outputs. Ignored when CI is set.
-	UpdateScripts bool
 	// WorkdirRoot, when set, is where the scenarios' work directories are
 	// made (and left: the caller removes it), instead of the temporary
 	// directory.
@@ -66,18 +67,16 @@ type Config struct {
 }
 
 // ConfigFromEnv returns a Config for the given directories with Update set
-// from GOLDIE_UPDATE (1, t or true), CI from CI (IsCI), PendingDir from
-// PendingDirFromEnv, and UpdateScripts when updating outside CI.
+// from GOLDIE_UPDATE (1, t or true), CI from CI (IsCI) and PendingDir from
+// PendingDirFromEnv.
 func ConfigFromEnv(scenarioDir, fixtureDir string) Config {
-	cfg := Config{
+	return Config{
 		ScenarioDir: scenarioDir,
 		FixtureDir:  fixtureDir,
 		Update:      truthy(os.Getenv("GOLDIE_UPDATE")),
 		CI:          IsCI(os.Getenv("CI")),
 		PendingDir:  PendingDirFromEnv(os.Getenv, fixtureDir),
 	}
-	cfg.UpdateScripts = cfg.Update && !cfg.CI
-	return cfg
 }
 
 func truthy(s string) bool {
@@ -137,15 +136,15 @@ func (s *Suite) Config() Config { return s.cfg }
 
 // Params returns the testscript parameters that run the suite: the
 // scenario files, the verbs, and a per-scenario setup. With Update (and not
-// CI) and UpdateScripts a failing cmp against a file of the archive
-// rewrites the archive.
+// CI) a failing cmp against a file of the archive rewrites the archive in
+// place: re-record through Rerecord, which does so in a scratch copy.
 func (s *Suite) Params() testscript.Params {
 	p := testscript.Params{
 		Dir:                s.cfg.ScenarioDir,
 		Setup:              s.setup,
 		Cmds:               commands(),
 		RequireUniqueNames: true,
-		UpdateScripts:      s.cfg.UpdateScripts && !s.cfg.CI,
+		UpdateScripts:      s.cfg.Update && !s.cfg.CI,
 		WorkdirRoot:        s.cfg.WorkdirRoot,
 	}
 	if len(s.cfg.Scenarios) > 0 {
@@ -296,9 +295,17 @@ func ScenarioNames(dir string) ([]string, error) {
 }
 
 // Run runs every scenario as a subtest of t (TestScenarios/NAME) and, once
-// they have all finished, the closed-inventory check.
+// they have all finished, the closed-inventory check. With cfg.Update it
+// first re-records as dshtest record does (Rerecord: screens and cmp files,
+// rendered twice, nothing written if a scenario fails or the renders
+// differ, refused under CI), and the run is then the check that the
+// recorded suite passes.
 func Run(t *testing.T, cfg Config) *Suite {
 	t.Helper()
+	if cfg.Update {
+		rerecordForTest(t, cfg)
+		cfg.Update = false
+	}
 	s := NewSuite(cfg)
 	t.Cleanup(func() {
 		for _, err := range s.Inventory() {

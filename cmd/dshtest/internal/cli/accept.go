@@ -15,7 +15,6 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
-	"github.com/dshtest/dshtest/terminal"
 )
 
 // This file holds the decisions on pending snapshots (NAME.screen.new,
@@ -112,40 +111,35 @@ func rerender(root string, ps []pendingFix) (map[string][]byte, error) {
 		}
 	}
 	sort.Strings(scen)
-	origScen, err := readTree(sdir)
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Scenarios: scen}
+	rec, err := harness.Rerecord(cfg, recordOptions)
 	if err != nil {
 		return nil, err
 	}
-	origFix, err := readTree(fdir)
-	if err != nil {
-		return nil, err
-	}
-	first, err := renderScratch(root, origScen, origFix, scen, false, terminal.Projection{})
-	if err != nil {
-		return nil, err
-	}
-	if failed := failures(first.res); len(failed) > 0 {
+	if failed := rec.Failed(); len(failed) > 0 || len(rec.Invariants) > 0 {
 		var msgs []string
-		for _, o := range first.res.Outcomes {
-			if o.Status == "fail" {
-				msgs = append(msgs, o.Name+": "+o.Output)
+		for _, o := range rec.Outcomes {
+			if o.Failed {
+				msgs = append(msgs, o.Name+": "+o.Log)
 			}
 		}
 		return nil, failf("%s failed for a reason other than a changed screen: %s; nothing written",
-			invariant.Plural(len(failed), "scenario"), strings.Join(msgs, "; "))
+			invariant.Plural(len(msgs), "scenario"), strings.Join(msgs, "; "))
 	}
-	second, err := renderScratch(root, origScen, origFix, scen, false, terminal.Projection{})
-	if err != nil {
-		return nil, err
+	for _, n := range rec.Changed() {
+		if strings.HasPrefix(n, "scenarios/") {
+			return nil, failf("%s: a cmp step's file is stale too; dshtest record re-records both; nothing written", n)
+		}
 	}
 	out := map[string][]byte{}
 	for _, p := range ps {
-		f := p.Name + harness.FixtureSuffix
-		a, b := first.fixtures[f], second.fixtures[f]
-		if !bytes.Equal(a, b) {
-			return nil, failf("fixtures/%s is not reproducible (two renders differ):\n%s\nnothing written", f, compactDiff(string(a), string(b)))
+		f := "fixtures/" + p.Name + harness.FixtureSuffix
+		for _, d := range rec.Unreproducible {
+			if d.Name == f {
+				return nil, failf("%s is not reproducible (two renders differ):\n%s\nnothing written", f, d.Diff)
+			}
 		}
-		out[p.Name] = a
+		out[p.Name] = rec.New[f]
 	}
 	return out, nil
 }

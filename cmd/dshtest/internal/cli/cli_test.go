@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
@@ -193,18 +191,6 @@ func TestCompactDiffBounded(t *testing.T) {
 	}
 	if compactDiff("same\n", "same\n") != "" {
 		t.Error("a diff of equal texts")
-	}
-}
-
-func TestDiffering(t *testing.T) {
-	a := tree{"x.screen": []byte("1\n"), "y.screen": []byte("2\n")}
-	b := tree{"x.screen": []byte("1\n"), "y.screen": []byte("3\n"), "z.screen": []byte("4\n")}
-	var names []string
-	for _, d := range differing(a, b, "fixtures/", tree{}, tree{}, "scenarios/") {
-		names = append(names, d.name)
-	}
-	if diff := cmp.Diff([]string{"fixtures/y.screen", "fixtures/z.screen"}, names); diff != "" {
-		t.Errorf("differing (-want +got):\n%s", diff)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
-	"github.com/dshtest/dshtest/terminal"
 )
 
 func (a *app) recordCommand() *cobra.Command {
@@ -86,80 +85,76 @@ dshtest review, accept or reject instead.`,
 // tree is the content of a flat directory of files by name.
 type tree map[string][]byte
 
-func readTree(dir string) (tree, error) {
-	t := tree{}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return t, nil
-		}
-		return nil, err
-	}
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || harness.IsPending(e.Name()) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		t[e.Name()] = b
-	}
-	return t, nil
-}
-
-func writeTree(dir string, t tree) error {
-	// One level only: a scratch directory an interrupt removed is not
-	// made again.
-	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
-		return err
-	}
-	for name, b := range t {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// render is one update-mode run of the suite in a scratch copy.
+// render is what an update render left in the scratch copy.
 type render struct {
 	res       *suiteResult
 	fixtures  tree
 	scenarios tree
 }
 
-// renderScratch runs the suite in update mode on a scratch copy of the
-// scenarios and fixtures and returns what it left there.
-//
-// Messages name the user's files: the scratch directory's path is replaced
-// by root's in every output.
-func renderScratch(root string, scenarios, fixtures tree, names []string, all bool, proj terminal.Projection) (*render, error) {
-	tmp, err := newScratch()
-	if err != nil {
-		return nil, err
+// recordOptions render in the command's scratch directories, which an
+// interrupt removes, and start no scenario once one has come.
+var recordOptions = harness.RerecordOptions{
+	Scratch: func() (string, func(), error) {
+		dir, err := newScratch()
+		return dir, func() { dropScratch(dir) }, err
+	},
+	MayStart: scenarioMayStart,
+}
+
+// splitFiles splits a recording's files ("scenarios/NAME",
+// "fixtures/NAME") into the two directories' trees.
+func splitFiles(files map[string][]byte) (scenarios, fixtures tree) {
+	scenarios, fixtures = tree{}, tree{}
+	for name, b := range files {
+		if n, ok := strings.CutPrefix(name, "fixtures/"); ok {
+			fixtures[n] = b
+		} else {
+			scenarios[strings.TrimPrefix(name, "scenarios/")] = b
+		}
 	}
-	defer dropScratch(tmp)
-	sdir, fdir := filepath.Join(tmp, "scenarios"), filepath.Join(tmp, "fixtures")
-	if err := writeTree(sdir, scenarios); err != nil {
-		return nil, err
+	return scenarios, fixtures
+}
+
+// refused prints why a recording may not be written and returns the
+// refusal: an invariants step that failed, a scenario that failed for a
+// reason other than a changed screen, files two renders disagree on.
+func (a *app) refused(rec *harness.Rerecording) error {
+	summary := func() {
+		res := &suiteResult{Setup: rec.Setup, Elapsed: rec.Elapsed}
+		for _, o := range rec.Outcomes {
+			out := outcome{Name: o.Name, Status: "pass", Elapsed: o.Elapsed}
+			out.Seconds = float64(o.Elapsed.Milliseconds()) / 1000
+			switch {
+			case o.Failed:
+				out.Status, out.Output = "fail", o.Log
+			case o.Skipped:
+				out.Status, out.Output = "skip", o.Log
+			}
+			res.Outcomes = append(res.Outcomes, out)
+		}
+		printSummary(a.stdout, res, true)
 	}
-	if err := writeTree(fdir, fixtures); err != nil {
-		return nil, err
+	if bad := rec.Invariants; len(bad) > 0 {
+		summary()
+		var what []string
+		for _, f := range bad {
+			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
+		}
+		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
 	}
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Update: true, WorkdirRoot: tmp, Projection: proj}
-	if !all {
-		cfg.Scenarios = names
+	if failed := rec.Failed(); len(failed) > 0 {
+		summary()
+		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
+			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
-	r := &render{res: runSuite(suiteRun{cfg: cfg})}
-	r.res.unscratch(tmp, root)
-	if r.fixtures, err = readTree(fdir); err != nil {
-		return nil, err
+	if bad := rec.Unreproducible; len(bad) > 0 {
+		for _, d := range bad {
+			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", d.Name, indent(d.Diff, "    "))
+		}
+		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(bad))
 	}
-	if r.scenarios, err = readTree(sdir); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return nil
 }
 
 func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
@@ -180,42 +175,21 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	}
 	guard := a.guardInterrupts(root)
 	defer guard.stop()
-	origScen, err := readTree(sdir)
-	if err != nil {
-		return err
-	}
-	origFix, err := readTree(fdir)
-	if err != nil {
-		return err
+	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Projection: proj}
+	if !all {
+		cfg.Scenarios = names
 	}
 	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", invariant.Plural(len(names), "scenario"))
-	first, err := renderScratch(root, origScen, origFix, names, all, proj)
+	rec, err := harness.Rerecord(cfg, recordOptions)
 	if err != nil {
 		return err
 	}
-	if bad := first.res.Invariants; len(bad) > 0 {
-		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
-		var what []string
-		for _, f := range bad {
-			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
-		}
-		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
-	}
-	if failed := failures(first.res); len(failed) > 0 {
-		printSummary(a.stdout, &suiteResult{Outcomes: first.res.Outcomes, Setup: first.res.Setup, Elapsed: first.res.Elapsed}, true)
-		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
-	}
-	second, err := renderScratch(root, origScen, origFix, names, all, proj)
-	if err != nil {
+	if err := a.refused(rec); err != nil {
 		return err
 	}
-	if bad := differing(first.fixtures, second.fixtures, "fixtures/", first.scenarios, second.scenarios, "scenarios/"); len(bad) > 0 {
-		for _, d := range bad {
-			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", d.name, indent(d.diff, "    "))
-		}
-		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(bad))
-	}
+	origScen, origFix := splitFiles(rec.Old)
+	first := &render{res: &suiteResult{Recorded: rec.Recorded}}
+	first.scenarios, first.fixtures = splitFiles(rec.New)
 
 	// Classify fixtures.
 	recorded := map[string]bool{}
@@ -310,10 +284,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return err
 	}
 	defer dropScratch(work)
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, PendingDir: fdir, WorkdirRoot: work, Projection: proj}
-	if !all {
-		cfg.Scenarios = names
-	}
+	cfg.PendingDir, cfg.WorkdirRoot = fdir, work
 	after := runSuite(suiteRun{cfg: cfg})
 	if !all || !prune {
 		after.Inventory = nil // orphans are reported above
@@ -343,49 +314,6 @@ func shellQuote(s string) string {
 		}
 	}
 	return s
-}
-
-// failures names the scenarios that failed in an update-mode run.
-func failures(res *suiteResult) []string {
-	var out []string
-	for _, o := range res.Outcomes {
-		if o.Status == "fail" {
-			out = append(out, o.Name)
-		}
-	}
-	if res.Setup != "" {
-		out = append(out, "setup")
-	}
-	return out
-}
-
-type fileDiff struct{ name, diff string }
-
-// differing lists the files that differ between two renders.
-func differing(a1, b1 tree, p1 string, a2, b2 tree, p2 string) []fileDiff {
-	var out []fileDiff
-	cmp := func(a, b tree, prefix string) {
-		keys := map[string]bool{}
-		for k := range a {
-			keys[k] = true
-		}
-		for k := range b {
-			keys[k] = true
-		}
-		var names []string
-		for k := range keys {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !bytes.Equal(a[k], b[k]) {
-				out = append(out, fileDiff{prefix + k, compactDiff(string(a[k]), string(b[k]))})
-			}
-		}
-	}
-	cmp(a1, b1, p1)
-	cmp(a2, b2, p2)
-	return out
 }
 
 // printChanges prints each changed file with a compact diff, grouping files
