@@ -67,13 +67,16 @@ type Config struct {
 }
 
 // ConfigFromEnv returns a Config for the given directories with Update set
-// from GOLDIE_UPDATE (1, t or true), CI from CI (IsCI) and PendingDir from
-// PendingDirFromEnv.
+// from GOLDIE_UPDATE (1, t or true) or go test's -update flag, when the
+// test binary defines one (goldie's or teatest's golden package: the
+// harness never defines it, and looks it up when called), CI from CI
+// (IsCI) and PendingDir from PendingDirFromEnv.
 func ConfigFromEnv(scenarioDir, fixtureDir string) Config {
+	update, _ := updateFlag()
 	return Config{
 		ScenarioDir: scenarioDir,
 		FixtureDir:  fixtureDir,
-		Update:      truthy(os.Getenv("GOLDIE_UPDATE")),
+		Update:      update || truthy(os.Getenv("GOLDIE_UPDATE")),
 		CI:          IsCI(os.Getenv("CI")),
 		PendingDir:  PendingDirFromEnv(os.Getenv, fixtureDir),
 	}
@@ -119,6 +122,9 @@ type Suite struct {
 	divergences []Divergence
 	mismatches  []Mismatch
 	invariants  []InvariantFailure
+	// goTest says the suite runs under go test (Run): a mismatch then also
+	// says how go test re-records.
+	goTest bool
 }
 
 // NewSuite returns a suite for cfg.
@@ -229,6 +235,9 @@ func (s *Suite) setup(env *testscript.Env) error {
 		for _, m := range st.mismatches {
 			t.Log("FAIL: " + m.Message())
 		}
+		if len(st.mismatches) > 0 && s.goTest {
+			t.Log(updateHint())
+		}
 		if len(st.mismatches) > 0 && !failed {
 			t.FailNow()
 		}
@@ -307,6 +316,7 @@ func Run(t *testing.T, cfg Config) *Suite {
 		cfg.Update = false
 	}
 	s := NewSuite(cfg)
+	s.goTest = true
 	t.Cleanup(func() {
 		for _, err := range s.Inventory() {
 			t.Error(err)
