@@ -72,23 +72,6 @@ func (r *suiteResult) counts() (pass, fail, skip int) {
 	return
 }
 
-// unscratch rewrites every output of a run made in the scratch directory
-// tmp so that it names the files under root instead (as paths relative to
-// the working directory's view of root: "scenarios/x.txtar").
-func (r *suiteResult) unscratch(tmp, root string) {
-	fix := func(s string) string {
-		s = strings.ReplaceAll(s, tmp+string(filepath.Separator), "")
-		return strings.ReplaceAll(s, tmp, root)
-	}
-	for i := range r.Outcomes {
-		r.Outcomes[i].Output = fix(r.Outcomes[i].Output)
-	}
-	for i := range r.Inventory {
-		r.Inventory[i] = fix(r.Inventory[i])
-	}
-	r.Setup = fix(r.Setup)
-}
-
 // failed reports whether the run failed: a scenario, the inventory, or
 // the setup.
 func (r *suiteResult) failed() bool {
