@@ -60,9 +60,9 @@ bench-repro:
 ## every shape × size × form (SHAPES, SIZES, FORMS, COMMANDS select; RUNS
 ## runs of each, the median, 0 picking by the log's size; KEEP=DIR keeps
 ## the logs and reuses them): wall time, peak RSS, view's first screen
-## and keys, against issue 16's targets, printed and written to
-## bench/shapes.md; then the memory test (TestMemory), which fails while a
-## command's peak RSS is over its budget
+## and keys, against the targets of benchmarks/internal/targets, printed
+## and written to bench/shapes.md; then the memory test (TestMemory), which
+## fails while a command's peak RSS is over its budget
 bench-shapes:
 	$(GO) run ./benchmarks/cmd/benchshapes -shapes $(SHAPES) -sizes $(SIZES) -forms $(FORMS) \
 	  -commands $(COMMANDS) -count $(RUNS) $(if $(KEEP),-keep $(KEEP)) -o bench/shapes.md

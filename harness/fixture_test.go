@@ -11,10 +11,11 @@ import (
 	"github.com/dshtest/dshtest/screen"
 )
 
-// TestCompactionFixturePair pins the design note's contract on the
-// committed files: the replayed compaction and the live path's wide
-// screen are byte-identical, and they show the preserved prompt, the full
-// tool card and exactly one marker, never the checkpoint's payload.
+// TestCompactionFixturePair pins the compaction contract (a compaction
+// replaces what it shadowed, it does not append) on the committed files:
+// the replayed compaction and the live path's wide screen are
+// byte-identical, and they show the preserved prompt, the full tool card
+// and exactly one marker, never the checkpoint's payload.
 func TestCompactionFixturePair(t *testing.T) {
 	replayed := readFixture(t, "surface-replayed-compaction")
 	wide := readFixture(t, "surface-after-compaction-wide")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 )
 
@@ -73,6 +74,6 @@ func prunedData(c PruneConfig, data json.RawMessage) (out json.RawMessage, textL
 		}
 	}
 	block["content"] = blocks
-	out, err = logbuild.Marshal(d)
+	out, err = jsonobj.Marshal(d)
 	return out, textLen, true, err
 }

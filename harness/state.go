@@ -7,7 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
@@ -224,7 +224,7 @@ func (s *script) appendLabelled(ts *testscript.TestScript, p parsed, at int, evs
 
 // mustJSON marshals v without HTML escaping.
 func mustJSON(v any) json.RawMessage {
-	b, err := logbuild.Marshal(v)
+	b, err := jsonobj.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("harness: marshal %T: %v", v, err))
 	}

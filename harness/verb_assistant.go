@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -36,7 +37,7 @@ func verbAssistant(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("assistant: want at most one TEXT argument (quote it), got %d", len(p.pos))
 		}
 		seq := s.nextSeq()
-		var content []logbuild.Object
+		var content []jsonobj.Object
 		if r, ok := p.get("reasoning"); ok {
 			r, err := textArg(ts, "assistant", r)
 			if err != nil {
@@ -73,9 +74,9 @@ func verbAssistant(ts *testscript.TestScript, neg bool, args []string) {
 
 // toolFlags turns the --tool NAME:ARGS [--id ID] pairs into tool-call
 // blocks.
-func toolFlags(p parsed, seq int64) ([]logbuild.Object, error) {
+func toolFlags(p parsed, seq int64) ([]jsonobj.Object, error) {
 	type call struct{ id, name, args string }
-	var out []logbuild.Object
+	var out []jsonobj.Object
 	var cur *call
 	flush := func() {
 		if cur != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
@@ -107,7 +108,7 @@ func verbCompact(ts *testscript.TestScript, neg bool, args []string) {
 				}
 			}
 			shadowed := s.shadowed(from, to)
-			blocks := []logbuild.Object{logbuild.TextBlock(summary)}
+			blocks := []jsonobj.Object{logbuild.TextBlock(summary)}
 			summarySeq := seq + int64(len(evs))
 			evs = append(evs,
 				logOnly(names.Summary, tx.compaction().Data(logbuild.Summary{Summary: blocks, Shadowed: shadowed,
@@ -136,7 +137,7 @@ func (tx *openCompaction) compaction() logbuild.Tx {
 }
 
 // checkpointEvent is the checkpoint user/message of log.md §9.4.
-func checkpointEvent(tx *openCompaction, summary []logbuild.Object, from, to int64, sources []int64, seq int64) sessionlog.Event {
+func checkpointEvent(tx *openCompaction, summary []jsonobj.Object, from, to int64, sources []int64, seq int64) sessionlog.Event {
 	msg := logbuild.UserMessage(logbuild.SeqID("checkpoint", seq), logbuild.CheckpointContent(summary),
 		json.RawMessage(sessionlog.CompactCheckpointSource(tx.id, tx.command)))
 	return surfaceReplace(sessionlog.TypeUserMessage, msg, from, to, sources)

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -29,7 +30,7 @@ func verbInject(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		var source logbuild.Object
+		var source jsonobj.Object
 		pos := p.pos
 		if kind, ok := p.get("kind"); ok {
 			source = logbuild.KindSource(kind)
@@ -49,7 +50,7 @@ func verbInject(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}
 		msg := logbuild.UserMessage(logbuild.SeqID("context", s.nextSeq()),
-			[]logbuild.Object{logbuild.TextBlock(text)}, source)
+			[]jsonobj.Object{logbuild.TextBlock(text)}, source)
 		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeUserMessage, msg, nil))
 		return err
 	})

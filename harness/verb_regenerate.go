@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -44,7 +45,7 @@ func verbRegenerate(ts *testscript.TestScript, neg bool, args []string) {
 			_ = json.Unmarshal(e.Data, &at)
 		}
 		data := logbuild.Assistant{Turn: at.Turn, Step: at.Step, Message: logbuild.ModelMessage(
-			logbuild.SeqID("regenerated", s.nextSeq()), []logbuild.Object{logbuild.TextBlock(text)}, logbuild.DefaultModel)}
+			logbuild.SeqID("regenerated", s.nextSeq()), []jsonobj.Object{logbuild.TextBlock(text)}, logbuild.DefaultModel)}
 		_, err = s.appendLabelled(ts, p, 0, surfaceReplace(sessionlog.TypeAssistantMessage, data.Data(), seq, seq, []int64{seq}))
 		return err
 	})

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -46,7 +47,7 @@ func verbReplace(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}
 		msg := logbuild.UserMessage(logbuild.SeqID("replacement", s.nextSeq()),
-			[]logbuild.Object{logbuild.TextBlock(text)}, logbuild.PluginSource(plugin))
+			[]jsonobj.Object{logbuild.TextBlock(text)}, logbuild.PluginSource(plugin))
 		_, err = s.appendLabelled(ts, p, 0, surfaceReplace(sessionlog.TypeUserMessage, msg, from, to, s.shadowed(from, to)))
 		return err
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -47,7 +48,7 @@ func verbSessionRef(ts *testscript.TestScript, neg bool, args []string) {
 		if p.has("malformed") {
 			refs[len(refs)-1].Label = nil
 		}
-		objs := make([]logbuild.Object, len(refs))
+		objs := make([]jsonobj.Object, len(refs))
 		for i, r := range refs {
 			objs[i] = r.Object()
 		}
@@ -55,7 +56,7 @@ func verbSessionRef(ts *testscript.TestScript, neg bool, args []string) {
 		// was a map); its fixtures pin that order.
 		source := logbuild.SortedObject(logbuild.SessionRefSource(objs))
 		msg := logbuild.UserMessage(logbuild.SeqID("reference", s.nextSeq()),
-			[]logbuild.Object{logbuild.TextBlock(strings.Join(text, "\n"))}, source)
+			[]jsonobj.Object{logbuild.TextBlock(strings.Join(text, "\n"))}, source)
 		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeUserMessage, msg, nil))
 		return err
 	})

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -28,7 +29,7 @@ func verbSteer(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}
 		data := logbuild.Steering(s.turn, logbuild.UserMessage(logbuild.SeqID("steer", s.nextSeq()),
-			[]logbuild.Object{logbuild.TextBlock(text)}, logbuild.UserSource()))
+			[]jsonobj.Object{logbuild.TextBlock(text)}, logbuild.UserSource()))
 		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeSteeringMessage, data, nil))
 		return err
 	})

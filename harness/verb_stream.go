@@ -5,6 +5,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
@@ -81,6 +82,6 @@ func verbStream(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // chunkEvent is assistant/chunk {turn, step, chunk} in the current step.
-func chunkEvent(s *script, c logbuild.Object) sessionlog.Event {
+func chunkEvent(s *script, c jsonobj.Object) sessionlog.Event {
 	return logOnly(sessionlog.TypeAssistantChunk, logbuild.Chunk(s.turn, s.step, c))
 }

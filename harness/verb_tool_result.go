@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -72,7 +73,7 @@ func verbToolResult(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		seq := s.nextSeq()
 		data := logbuild.ToolResult{Turn: s.turn, Step: s.step, ID: logbuild.SeqID("result", seq), CallID: id,
-			Content: []logbuild.Object{logbuild.TextBlock(text)}, IsError: p.has("error"), AlwaysIsError: true,
+			Content: []jsonobj.Object{logbuild.TextBlock(text)}, IsError: p.has("error"), AlwaysIsError: true,
 			Meta: logbuild.FromMap(meta)}
 		var sources []int64
 		if c, ok := s.calls[id]; ok {

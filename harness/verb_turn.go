@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -33,7 +34,7 @@ func verbTurn(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			return err
 		}
-		var trigger logbuild.Object
+		var trigger jsonobj.Object
 		if p.has("old") {
 			trigger = logbuild.Trigger("message", logbuild.UserSource())
 		}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -31,7 +32,7 @@ func verbUser(ts *testscript.TestScript, neg bool, args []string) {
 			return err
 		}
 		msg := logbuild.UserMessage(logbuild.SeqID("user", s.nextSeq()),
-			[]logbuild.Object{logbuild.TextBlock(text)}, logbuild.UserSource())
+			[]jsonobj.Object{logbuild.TextBlock(text)}, logbuild.UserSource())
 		_, err = s.appendLabelled(ts, p, 0, surfaceAppend(sessionlog.TypeUserMessage, msg, nil))
 		return err
 	})

@@ -22,7 +22,8 @@ type Settings struct {
 	HideReasoning bool
 	Tools         display.ToolMode
 	// Now is the injected clock reading, epoch ms: open timing buckets and
-	// the standalone compaction indicator count up to it.
+	// the standalone compaction indicator count up to it. An offline
+	// rendering of a log takes FrozenNow.
 	Now int64
 	// Location formats "Completed" stamps; nil means UTC.
 	Location *time.Location
@@ -30,6 +31,16 @@ type Settings struct {
 	Presenters *cards.Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
+}
+
+// FrozenNow is the clock every offline rendering of a log uses: the time of
+// its last event, so open timing buckets read the same on every run. It is
+// 0 for no events.
+func FrozenNow(events []sessionlog.Event) int64 {
+	if len(events) == 0 {
+		return 0
+	}
+	return events[len(events)-1].Time
 }
 
 // Document is a rendered transcript: one styled row per line (SGR only, no

@@ -3,12 +3,12 @@ package terminal
 import (
 	"iter"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
@@ -386,14 +386,6 @@ func (m *Model) headerRow(v *viewport) string {
 	return v.r.pal.Padded(display.TruncateLine(l, v.s.Width), v.s.Width, plain)
 }
 
-// plural formats a count with its noun: "1 event", "2 events".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
 func (m *Model) status(v *viewport) string {
 	var b strings.Builder
 	b.WriteString(display.EscapeInline(m.cfg.SessionID))
@@ -402,9 +394,9 @@ func (m *Model) status(v *viewport) string {
 		b.WriteString(display.EscapeInline(m.statusText))
 	}
 	b.WriteString(" · ")
-	b.WriteString(plural(m.events, "event"))
+	b.WriteString(words.Plural(m.events, "event"))
 	b.WriteString(" · ")
-	b.WriteString(plural(len(m.markers), "compaction"))
+	b.WriteString(words.Plural(len(m.markers), "compaction"))
 	b.WriteString(" · tools ")
 	b.WriteString(m.tools.String())
 	b.WriteString(" · reasoning ")

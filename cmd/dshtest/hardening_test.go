@@ -18,9 +18,10 @@ import (
 	"github.com/dshtest/dshtest/internal/testkit/hostile"
 )
 
-// TestHardening runs testdata/hardening/*.txtar: the attacks of issue 15
-// (hostile logs, file-system tricks, interruptions, failed writes) against
-// the built command. Scripts have the commands of TestScript and:
+// TestHardening runs testdata/hardening/*.txtar: the attacks the command
+// must withstand (hostile logs, file-system tricks, interruptions, failed
+// writes) against the built command. Scripts have the commands of
+// TestScript and:
 //
 //	hostile IN OUT     write OUT: the log IN with the payload (ESC, OSC, CSI,
 //	                   C1, BiDi, BOM, separators, tags, DEL) appended to every

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshtest/dshtest/cmd/dshtest/internal/cli"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 )
 
@@ -25,7 +26,10 @@ var killScenarios = []string{"live-session", "tool-visibility-cycle", "reasoning
 // (some missing, some changed). After each kill every fixture is whole (the
 // old or the new file, never a torn one), a SIGINT leaves no temporary file
 // or scratch directory, and a second record finishes: the fixtures are the
-// recorded ones and nothing of ours is left behind.
+// recorded ones and nothing of ours is left behind. A SIGINT record's guard
+// caught exits 130 and says "record interrupted"; one that killed the
+// process landed outside record (while the process started, or after the
+// summary), and before it nothing may have been written.
 func TestRecordKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the kill test runs record 40 times")
@@ -103,30 +107,37 @@ func TestRecordKilled(t *testing.T) {
 		time.Sleep(delay)
 		_ = cmd.Process.Signal(sig)
 		err := cmd.Wait()
-		code := 0
+		// An exit status (code) and a death by a signal's default action
+		// (killedBy) are told apart: record's guard exits 130 itself, and
+		// only a signal it did not catch kills the process.
+		code, killedBy := 0, syscall.Signal(0)
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			code = ee.ExitCode()
 			if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
-				code = 128 + int(st.Signal())
+				code, killedBy = -1, st.Signal()
 			}
 		}
-		t.Logf("run %d: %v after %v: exit %d %s", i, sig, delay.Round(time.Millisecond), code,
-			strings.TrimSpace(cmd.Stderr.(*bytes.Buffer).String()))
+		stderr := strings.TrimSpace(cmd.Stderr.(*bytes.Buffer).String())
+		t.Logf("run %d: %v after %v: exit %d, killed by %v: %s", i, sig, delay.Round(time.Millisecond), code, killedBy, stderr)
 		switch {
-		case code == 0:
-		case sig == syscall.SIGINT && code == 130:
-			// An interrupt during the run is said; one that lands after
-			// record has finished and printed its summary (its guard is
-			// gone, the process is exiting) ends it with nothing left to
-			// say or clean.
-			finished := regexp.MustCompile(`(?m)^record: \d+ created, `).Match(cmd.Stdout.(*bytes.Buffer).Bytes())
-			if !finished && !strings.Contains(cmd.Stderr.(*bytes.Buffer).String(), "record interrupted") {
-				t.Errorf("run %d: SIGINT, exit 130 without saying so: %s", i, cmd.Stderr)
+		case killedBy == 0 && code == 0:
+		case killedBy == 0 && code == cli.ExitInterrupted && sig == syscall.SIGINT:
+			// The guard caught it: every interrupted record says so.
+			if !strings.Contains(stderr, "record interrupted") {
+				t.Errorf("run %d: SIGINT, exit 130 without saying so: %q", i, stderr)
 			}
-		case sig == syscall.SIGKILL && code == 128+9:
+		case killedBy == syscall.SIGINT && sig == syscall.SIGINT:
+			// No guard caught it: it landed before record began (the
+			// process was starting) or after record had ended (its
+			// summary printed). Before, nothing may have been written.
+			finished := regexp.MustCompile(`(?m)^record: \d+ created, `).Match(cmd.Stdout.(*bytes.Buffer).Bytes())
+			if !finished {
+				checkUntouched(t, i, repo, golden, stale)
+			}
+		case killedBy == syscall.SIGKILL && sig == syscall.SIGKILL:
 		default:
-			t.Fatalf("run %d: %v: exit %d: %s%s", i, sig, code, cmd.Stdout, cmd.Stderr)
+			t.Fatalf("run %d: %v: exit %d, killed by %v: %s%s", i, sig, code, killedBy, cmd.Stdout, cmd.Stderr)
 		}
 		checkWhole(t, i, repo, golden, stale)
 		if sig == syscall.SIGINT {
@@ -179,6 +190,27 @@ func checkWhole(t *testing.T, run int, repo string, golden, stale map[string][]b
 		case bytes.Equal(got, want), wasStale && bytes.Equal(got, old):
 		default:
 			t.Fatalf("run %d: fixtures/%s is torn (%d bytes)", run, name, len(got))
+		}
+	}
+}
+
+// checkUntouched: every fixture is as staleFixtures left it.
+func checkUntouched(t *testing.T, run int, repo string, golden, stale map[string][]byte) {
+	t.Helper()
+	for name, fresh := range golden {
+		got, err := os.ReadFile(filepath.Join(repo, "fixtures", name))
+		want, wasStale := stale[name]
+		if !wasStale {
+			want = fresh
+		}
+		switch {
+		case err != nil && wasStale && want == nil:
+		case err != nil:
+			t.Fatalf("run %d: fixtures/%s: %v", run, name, err)
+		case want == nil:
+			t.Fatalf("run %d: fixtures/%s was written by a record killed before it began", run, name)
+		case !bytes.Equal(got, want):
+			t.Fatalf("run %d: fixtures/%s changed under a record killed before it began", run, name)
 		}
 	}
 }

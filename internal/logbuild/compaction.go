@@ -1,6 +1,9 @@
 package logbuild
 
-import "github.com/dshtest/dshtest/sessionlog"
+import (
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
+	"github.com/dshtest/dshtest/sessionlog"
+)
 
 // CompactionTypes are the event types of a compaction transaction in one
 // vocabulary.
@@ -24,27 +27,27 @@ type Tx struct {
 }
 
 // ids appends the transaction's ids to o.
-func (tx Tx) ids(o Object) Object {
+func (tx Tx) ids(o jsonobj.Object) jsonobj.Object {
 	if tx.Older {
 		return o
 	}
-	o = append(o, Field{"compactionId", tx.CompactionID})
+	o = append(o, jsonobj.Field{"compactionId", tx.CompactionID})
 	if tx.SourceCommandID != "" {
-		o = append(o, Field{"sourceCommandId", tx.SourceCommandID})
+		o = append(o, jsonobj.Field{"sourceCommandId", tx.SourceCommandID})
 	}
 	return o
 }
 
 // Start is the payload of compaction/start (compact/start). turn is the
 // owning turn, or nil (written as null) for a standalone compaction.
-func (tx Tx) Start(turn any) Object { return append(tx.ids(nil), Field{"turn", turn}) }
+func (tx Tx) Start(turn any) jsonobj.Object { return append(tx.ids(nil), jsonobj.Field{"turn", turn}) }
 
 // End is the payload of compaction/end (compact/end); errText set makes it
 // a failed end.
-func (tx Tx) End(turn any, errText *string) Object {
-	o := append(tx.ids(nil), Field{"turn", turn})
+func (tx Tx) End(turn any, errText *string) jsonobj.Object {
+	o := append(tx.ids(nil), jsonobj.Field{"turn", turn})
 	if errText != nil {
-		o = append(o, Field{"error", *errText})
+		o = append(o, jsonobj.Field{"error", *errText})
 	}
 	return o
 }
@@ -52,9 +55,9 @@ func (tx Tx) End(turn any, errText *string) Object {
 // Summary is a compaction summary's content (log.md §9.3). Optional
 // members are written when set.
 type Summary struct {
-	Summary []Object
+	Summary []jsonobj.Object
 	// RawOutput and LLMStreamCall (newer vocabulary only).
-	RawOutput     []Object
+	RawOutput     []jsonobj.Object
 	LLMStreamCall bool
 	Shadowed      []int64 // the shadowed surface nodes, in surface order
 	Start, End    int64   // shadowedRange
@@ -66,26 +69,26 @@ type Summary struct {
 }
 
 // Data is the payload of compaction/summary (compact/summary).
-func (tx Tx) Data(s Summary) Object {
-	o := append(tx.ids(nil), Field{"summary", s.Summary})
+func (tx Tx) Data(s Summary) jsonobj.Object {
+	o := append(tx.ids(nil), jsonobj.Field{"summary", s.Summary})
 	if s.RawOutput != nil {
-		o = append(o, Field{"rawOutput", s.RawOutput}, Field{"llmStreamCall", s.LLMStreamCall})
+		o = append(o, jsonobj.Field{"rawOutput", s.RawOutput}, jsonobj.Field{"llmStreamCall", s.LLMStreamCall})
 	}
 	o = append(o,
-		Field{"shadowedRange", Range(s.Start, s.End)},
-		Field{"shadowedSeqs", s.Shadowed},
-		Field{"shadowedTokenCount", s.Tokens},
-		Field{"provider", s.Provider}, Field{"model", s.Model})
+		jsonobj.Field{"shadowedRange", Range(s.Start, s.End)},
+		jsonobj.Field{"shadowedSeqs", s.Shadowed},
+		jsonobj.Field{"shadowedTokenCount", s.Tokens},
+		jsonobj.Field{"provider", s.Provider}, jsonobj.Field{"model", s.Model})
 	if s.MaxTokens != 0 {
-		o = append(o, Field{"maxTokens", s.MaxTokens}, Field{"usage", s.Usage})
+		o = append(o, jsonobj.Field{"maxTokens", s.MaxTokens}, jsonobj.Field{"usage", s.Usage})
 	}
 	return o
 }
 
 // CheckpointContent is the content of a compaction checkpoint (log.md
 // §9.4): the preamble, the summary's blocks, and the closing tag.
-func CheckpointContent(summary []Object) []Object {
-	out := []Object{TextBlock(sessionlog.CheckpointPreamble + "\n\n<compacted-summary>")}
+func CheckpointContent(summary []jsonobj.Object) []jsonobj.Object {
+	out := []jsonobj.Object{TextBlock(sessionlog.CheckpointPreamble + "\n\n<compacted-summary>")}
 	out = append(out, summary...)
 	return append(out, TextBlock("</compacted-summary>"))
 }

@@ -20,10 +20,12 @@
 //   - the id schemes (SeqID and friends for the harness, GenMessageID and
 //     friends for the generator) and the provider and models both claim.
 //
-// Builders return ordered values (Object, []Object) rather than bytes: each
-// caller encodes them with its own encoder (the harness with encoding/json,
-// the generator with its JSON.stringify-like writer), which is what keeps
-// the logs each writes byte for byte as they were. Where the harness wrote
-// a payload from a map, it passes the builder's Object through Sorted to
-// keep encoding/json's key order.
+// Builders return ordered values (jsonobj.Object, []jsonobj.Object) rather
+// than bytes: each caller encodes them with its own encoder (the harness with
+// encoding/json, the generator with its JSON.stringify-like writer), which is
+// what keeps the logs each writes byte for byte as they were. Where the
+// harness wrote a payload from a map, it passes the builder's object through
+// Sorted to keep encoding/json's key order.
 package logbuild
+
+import ()

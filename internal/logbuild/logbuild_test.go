@@ -2,6 +2,8 @@ package logbuild
 
 import (
 	"testing"
+
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 )
 
 func TestShapes(t *testing.T) {
@@ -28,10 +30,10 @@ func TestShapes(t *testing.T) {
 			`{"turn":0,"step":0,"provider":"deepseek-official","mode":"always","policyKey":"p","retry":2,"delayMs":1,"failure":{"message":""}}`},
 		{"empty assistant", Assistant{Turn: 1, Step: 1, Message: ModelMessage("a-1", nil, DefaultModel), Interrupted: true}.Data(),
 			`{"turn":1,"step":1,"message":{"id":"a-1","role":"assistant","content":[],"source":{"kind":"model","provider":"deepseek-official","model":"deepseek-v4-flash"}},"interrupted":true}`},
-		{"tool result", ToolResult{Turn: 1, Step: 2, ID: "r", CallID: "c", Content: []Object{TextBlock("t")},
+		{"tool result", ToolResult{Turn: 1, Step: 2, ID: "r", CallID: "c", Content: []jsonobj.Object{TextBlock("t")},
 			Error: ToolError("X"), Meta: FromMap(map[string]any{"z": 1, "a": 2})}.Data(),
 			`{"turn":1,"step":2,"message":{"id":"r","role":"user","content":[{"type":"tool-result","toolCallId":"c","content":[{"type":"text","text":"t"}]}],"source":{"kind":"tool","callId":"c"}},"error":{"name":"ToolError","code":"X"},"meta":{"a":2,"z":1}}`},
-		{"older tool result block", ToolResultBlock("c", []Object{}, false, true),
+		{"older tool result block", ToolResultBlock("c", []jsonobj.Object{}, false, true),
 			`{"type":"tool-result","toolCallId":"c","content":[],"isError":false}`},
 		{"tool call delta", Chunk(1, 1, ToolCallDelta(0, "c", "", "{")),
 			`{"turn":1,"step":1,"chunk":{"type":"tool-call-delta","index":0,"id":"c","argumentsDelta":"{"}}`},
@@ -42,7 +44,7 @@ func TestShapes(t *testing.T) {
 		{"ids", []string{SeqID("user", 3), SeqCallID(4, 1), SeqCompactionID(2), GenMessageID(5, 0x12345), GenCallID(6, 0xabcdef12), GenCommandID(1)},
 			`["user-3","call-4-1","cmp-2","msg-5-2345","call_6_cdef12","cmd-1"]`},
 	} {
-		got, err := Marshal(tc.v)
+		got, err := jsonobj.Marshal(tc.v)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -3,6 +3,8 @@ package logbuild
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 )
 
 // PruneMarker is inserted once at the cut of a pruned tool result
@@ -41,8 +43,8 @@ func (c PruneConfig) Prune(text string) (string, bool) {
 
 // PruneRecord is the payload of compaction/prune (newer vocabulary only)
 // for one pruned tool result at seq.
-func PruneRecord(seq, tokens int64) Object {
-	return Object{
+func PruneRecord(seq, tokens int64) jsonobj.Object {
+	return jsonobj.Object{
 		{"shadowedRange", Range(seq, seq)},
 		{"shadowedSeqs", []int64{seq}},
 		{"shadowedTokenCount", tokens},

@@ -1,27 +1,31 @@
 package logbuild
 
+import (
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
+)
+
 // TurnStart is the payload of turn/start. trigger, when non-nil, is the
 // older vocabulary's trigger (see Trigger).
-func TurnStart(turn int64, trigger Object) Object {
-	o := Object{{"turn", turn}}
+func TurnStart(turn int64, trigger jsonobj.Object) jsonobj.Object {
+	o := jsonobj.Object{{"turn", turn}}
 	if trigger != nil {
-		o = append(o, Field{"trigger", trigger})
+		o = append(o, jsonobj.Field{"trigger", trigger})
 	}
 	return o
 }
 
 // Trigger is an older turn/start trigger {kind, source}; a nil source (a
 // retry) is not written.
-func Trigger(kind string, source any) Object {
-	o := Object{{"kind", kind}}
+func Trigger(kind string, source any) jsonobj.Object {
+	o := jsonobj.Object{{"kind", kind}}
 	if source != nil {
-		o = append(o, Field{"source", source})
+		o = append(o, jsonobj.Field{"source", source})
 	}
 	return o
 }
 
 // Step is the payload of step/start and of step/end.
-func Step(turn, step int64) Object { return Object{{"turn", turn}, {"step", step}} }
+func Step(turn, step int64) jsonobj.Object { return jsonobj.Object{{"turn", turn}, {"step", step}} }
 
 // Failure is an error object: {message, code, status}. Code is written
 // when set (also when empty), Status when non-zero.
@@ -32,13 +36,13 @@ type Failure struct {
 }
 
 // Object is the failure's JSON object.
-func (f Failure) Object() Object {
-	o := Object{{"message", f.Message}}
+func (f Failure) Object() jsonobj.Object {
+	o := jsonobj.Object{{"message", f.Message}}
 	if f.Code != nil {
-		o = append(o, Field{"code", *f.Code})
+		o = append(o, jsonobj.Field{"code", *f.Code})
 	}
 	if f.Status != 0 {
-		o = append(o, Field{"status", f.Status})
+		o = append(o, jsonobj.Field{"status", f.Status})
 	}
 	return o
 }
@@ -61,28 +65,30 @@ type EndReason struct {
 
 // Object is the reason's JSON object: kind, step, failure, message, code,
 // error, reason.
-func (r EndReason) Object() Object {
-	o := Object{{"kind", r.Kind}}
+func (r EndReason) Object() jsonobj.Object {
+	o := jsonobj.Object{{"kind", r.Kind}}
 	if r.Step != nil {
-		o = append(o, Field{"step", *r.Step})
+		o = append(o, jsonobj.Field{"step", *r.Step})
 	}
 	if r.Failure != nil {
-		o = append(o, Field{"failure", r.Failure.Object()})
+		o = append(o, jsonobj.Field{"failure", r.Failure.Object()})
 	}
 	if r.Plain != nil {
 		o = append(o, r.Plain.Object()...)
 	}
 	if r.Error != nil {
-		o = append(o, Field{"error", r.Error.Object()})
+		o = append(o, jsonobj.Field{"error", r.Error.Object()})
 	}
 	if r.Cause != nil {
-		o = append(o, Field{"reason", KindSource(*r.Cause)})
+		o = append(o, jsonobj.Field{"reason", KindSource(*r.Cause)})
 	}
 	return o
 }
 
 // TurnEnd is the payload of turn/end.
-func TurnEnd(turn int64, reason Object) Object { return Object{{"turn", turn}, {"reason", reason}} }
+func TurnEnd(turn int64, reason jsonobj.Object) jsonobj.Object {
+	return jsonobj.Object{{"turn", turn}, {"reason", reason}}
+}
 
 // Retry modes. An "always" retry has no maxRetries.
 const (
@@ -102,11 +108,11 @@ type Retry struct {
 }
 
 // Data is the payload of llm/retry.
-func (r Retry) Data() Object {
-	o := Object{{"turn", r.Turn}, {"step", r.Step}, {"provider", DefaultProvider},
+func (r Retry) Data() jsonobj.Object {
+	o := jsonobj.Object{{"turn", r.Turn}, {"step", r.Step}, {"provider", DefaultProvider},
 		{"mode", r.Mode}, {"policyKey", r.PolicyKey}, {"retry", r.N}}
 	if r.Mode != RetryAlways {
-		o = append(o, Field{"maxRetries", r.Max})
+		o = append(o, jsonobj.Field{"maxRetries", r.Max})
 	}
-	return append(o, Field{"delayMs", r.DelayMs}, Field{"failure", Failure{Message: r.Failure}.Object()})
+	return append(o, jsonobj.Field{"delayMs", r.DelayMs}, jsonobj.Field{"failure", Failure{Message: r.Failure}.Object()})
 }

@@ -3,6 +3,7 @@ package container
 import (
 	"strconv"
 
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -43,16 +44,8 @@ func (w Warning) Text() string {
 	if unit == "" {
 		unit = "line"
 	}
-	return "torn tail (" + w.Reason + "): dropped " + plural(w.Dropped, unit) +
+	return "torn tail (" + w.Reason + "): dropped " + words.Plural(w.Dropped, unit) +
 		", using the " + strconv.FormatInt(w.Kept, 10) + " events before it"
 }
 
 func (w Warning) String() string { return w.Pos.String() + ": " + w.Text() }
-
-func plural(n int, word string) string {
-	s := strconv.Itoa(n) + " " + word
-	if n != 1 {
-		s += "s"
-	}
-	return s
-}

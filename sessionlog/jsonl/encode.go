@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -72,7 +72,7 @@ func AppendEvent(dst []byte, ev *sessionlog.Event) ([]byte, error) {
 		}
 	}
 	dst = append(dst, `{"type":`...)
-	dst = AppendJSONString(dst, ev.Type)
+	dst = jsonobj.AppendString(dst, ev.Type)
 	dst = append(dst, `,"seq":`...)
 	dst = strconv.AppendInt(dst, ev.Seq, 10)
 	dst = append(dst, `,"time":`...)
@@ -91,46 +91,4 @@ func AppendEvent(dst []byte, ev *sessionlog.Event) ([]byte, error) {
 		dst = append(dst, `,"ignorable":true`...)
 	}
 	return append(dst, '}'), nil
-}
-
-// AppendJSONString appends s as a JSON string the way JSON.stringify writes
-// it, which is how every log line this package writes spells its strings:
-// only '"', '\\' and control characters are escaped. Invalid UTF-8 becomes
-// U+FFFD, as decoding would make it.
-func AppendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c == '\n':
-				dst = append(dst, '\\', 'n')
-			case c == '\r':
-				dst = append(dst, '\\', 'r')
-			case c == '\t':
-				dst = append(dst, '\\', 't')
-			case c == '\b':
-				dst = append(dst, '\\', 'b')
-			case c == '\f':
-				dst = append(dst, '\\', 'f')
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, "\uFFFD"...)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
 }

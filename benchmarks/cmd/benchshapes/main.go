@@ -1,6 +1,6 @@
 // Command benchshapes measures dshtest's commands as processes on
-// generated logs of every shape, size and form, and prints the table of
-// issue 16's targets (make bench-shapes).
+// generated logs of every shape, size and form, and prints their table
+// against the targets of benchmarks/internal/targets (make bench-shapes).
 //
 //	go run ./benchmarks/cmd/benchshapes
 //	go run ./benchmarks/cmd/benchshapes -shapes small,tiny -sizes 10000,100000 -forms raw -keep bench/logs

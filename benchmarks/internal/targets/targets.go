@@ -1,6 +1,6 @@
 // Package targets holds the performance targets of dshtest's commands run
-// as processes (issue 16), on this project's 2-core machine, for every
-// log shape, raw and zstd. It is their one home: the bench-shapes runner
+// as processes (docs/performance.md), on this project's 2-core machine,
+// for every log shape, raw and zstd. It is their one home: the bench-shapes runner
 // marks its table with them and the memory test fails on them.
 package targets
 

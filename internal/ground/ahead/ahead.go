@@ -8,6 +8,9 @@
 //
 // A batch is whatever the caller fills: a struct of slices it truncates and
 // appends to. A panic of the producer is raised again in the consumer.
+//
+// [Go] is the same hand-over without batches: one piece of work run ahead
+// of the caller, which waits for it and receives its panic.
 package ahead
 
 import "sync"
@@ -95,5 +98,20 @@ func (p *Pipe[B]) wait() {
 	if r := p.panic; r != nil {
 		p.panic = nil // raised once
 		panic(r)
+	}
+}
+
+// Go runs f on a goroutine of its own and returns a function that waits for
+// it to return and raises its panic, if any, again in the caller.
+func Go(f func()) (wait func()) {
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	return func() {
+		if p := <-done; p != nil {
+			panic(p)
+		}
 	}
 }

@@ -78,3 +78,19 @@ func TestPipePanicReachesConsumer(t *testing.T) {
 	}
 	t.Fatal("Next returned without the producer's panic")
 }
+
+func TestGo(t *testing.T) {
+	ran := false
+	ahead := Go(func() { ran = true })
+	ahead()
+	if !ran {
+		t.Fatal("wait returned before f ran")
+	}
+	defer func() {
+		if p := recover(); p != "boom" {
+			t.Fatalf("recovered %v, want the goroutine's panic", p)
+		}
+	}()
+	Go(func() { panic("boom") })()
+	t.Fatal("wait did not raise the panic")
+}

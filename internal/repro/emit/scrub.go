@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -10,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
 
 // Scrub returns an anonymised copy of a log that draws the same shapes:
@@ -42,12 +41,11 @@ func Scrub(events []sessionlog.Event) ([]sessionlog.Event, error) {
 	s := &scrubber{alias: map[string]map[string]string{}, count: map[string]int{}}
 	out := make([]sessionlog.Event, len(events))
 	for i, e := range events {
-		v, err := parseValue(e.Data)
+		v, err := jsonobj.Decode(e.Data)
 		if err != nil {
 			return nil, fmt.Errorf("emit: scrub seq %d: %w", e.Seq, err)
 		}
-		s.value(v, "")
-		e.Data = v.appendTo(nil)
+		e.Data = jsonobj.Append(nil, s.value(v, ""), jsonobj.AppendString)
 		out[i] = e
 	}
 	return out, nil
@@ -90,51 +88,52 @@ func (s *scrubber) id(ns, v string) string {
 	return a
 }
 
-// value scrubs v in place; key is the object key v sits under.
-func (s *scrubber) value(v *jvalue, key string) {
-	switch v.kind {
-	case 'o':
-		s.object(v)
-	case 'a':
-		for _, e := range v.arr {
-			s.value(e, key)
+// value returns v scrubbed, in place where v holds objects or arrays; key
+// is the object key v sits under.
+func (s *scrubber) value(v any, key string) any {
+	switch x := v.(type) {
+	case jsonobj.Object:
+		s.object(x)
+	case []any:
+		for i, e := range x {
+			x[i] = s.value(e, key)
 		}
-	case 's':
-		if keepKeys[key] {
-			return
+	case string:
+		if !keepKeys[key] {
+			return Filler(x)
 		}
-		v.str = Filler(v.str)
 	}
+	return v
 }
 
-func (s *scrubber) object(v *jvalue) {
-	typ, _ := v.get("type")
-	callBlock := typ != nil && typ.kind == 's' && (typ.str == "tool-call" || typ.str == "tool-call-delta")
+func (s *scrubber) object(o jsonobj.Object) {
+	typ, _ := o.Get("type")
+	callBlock := typ == "tool-call" || typ == "tool-call-delta"
 	sessionID := ""
-	if sv, ok := v.get("sessionId"); ok && sv.kind == 's' {
-		sessionID = sv.str
+	if sv, ok := o.Get("sessionId"); ok {
+		sessionID, _ = sv.(string)
 	}
-	for i, k := range v.keys {
-		val := v.vals[i]
-		if val.kind != 's' {
-			s.value(val, k)
+	for i, f := range o {
+		str, ok := f.Value.(string)
+		if !ok {
+			o[i].Value = s.value(f.Value, f.Key)
 			continue
 		}
-		switch {
+		switch k := f.Key; {
 		case k == "id":
 			if callBlock {
-				val.str = s.id("call", val.str)
+				o[i].Value = s.id("call", str)
 			} else {
-				val.str = s.id("id", val.str)
+				o[i].Value = s.id("id", str)
 			}
 		case idPrefix[k] != "":
-			val.str = s.id(idPrefix[k], val.str)
-		case k == "label" && sessionID != "" && val.str == sessionID:
-			val.str = s.id("session", val.str)
+			o[i].Value = s.id(idPrefix[k], str)
+		case k == "label" && sessionID != "" && str == sessionID:
+			o[i].Value = s.id("session", str)
 		case k == "arguments":
-			val.str = scrubArguments(val.str)
+			o[i].Value = scrubArguments(str)
 		default:
-			s.value(val, k)
+			o[i].Value = s.value(str, k)
 		}
 	}
 }
@@ -142,27 +141,27 @@ func (s *scrubber) object(v *jvalue) {
 // scrubArguments scrubs a raw JSON arguments string: string values only
 // when it parses, as plain text otherwise.
 func scrubArguments(raw string) string {
-	v, err := parseValue([]byte(raw))
+	v, err := jsonobj.Decode([]byte(raw))
 	if err != nil || !json.Valid([]byte(raw)) {
 		return Filler(raw)
 	}
-	var walk func(*jvalue)
-	walk = func(v *jvalue) {
-		switch v.kind {
-		case 'o':
-			for _, e := range v.vals {
-				walk(e)
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case jsonobj.Object:
+			for i := range x {
+				x[i].Value = walk(x[i].Value)
 			}
-		case 'a':
-			for _, e := range v.arr {
-				walk(e)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
 			}
-		case 's':
-			v.str = Filler(v.str)
+		case string:
+			return Filler(x)
 		}
+		return v
 	}
-	walk(v)
-	return string(v.appendTo(nil))
+	return string(jsonobj.Append(nil, walk(v), jsonobj.AppendString))
 }
 
 // Filler returns same-width filler for s (see Scrub), cluster by cluster.
@@ -206,110 +205,4 @@ func keepCluster(g string) bool {
 		}
 	}
 	return true
-}
-
-// jvalue is a JSON value with object key order kept.
-type jvalue struct {
-	kind byte // 'o' object, 'a' array, 's' string, 'l' other literal
-	keys []string
-	vals []*jvalue
-	arr  []*jvalue
-	str  string // string value, or a literal's text
-}
-
-func (v *jvalue) get(k string) (*jvalue, bool) {
-	for i, key := range v.keys {
-		if key == k {
-			return v.vals[i], true
-		}
-	}
-	return nil, false
-}
-
-func parseValue(raw []byte) (*jvalue, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := parseNext(dec)
-	if err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data")
-	}
-	return v, nil
-}
-
-func parseNext(dec *json.Decoder) (*jvalue, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '{' {
-			v := &jvalue{kind: 'o'}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				e, err := parseNext(dec)
-				if err != nil {
-					return nil, err
-				}
-				v.keys = append(v.keys, k)
-				v.vals = append(v.vals, e)
-			}
-			_, err := dec.Token()
-			return v, err
-		}
-		v := &jvalue{kind: 'a', arr: []*jvalue{}}
-		for dec.More() {
-			e, err := parseNext(dec)
-			if err != nil {
-				return nil, err
-			}
-			v.arr = append(v.arr, e)
-		}
-		_, err := dec.Token()
-		return v, err
-	case string:
-		return &jvalue{kind: 's', str: t}, nil
-	case json.Number:
-		return &jvalue{kind: 'l', str: t.String()}, nil
-	case bool:
-		return &jvalue{kind: 'l', str: fmt.Sprint(t)}, nil
-	case nil:
-		return &jvalue{kind: 'l', str: "null"}, nil
-	}
-	return nil, fmt.Errorf("unexpected token %v", tok)
-}
-
-func (v *jvalue) appendTo(dst []byte) []byte {
-	switch v.kind {
-	case 'o':
-		dst = append(dst, '{')
-		for i, k := range v.keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsonl.AppendJSONString(dst, k)
-			dst = append(dst, ':')
-			dst = v.vals[i].appendTo(dst)
-		}
-		return append(dst, '}')
-	case 'a':
-		dst = append(dst, '[')
-		for i, e := range v.arr {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = e.appendTo(dst)
-		}
-		return append(dst, ']')
-	case 's':
-		return jsonl.AppendJSONString(dst, v.str)
-	}
-	return append(dst, v.str...)
 }

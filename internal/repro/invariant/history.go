@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -130,7 +131,7 @@ func (p *historyPlan) verdict(markers []int, checkpoints int) Result {
 	}
 	for k, got := range markers {
 		if pg := p.pages[k]; got != pg.checkpoints {
-			r.Detail = fmt.Sprintf("max %d: page %d–%d projects %s for %s", pg.max, pg.from, pg.to, Plural(got, "marker"), Plural(pg.checkpoints, "checkpoint"))
+			r.Detail = fmt.Sprintf("max %d: page %d–%d projects %s for %s", pg.max, pg.from, pg.to, words.Plural(got, "marker"), words.Plural(pg.checkpoints, "checkpoint"))
 			return r
 		}
 	}
@@ -140,7 +141,7 @@ func (p *historyPlan) verdict(markers []int, checkpoints int) Result {
 	}
 	r.OK = true
 	r.Detail = fmt.Sprintf("%s pages at max %s, contiguous; %d of %s with its summary on its page",
-		strings.Join(p.pageCounts, "/"), strings.Join(maxes, "/"), p.cited, Plural(checkpoints, "checkpoint"))
+		strings.Join(p.pageCounts, "/"), strings.Join(maxes, "/"), p.cited, words.Plural(checkpoints, "checkpoint"))
 	return r
 }
 

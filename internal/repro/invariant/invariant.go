@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -221,7 +222,7 @@ func (c *Checker) config(log []sessionlog.Event, sz Size, rows *terminal.RowCach
 }
 
 // clock is the frozen clock of every rendering: the time of the log's last
-// event (FrozenNow).
+// event (terminal.FrozenNow).
 func (c *Checker) clock() int64 {
 	if c.scanned == nil {
 		return 0
@@ -284,7 +285,7 @@ func (c *Checker) render() {
 	// What the sizes' documents are searched for is worked out from the
 	// first pass while the second reads the log.
 	var in *sizeInputs
-	inputs := Go(func() {
+	inputs := ahead.Go(func() {
 		in = &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
 			quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
 	})
@@ -323,7 +324,7 @@ func (c *Checker) render() {
 		if search != nil {
 			search()
 		}
-		search = Go(func() { c.sized[i] = searchSize(diff, replayNorm, liveNorm, in) })
+		search = ahead.Go(func() { c.sized[i] = searchSize(diff, replayNorm, liveNorm, in) })
 	}
 	search()
 }
@@ -362,21 +363,6 @@ func compareDocuments(replay, live *terminal.Model, hint int) (diff, replayNorm,
 		norm = appendRowNorm(norm, y)
 	}
 	return diff, replayNorm, string(norm)
-}
-
-// Go runs f in a goroutine and returns a function that waits for it
-// and re-raises its panic, if any, in the caller.
-func Go(f func()) (wait func()) {
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		f()
-	}()
-	return func() {
-		if p := <-done; p != nil {
-			panic(p)
-		}
-	}
 }
 
 // sizeInputs is what searchSize looks for in the documents, derived from the
@@ -455,21 +441,4 @@ func guard(name string, check func() (bool, string)) (r Result) {
 	}()
 	r.OK, r.Detail = check()
 	return r
-}
-
-// Plural formats a count with a noun, adding "s" unless n is 1.
-func Plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// FrozenNow is the clock every offline rendering uses: the time of the
-// log's last event, so open timing buckets read the same on every run.
-func FrozenNow(events []sessionlog.Event) int64 {
-	if len(events) == 0 {
-		return 0
-	}
-	return events[len(events)-1].Time
 }

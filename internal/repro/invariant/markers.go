@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -39,9 +40,9 @@ func (c *Checker) checkMarkers() (bool, string) {
 		}
 	}
 	if len(bad) > 0 {
-		return false, fmt.Sprintf("want %s for %s; %s", Plural(want, "marker"), Plural(want, "landed checkpoint"), strings.Join(bad, "; "))
+		return false, fmt.Sprintf("want %s for %s; %s", words.Plural(want, "marker"), words.Plural(want, "landed checkpoint"), strings.Join(bad, "; "))
 	}
-	return true, fmt.Sprintf("%s for %s", Plural(want, "marker"), Plural(want, "landed checkpoint"))
+	return true, fmt.Sprintf("%s for %s", words.Plural(want, "marker"), words.Plural(want, "landed checkpoint"))
 }
 
 // payloadTexts returns the normalised pieces of a checkpoint's payload
@@ -115,5 +116,5 @@ func (c *Checker) checkNoPayload() (bool, string) {
 	if len(bad) > 0 {
 		return false, strings.Join(bad, "; ")
 	}
-	return true, fmt.Sprintf("no payload of %s shown", Plural(len(c.checkpointSeqs), "checkpoint"))
+	return true, fmt.Sprintf("no payload of %s shown", words.Plural(len(c.checkpointSeqs), "checkpoint"))
 }

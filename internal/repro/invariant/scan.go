@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -37,7 +38,7 @@ func sliceSource(events []sessionlog.Event) Source {
 // logScan is what the first pass derives from the log.
 type logScan struct {
 	n   int   // events
-	now int64 // the last event's time (FrozenNow)
+	now int64 // the last event's time (terminal.FrozenNow)
 	// replayed is the replay path's transcript, built as the log is read;
 	// nil with a Replay seam, which is given the log instead (events).
 	replayed *terminal.Replayed
@@ -156,13 +157,13 @@ type feedBatch struct {
 // is read into again. It returns the events read and the read's error; a
 // consumer's panic is raised again here once every goroutine has ended.
 func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
-	const batch, ahead = 256, 4
+	const batch, depth = 256, 4
 	chans := make([]chan *feedBatch, len(consumers))
 	for i := range chans {
-		chans[i] = make(chan *feedBatch, ahead)
+		chans[i] = make(chan *feedBatch, depth)
 	}
 	// A batch every consumer is done with is read into again.
-	free := make(chan *feedBatch, ahead+2)
+	free := make(chan *feedBatch, depth+2)
 	fresh := func() *feedBatch {
 		select {
 		case b := <-free:
@@ -177,7 +178,7 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 	halt := func() { once.Do(func() { close(stop) }) }
 	read := 0
 	var err error
-	waitRead := Go(func() {
+	waitRead := ahead.Go(func() {
 		defer func() {
 			for _, ch := range chans {
 				close(ch)
@@ -236,7 +237,7 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 	}
 	var waits []func()
 	for i := range consumers {
-		waits = append(waits, Go(func() { consume(i) }))
+		waits = append(waits, ahead.Go(func() { consume(i) }))
 	}
 	var panicked any
 	for _, w := range append(waits, waitRead) {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal/display"
@@ -309,7 +310,7 @@ func (c *Checker) checkNoLoss() (bool, string) {
 		}
 		return false, fmt.Sprintf("%d of %d texts missing: %s", n, len(want), strings.Join(missing, "; "))
 	}
-	return true, fmt.Sprintf("%s and %s shown at every size", Plural(prompts, "prompt"), Plural(assistant, "assistant text"))
+	return true, fmt.Sprintf("%s and %s shown at every size", words.Plural(prompts, "prompt"), words.Plural(assistant, "assistant text"))
 }
 
 // countsBelow returns the non-empty texts of texts that doc holds fewer

@@ -1,5 +1,5 @@
 // Package hostile makes hostile session logs and checks outputs against the
-// byte rule of issue 15: no byte of a log reaches a terminal, a JSON output
+// byte rule: no byte of a log reaches a terminal, a JSON output
 // or a written file raw. Tests of every output path use it.
 package hostile
 

@@ -12,14 +12,14 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// Surface is the defect the design note fixed: the transcript is drawn from
-// the model surface. Only events on the surface after the fold are shown,
-// and a replacement copy renders as if it were appended, so a compaction
-// erases the conversation it shadowed and shows its checkpoint payload as
-// injected context instead of a marker. Events the fold rejects (a page
-// window whose checkpoint cites seqs before it) are skipped, as upstream's
-// lenient browser fallback did. Its live path re-projects the whole view,
-// as upstream re-ran its destructive rebuild.
+// Surface is the defect of drawing the transcript from the model surface.
+// Only events on the surface after the fold are shown, and a replacement
+// copy renders as if it were appended, so a compaction erases the
+// conversation it shadowed and shows its checkpoint payload as injected
+// context instead of a marker. Events the fold rejects (a page window whose
+// checkpoint cites seqs before it) are skipped, as upstream's lenient
+// browser fallback did. Its live path re-projects the whole view, as
+// upstream re-ran its destructive rebuild.
 func Surface() terminal.Projection { return View(SurfaceView) }
 
 // Leaky renders replacement copies (checkpoints, pruned results,

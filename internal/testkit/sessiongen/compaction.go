@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
@@ -106,7 +107,7 @@ func (g *gen) compact(turn *int64, a, b int, fail bool) {
 	for _, s := range shadowed {
 		tokens += g.meta[s].tokens + 50
 	}
-	summary := []logbuild.Object{logbuild.TextBlock(g.summaryText())}
+	summary := []jsonobj.Object{logbuild.TextBlock(g.summaryText())}
 	if g.chance(0.2) {
 		summary = append(summary, logbuild.TextBlock(g.txt.sentence()))
 	}
@@ -238,7 +239,7 @@ func (g *gen) foreignReplacement() {
 	g.tick(10, 500)
 	plugin := pick(g, []string{"other", "memory-compressor"})
 	g.replace(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(),
-		[]logbuild.Object{logbuild.TextBlock("Replaced by " + plugin + " " + ModelOnlyCanary + " " + strings.TrimSpace(g.txt.sentence()))},
+		[]jsonobj.Object{logbuild.TextBlock("Replaced by " + plugin + " " + ModelOnlyCanary + " " + strings.TrimSpace(g.txt.sentence()))},
 		logbuild.PluginSource(plugin)),
 		shadowed[0], shadowed[len(shadowed)-1], src, &nodeMeta{tokens: 20})
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
@@ -155,7 +156,7 @@ type nodeMeta struct {
 	callID string   // tool/result
 	text   string   // tool/result: the output text, generator form
 	// data rebuilds a tool/result payload around another output text.
-	data   func(text string) logbuild.Object
+	data   func(text string) jsonobj.Object
 	tokens int64
 }
 
@@ -248,13 +249,13 @@ func (g *gen) uuid() string {
 	return logbuild.UUID(a, b)
 }
 
-func (g *gen) usage() obj {
-	u := obj{{"inputTokens", g.between(100, 90000)}, {"outputTokens", g.between(1, 4000)}}
+func (g *gen) usage() jsonobj.Object {
+	u := jsonobj.Object{{"inputTokens", g.between(100, 90000)}, {"outputTokens", g.between(1, 4000)}}
 	if g.chance(0.5) {
-		u = append(u, kv{"cacheReadTokens", g.between(0, 80000)})
+		u = append(u, jsonobj.Field{"cacheReadTokens", g.between(0, 80000)})
 	}
 	if g.chance(0.3) {
-		u = append(u, kv{"reasoningTokens", g.between(0, 2000)})
+		u = append(u, jsonobj.Field{"reasoningTokens", g.between(0, 2000)})
 	}
 	return u
 }
@@ -272,7 +273,7 @@ func (g *gen) run() {
 		}
 	}
 	if g.chance(0.3) {
-		g.logOnly(sessionlog.TypeSessionTitle, obj{{"title", g.txt.text()}})
+		g.logOnly(sessionlog.TypeSessionTitle, jsonobj.Object{{"title", g.txt.text()}})
 	}
 
 	// The tail: 0 ends after a finished turn, 1 cuts a stream off mid-step,
@@ -305,25 +306,25 @@ func (g *gen) run() {
 }
 
 func (g *gen) requestHeader(reason string) {
-	cfg := obj{{"provider", logbuild.DefaultProvider}, {"model", g.model}}
+	cfg := jsonobj.Object{{"provider", logbuild.DefaultProvider}, {"model", g.model}}
 	if g.chance(0.5) {
-		cfg = append(cfg, kv{"reasoningEffort", pick(g, []string{"low", "medium", "high"})})
+		cfg = append(cfg, jsonobj.Field{"reasoningEffort", pick(g, []string{"low", "medium", "high"})})
 	}
-	tools := []obj{}
+	tools := []jsonobj.Object{}
 	for _, name := range []string{"bash", "read", "edit"} {
-		tools = append(tools, obj{{"name", name}, {"description", g.txt.sentence()},
-			{"parameters", obj{{"type", "object"}}}})
+		tools = append(tools, jsonobj.Object{{"name", name}, {"description", g.txt.sentence()},
+			{"parameters", jsonobj.Object{{"type", "object"}}}})
 	}
 	g.tick(0, 20)
-	g.logOnly(sessionlog.TypeRequestHeader, obj{
-		{"header", obj{{"config", cfg}, {"system", "You are a coding agent. " + g.txt.sentence()}, {"tools", tools}}},
+	g.logOnly(sessionlog.TypeRequestHeader, jsonobj.Object{
+		{"header", jsonobj.Object{{"config", cfg}, {"system", "You are a coding agent. " + g.txt.sentence()}, {"tools", tools}}},
 		{"reason", reason},
 	})
 }
 
 func (g *gen) requestContext() {
 	g.tick(0, 10)
-	g.logOnly(sessionlog.TypeRequestContext, obj{{"provider", logbuild.DefaultProvider}, {"model", g.model},
+	g.logOnly(sessionlog.TypeRequestContext, jsonobj.Object{{"provider", logbuild.DefaultProvider}, {"model", g.model},
 		{"contextWindow", pick(g, []int{64000, 128000, 1000000})}})
 }
 
@@ -340,7 +341,7 @@ func (g *gen) betweenTurns() {
 		g.foreignReplacement()
 	}
 	if g.chance(0.1) {
-		g.logOnly(sessionlog.TypeSessionTitle, obj{{"title", g.txt.text()}, {"generated", true}})
+		g.logOnly(sessionlog.TypeSessionTitle, jsonobj.Object{{"title", g.txt.text()}, {"generated", true}})
 	}
 	if g.chance(0.05) {
 		g.requestHeader("change")
@@ -350,7 +351,7 @@ func (g *gen) betweenTurns() {
 	}
 	if !g.older && g.chance(0.08) {
 		g.tick(0, 50)
-		g.emit(UnknownType, obj{{"note", g.txt.text()}, {"n", g.intn(100)}}, nil, nil, true)
+		g.emit(UnknownType, jsonobj.Object{{"note", g.txt.text()}, {"n", g.intn(100)}}, nil, nil, true)
 	}
 	if g.chance(0.06) {
 		// A resume: the stored log was the seed. Sometimes the dead writer
@@ -365,6 +366,6 @@ func (g *gen) betweenTurns() {
 
 func (g *gen) endSeed() {
 	g.tick(5000, 3600000)
-	g.logOnly(sessionlog.TypeSessionEndSeed, obj{})
+	g.logOnly(sessionlog.TypeSessionEndSeed, jsonobj.Object{})
 	g.endSeeds++
 }

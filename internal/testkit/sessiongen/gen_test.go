@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
@@ -307,6 +308,32 @@ func TestConfig(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAppendStringRules holds the generator's string writer to the one
+// JSON string encoder byte for byte, except where it must differ: invalid
+// UTF-8 (written as the escape \ufffd, one per byte, where the encoder writes
+// U+FFFD itself) and the sentinels.
+func TestAppendStringRules(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", "q\"b\\s/", "\x00\x01\a\b\t\n\v\f\r\x0e\x1b\x1f", "\x7f", "\u0080\u0085\u009f",
+		"\u2028\u2029", "<>&", "\uFFFD", "漢字😀e\u0301", "\u200b\u202e\ufeff\U0010ffff",
+	} {
+		if got, want := appendString(nil, s), jsonobj.AppendString(nil, s); string(got) != string(want) {
+			t.Errorf("appendString(%q) = %q, the encoder writes %q", s, got, want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"\xff", `"\ufffd"`},
+		{"a\xe2\x82b", `"a\ufffd\ufffdb"`},
+		{"\xed\xa0\x80", `"\ufffd\ufffd\ufffd"`},
+		{"\xf4\x90\x80\x80<\xc0\xaf", `"\ufffd\ufffd\ufffd\ufffd<\ufffd\ufffd"`},
+		{"\n" + string(loneSurrogate) + "\u2028" + string(escapedPair) + "\x1b", "\"\\n\\udc80\u2028\\ud83d\\ude00\\u001b\""},
+	} {
+		if got := string(appendString(nil, c.in)); got != c.want {
+			t.Errorf("appendString(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }
 
 // TestEncodeString pins the sentinel escapes and the JSON.stringify style.

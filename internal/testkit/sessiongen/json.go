@@ -2,31 +2,10 @@ package sessiongen
 
 import (
 	"encoding/json"
-	"fmt"
-	"strconv"
 	"unicode/utf8"
 
-	"github.com/dshtest/dshtest/internal/logbuild"
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 )
-
-// obj is a JSON object whose keys are written in order, so that a payload's
-// bytes are a pure function of the generator's choices.
-type obj []kv
-
-type kv struct {
-	k string
-	v any
-}
-
-// object returns o as a logbuild.Object, for the payloads logbuild builds
-// around the generator's own members (a tool result's meta).
-func (o obj) object() logbuild.Object {
-	out := make(logbuild.Object, len(o))
-	for i, f := range o {
-		out[i] = logbuild.Field{Key: f.k, Value: f.v}
-	}
-	return out
-}
 
 // Sentinels stand for JSON escapes that no Go string can hold. The generator
 // writes them into texts; the encoder turns them into escapes:
@@ -48,112 +27,40 @@ const (
 	escapedPair   = '\uE001'
 )
 
-// encode writes v as compact JSON. v is built from obj, logbuild.Object,
-// []any, []obj, []logbuild.Object,
-// string, int, int64, bool, nil, json.RawMessage and []int64.
+// encode writes v, a jsonobj value tree, as compact JSON with appendString.
 func encode(v any) json.RawMessage {
-	return appendValue(nil, v)
+	return jsonobj.Append(nil, v, appendString)
 }
 
-// appendArray appends elems as a JSON array, each written by elem.
-func appendArray[T any](dst []byte, elems []T, elem func([]byte, T) []byte) []byte {
-	dst = append(dst, '[')
-	for i, e := range elems {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = elem(dst, e)
-	}
-	return append(dst, ']')
-}
-
-func appendValue(dst []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(dst, "null"...)
-	case obj:
-		dst = append(dst, '{')
-		for i, f := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, f.k)
-			dst = append(dst, ':')
-			dst = appendValue(dst, f.v)
-		}
-		return append(dst, '}')
-	case []any:
-		return appendArray(dst, x, appendValue)
-	case []obj:
-		return appendArray(dst, x, func(dst []byte, o obj) []byte { return appendValue(dst, o) })
-	case logbuild.Object:
-		o := make(obj, len(x))
-		for i, f := range x {
-			o[i] = kv{f.Key, f.Value}
-		}
-		return appendValue(dst, o)
-	case []logbuild.Object:
-		return appendArray(dst, x, func(dst []byte, o logbuild.Object) []byte { return appendValue(dst, o) })
-	case []int64:
-		return appendArray(dst, x, func(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) })
-	case string:
-		return appendString(dst, x)
-	case int:
-		return strconv.AppendInt(dst, int64(x), 10)
-	case int64:
-		return strconv.AppendInt(dst, x, 10)
-	case bool:
-		return strconv.AppendBool(dst, x)
-	case json.RawMessage:
-		return append(dst, x...)
-	}
-	panic(fmt.Sprintf("sessiongen: cannot encode %T", v))
-}
-
-// appendString writes s as JSON.stringify would (only '"', '\\' and C0
-// controls escaped; DEL, C1 controls, U+2028 and U+2029 raw), except for the
-// sentinels above and invalid UTF-8, which becomes the escape `\ufffd`.
+// appendString writes s as jsonobj.AppendString does (JSON.stringify's
+// spelling), except for the sentinels above and invalid UTF-8, which becomes
+// the escape `\ufffd` rather than U+FFFD itself, one per byte.
 func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
+	run := 0 // start of the run not yet written
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c == '\n':
-				dst = append(dst, `\n`...)
-			case c == '\r':
-				dst = append(dst, `\r`...)
-			case c == '\t':
-				dst = append(dst, `\t`...)
-			case c == '\b':
-				dst = append(dst, `\b`...)
-			case c == '\f':
-				dst = append(dst, `\f`...)
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				dst = append(dst, c)
-			}
+		if s[i] < utf8.RuneSelf {
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		var esc string
 		switch {
 		case r == utf8.RuneError && size == 1:
-			dst = append(dst, `\ufffd`...)
+			esc = `\ufffd`
 		case r == loneSurrogate:
-			dst = append(dst, `\udc80`...)
+			esc = `\udc80`
 		case r == escapedPair:
-			dst = append(dst, `\ud83d\ude00`...)
+			esc = `\ud83d\ude00`
 		default:
-			dst = append(dst, s[i:i+size]...)
+			i += size
+			continue
 		}
+		dst = append(jsonobj.AppendEscaped(dst, s[run:i]), esc...)
 		i += size
+		run = i
 	}
-	return append(dst, '"')
+	return append(jsonobj.AppendEscaped(dst, s[run:]), '"')
 }
 
 // decoded returns s as a Go reader of the log sees it: sentinels and

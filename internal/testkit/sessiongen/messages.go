@@ -3,6 +3,7 @@ package sessiongen
 import (
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
@@ -11,7 +12,7 @@ import (
 
 func (g *gen) prompt() {
 	g.tick(0, 20)
-	content := []logbuild.Object{logbuild.TextBlock(g.txt.prompt())}
+	content := []jsonobj.Object{logbuild.TextBlock(g.txt.prompt())}
 	if g.chance(0.05) {
 		content = append(content, logbuild.ImageBlock("image/png", "iVBORw0KGgo="))
 	}
@@ -37,7 +38,7 @@ func (g *gen) context(primary bool) {
 	if g.chance(0.05) {
 		body = pick(g, []string{"", "  \n", "<system-reminder>\n\n</system-reminder>"})
 	}
-	var src logbuild.Object
+	var src jsonobj.Object
 	switch g.intn(9) {
 	case 0, 1:
 		src = logbuild.PluginSource("memory").With("form", "instructions")
@@ -48,7 +49,7 @@ func (g *gen) context(primary bool) {
 			src = logbuild.KindSource("workspace-instructions").With("changes", []any{"AGENTS.md"})
 		} else {
 			src = logbuild.KindSource("agent-instructions").With("form", "instructions").
-				With("changes", []any{obj{{"path", "AGENTS.md"}}})
+				With("changes", []any{jsonobj.Object{{"path", "AGENTS.md"}}})
 		}
 	case 4:
 		src = logbuild.KindSource("goal").With("goalId", g.uuid()).With("revision", 1).With("round", g.between(1, 5))
@@ -67,12 +68,12 @@ func (g *gen) context(primary bool) {
 		src = src.With("plugin", "goal")
 	}
 	g.appendSurface(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(),
-		[]logbuild.Object{logbuild.TextBlock(body)}, src), nil, &nodeMeta{})
+		[]jsonobj.Object{logbuild.TextBlock(body)}, src), nil, &nodeMeta{})
 }
 
 func (g *gen) sessionReference() {
 	g.tick(0, 20)
-	var refs []logbuild.Object
+	var refs []jsonobj.Object
 	for i := range g.between(1, 3) {
 		id := g.uuid()
 		label := id
@@ -89,5 +90,5 @@ func (g *gen) sessionReference() {
 	}
 	src := logbuild.SessionRefSource(refs)
 	g.appendSurface(sessionlog.TypeUserMessage, logbuild.UserMessage(g.msgID(),
-		[]logbuild.Object{logbuild.TextBlock("<session-reference>\n" + g.txt.plain() + "\n</session-reference>")}, src), nil, &nodeMeta{})
+		[]jsonobj.Object{logbuild.TextBlock("<session-reference>\n" + g.txt.plain() + "\n</session-reference>")}, src), nil, &nodeMeta{})
 }

@@ -1,6 +1,7 @@
 package sessiongen
 
 import (
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
@@ -13,7 +14,7 @@ type block struct {
 	id, name, args string
 }
 
-func (b block) object() logbuild.Object {
+func (b block) object() jsonobj.Object {
 	switch b.typ {
 	case "tool-call":
 		return logbuild.ToolCallBlock(b.id, b.name, b.args)
@@ -32,15 +33,15 @@ func (g *gen) toolCall() block {
 	}
 	switch g.intn(7) {
 	case 0, 1:
-		b.name, b.args = "bash", string(encode(obj{{"command", arg}}))
+		b.name, b.args = "bash", string(encode(jsonobj.Object{{"command", arg}}))
 	case 2:
-		b.name, b.args = "read", string(encode(obj{{"path", "src/" + g.txt.word() + ".go"}}))
+		b.name, b.args = "read", string(encode(jsonobj.Object{{"path", "src/" + g.txt.word() + ".go"}}))
 	case 3:
-		b.name, b.args = "edit", string(encode(obj{{"path", "README.md"}, {"old", arg}, {"new", g.txt.words(3)}}))
+		b.name, b.args = "edit", string(encode(jsonobj.Object{{"path", "README.md"}, {"old", arg}, {"new", g.txt.words(3)}}))
 	case 4:
-		b.name, b.args = "grep", string(encode(obj{{"pattern", arg}, {"path", "."}}))
+		b.name, b.args = "grep", string(encode(jsonobj.Object{{"pattern", arg}, {"path", "."}}))
 	case 5:
-		b.name, b.args = "mcp__"+g.txt.word()+"__lookup", string(encode(obj{{"q", arg}, {"limit", 5}}))
+		b.name, b.args = "mcp__"+g.txt.word()+"__lookup", string(encode(jsonobj.Object{{"q", arg}, {"limit", 5}}))
 	default:
 		b.name = "frobnicate"
 		b.args = pick(g, []string{`{"broken": `, `not json at all`, `{}`, `[]`, `""`})
@@ -52,7 +53,7 @@ func (g *gen) toolCall() block {
 // stops after limit chunks when limit > 0.
 func (g *gen) stream(t, s int64, blocks []block, finish string, limit int) []int64 {
 	var seqs []int64
-	emit := func(c logbuild.Object) bool {
+	emit := func(c jsonobj.Object) bool {
 		if limit > 0 && len(seqs) >= limit {
 			return false
 		}
@@ -197,7 +198,7 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 		}
 	}
 	g.tick(0, 20)
-	content := make([]logbuild.Object, 0, len(blocks))
+	content := make([]jsonobj.Object, 0, len(blocks))
 	for _, b := range blocks {
 		content = append(content, b.object())
 	}
@@ -227,18 +228,18 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 func (g *gen) regenerate(t, s, seq int64) {
 	g.tick(500, 5000)
 	data := logbuild.Assistant{Turn: t, Step: s, Message: logbuild.ModelMessage(g.msgID(),
-		[]logbuild.Object{logbuild.TextBlock("Regenerated " + ModelOnlyCanary + " " + g.txt.sentence())}, g.model)}
+		[]jsonobj.Object{logbuild.TextBlock("Regenerated " + ModelOnlyCanary + " " + g.txt.sentence())}, g.model)}
 	g.replace(sessionlog.TypeAssistantMessage, data.Data(), seq, seq, []int64{seq}, &nodeMeta{})
 }
 
 func (g *gen) todo() {
 	var todos []any
 	for range g.between(1, 4) {
-		todos = append(todos, obj{{"content", g.txt.words(4)},
+		todos = append(todos, jsonobj.Object{{"content", g.txt.words(4)},
 			{"status", pick(g, []string{"pending", "in_progress", "completed"})}})
 	}
 	g.tick(0, 10)
-	g.logOnly(sessionlog.TypeTodoWrite, obj{{"todos", todos}})
+	g.logOnly(sessionlog.TypeTodoWrite, jsonobj.Object{{"todos", todos}})
 }
 
 // tools writes the calls' tool/call and tool/result events: all calls then
@@ -288,7 +289,7 @@ func (g *gen) result(t, s int64, b block, callSeq int64) {
 	}
 	var text string
 	isError := false
-	var errObj, meta logbuild.Object
+	var errObj, meta jsonobj.Object
 	huge := false
 	switch {
 	case callSeq < 0:
@@ -298,19 +299,19 @@ func (g *gen) result(t, s int64, b block, callSeq int64) {
 		text, isError = g.txt.toolOutput(false), true
 		errObj = logbuild.ToolError("EXIT_NONZERO")
 		if b.name == "bash" {
-			meta = obj{{"exitCode", g.between(1, 255)}}.object()
+			meta = jsonobj.Object{{"exitCode", g.between(1, 255)}}
 		}
 	default:
 		huge = g.chance(g.cfg.Huge)
 		text = g.txt.toolOutput(huge)
 		if b.name == "bash" {
-			meta = obj{{"exitCode", 0}}.object()
+			meta = jsonobj.Object{{"exitCode", 0}}
 			if g.chance(0.2) {
-				meta = obj{{"exitCode", 0}, {"durationMs", g.intn(5000)}, {"truncated", false}}.object()
+				meta = jsonobj.Object{{"exitCode", 0}, {"durationMs", g.intn(5000)}, {"truncated", false}}
 			}
 		}
 	}
-	var extra []logbuild.Object
+	var extra []jsonobj.Object
 	if !huge && g.chance(0.05) {
 		extra = append(extra, logbuild.ImageBlock("image/png", "AAAA"))
 	}
@@ -318,9 +319,9 @@ func (g *gen) result(t, s int64, b block, callSeq int64) {
 		extra = append(extra, logbuild.TextBlock("\n"+g.txt.sentence()))
 	}
 	id := g.msgID()
-	build := func(text string) logbuild.Object {
+	build := func(text string) jsonobj.Object {
 		return logbuild.ToolResult{Turn: t, Step: s, ID: id, CallID: b.id,
-			Content: append([]logbuild.Object{logbuild.TextBlock(text)}, extra...),
+			Content: append([]jsonobj.Object{logbuild.TextBlock(text)}, extra...),
 			IsError: isError, AlwaysIsError: g.older, Error: errObj, Meta: meta}.Data()
 	}
 	var src []int64

@@ -1,6 +1,7 @@
 package sessiongen
 
 import (
+	"github.com/dshtest/dshtest/internal/ground/jsonobj"
 	"github.com/dshtest/dshtest/internal/logbuild"
 	"github.com/dshtest/dshtest/sessionlog"
 )
@@ -55,7 +56,7 @@ func (g *gen) turn(t int64, header, cut bool) {
 	case r < 0.1:
 		trigger = "retry"
 	}
-	var tr logbuild.Object
+	var tr jsonobj.Object
 	if g.older {
 		switch trigger {
 		case "message":
@@ -112,7 +113,7 @@ func (g *gen) turn(t int64, header, cut bool) {
 			if g.older && g.chance(0.1) {
 				g.tick(100, 5000)
 				g.appendSurface(sessionlog.TypeSteeringMessage, logbuild.Steering(t, logbuild.UserMessage(g.msgID(),
-					[]logbuild.Object{logbuild.TextBlock(g.txt.prompt())}, logbuild.UserSource())), nil, &nodeMeta{})
+					[]jsonobj.Object{logbuild.TextBlock(g.txt.prompt())}, logbuild.UserSource())), nil, &nodeMeta{})
 			}
 			g.tick(0, 10)
 			g.logOnly(sessionlog.TypeStepStart, logbuild.Step(t, s))

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 // This file holds the decisions on pending snapshots (NAME.screen.new,
@@ -124,7 +124,7 @@ func rerender(root string, ps []pendingFix) (map[string][]byte, error) {
 			}
 		}
 		return nil, failf("%s failed for a reason other than a changed screen: %s; nothing written",
-			invariant.Plural(len(msgs), "scenario"), strings.Join(msgs, "; "))
+			words.Plural(len(msgs), "scenario"), strings.Join(msgs, "; "))
 	}
 	for _, n := range rec.Changed() {
 		if strings.HasPrefix(n, "scenarios/") {
@@ -216,7 +216,7 @@ refuses to run when CI is set.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "accept: %s accepted\n", invariant.Plural(len(done), "fixture"))
+			fmt.Fprintf(a.stdout, "accept: %s accepted\n", words.Plural(len(done), "fixture"))
 			return nil
 		}),
 	}
@@ -248,7 +248,7 @@ matched against fixture names (all pending screens by default).`,
 			for _, p := range ps {
 				fmt.Fprintf(a.stdout, "rejected  fixtures/%s%s\n", p.Name, harness.PendingSuffix)
 			}
-			fmt.Fprintf(a.stdout, "reject: %s rejected\n", invariant.Plural(len(ps), "pending screen"))
+			fmt.Fprintf(a.stdout, "reject: %s rejected\n", words.Plural(len(ps), "pending screen"))
 			return nil
 		}),
 	}

@@ -8,12 +8,12 @@ import (
 
 // A command that reads a log works within a memory budget: a multiple of
 // the log's text (its JSONL lines after any decompression), and at least
-// budgetMin, so that a CI runner can plan for it (issue 16's targets:
-// check, history, render and view within twice the text, repro within
-// three times). The budget is the runtime's soft memory limit
-// (debug.SetMemoryLimit) less budgetReserve, the part of the process's
-// resident memory the runtime does not count (the binary's pages); the
-// collector works harder only as the heap nears it. GOMEMLIMIT, when set,
+// budgetMin, so that a CI runner can plan for it (the targets of
+// benchmarks/internal/targets: check, history, render and view within
+// twice the text, repro within three times). The budget is the runtime's
+// soft memory limit (debug.SetMemoryLimit) less budgetReserve, the part of
+// the process's resident memory the runtime does not count (the binary's
+// pages); the collector works harder only as the heap nears it. GOMEMLIMIT, when set,
 // decides instead.
 //
 // The text's size is known only as it is read (a .jsonl.zstd file's size

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/screen/picture"
 	"github.com/dshtest/dshtest/terminal"
@@ -182,7 +182,7 @@ part of a failing run.`,
 			if err := writeFileAtomic(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
 			}
-			fmt.Fprintf(a.stdout, "report: %s in %s\n", invariant.Plural(len(cards), "fixture"), htmlFile)
+			fmt.Fprintf(a.stdout, "report: %s in %s\n", words.Plural(len(cards), "fixture"), htmlFile)
 			return nil
 		}),
 	}
@@ -206,6 +206,6 @@ func (a *app) writeRunReport(path, root string, res *suiteResult) error {
 	if err := writeFileAtomic(path, picture.Report("dshtest run: "+filepath.Base(root), cards)); err != nil {
 		return fmt.Errorf("--report %s: %w", path, err)
 	}
-	fmt.Fprintf(a.stderr, "report: %s in %s\n", invariant.Plural(len(cards), "changed fixture"), path)
+	fmt.Fprintf(a.stderr, "report: %s in %s\n", words.Plural(len(cards), "changed fixture"), path)
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Profiling for developers measuring a command as a process (make
-// bench-shapes, issue 16): a CPU profile, a heap profile, an execution
+// bench-shapes): a CPU profile, a heap profile, an execution
 // trace (what a slow key waited for):
 //
 //	DSHTEST_CPUPROFILE=cpu.pprof dshtest repro big.jsonl

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 func (a *app) recordCommand() *cobra.Command {
@@ -146,7 +146,7 @@ func (a *app) refused(rec *harness.Rerecording) error {
 	if failed := rec.Failed(); len(failed) > 0 {
 		summary()
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			invariant.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
+			words.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
 	}
 	if bad := rec.Unreproducible; len(bad) > 0 {
 		for _, d := range bad {
@@ -158,6 +158,10 @@ func (a *app) refused(rec *harness.Rerecording) error {
 }
 
 func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
+	// The guard comes first: an interrupt that lands while the scenarios
+	// are read or the preflight runs is said and exits 130 like any other.
+	guard := a.guardInterrupts(root)
+	defer guard.stop()
 	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
 	names, all, err := selectScenarios(sdir, pattern, "")
 	if err != nil {
@@ -173,13 +177,11 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	if err != nil {
 		return err
 	}
-	guard := a.guardInterrupts(root)
-	defer guard.stop()
 	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Projection: proj}
 	if !all {
 		cfg.Scenarios = names
 	}
-	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", invariant.Plural(len(names), "scenario"))
+	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", words.Plural(len(names), "scenario"))
 	rec, err := harness.Rerecord(cfg, recordOptions)
 	if err != nil {
 		return err
@@ -232,7 +234,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 			fmt.Fprintf(a.stdout, "unchanged fixtures/%s\n", n)
 		}
 	} else if len(unchanged) > 0 {
-		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", invariant.Plural(len(unchanged), "fixture"))
+		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(unchanged), "fixture"))
 	}
 	for _, n := range orphaned {
 		what := "no snapshot step takes it; --prune deletes it"
@@ -257,7 +259,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 			would += len(orphaned)
 		}
 		if check && would > 0 {
-			return failf("record --check: %s would change; run dshtest record%s", invariant.Plural(would, "file"), patternArg(pattern))
+			return failf("record --check: %s would change; run dshtest record%s", words.Plural(would, "file"), patternArg(pattern))
 		}
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 // snapshotLine matches a snapshot step of a scenario's script: optional
@@ -126,7 +126,7 @@ func (a *app) recordPreflight(sdir, fdir string, names []string) error {
 	}
 	if removed := sweepStale(fdir, sdir); len(removed) > 0 {
 		fmt.Fprintf(a.stdout, "record: removed %s left by an interrupted run: %s\n",
-			invariant.Plural(len(removed), "temporary file"), strings.Join(removed, ", "))
+			words.Plural(len(removed), "temporary file"), strings.Join(removed, ", "))
 	}
 	return nil
 }

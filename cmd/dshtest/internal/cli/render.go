@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
@@ -145,7 +144,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if err != nil {
 				return err
 			}
-			s.Now = invariant.FrozenNow(last)
+			s.Now = terminal.FrozenNow(last)
 			tr := replay.Transcript()
 			if format == "text" || format == "ansi" {
 				// Written as rendered: the document is never held.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/repro/emit"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
@@ -18,6 +19,7 @@ import (
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -81,8 +83,9 @@ for the live path and the history pages) and holds only the two
 transcripts.
 
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
-for one that draws the transcript from the model surface (the bug the design
-note fixed). The invariants must then fail on any log with a compaction.`,
+for one that draws the transcript from the model surface, where a compaction
+erases the conversation it shadowed. The invariants must then fail on any log
+with a compaction.`,
 		Example: `  dshtest repro user.jsonl
   dshtest repro user.jsonl --size 80x24 --size 44x18 --eager
   dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
@@ -239,7 +242,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		// Validate the log while the checks run: their results are thrown
 		// away if it is not valid.
 		n = len(lg.Events)
-		loaded = invariant.Go(func() { loadErr = lg.Validate() })
+		loaded = ahead.Go(func() { loadErr = lg.Validate() })
 		c = invariant.New(lg.Events, sizes, opts, proj, sessionIDOf(lg.Header, lg.Path))
 	}
 	path = lf.Path()
@@ -468,7 +471,7 @@ func (a *app) emitScenario(target *safefile.Target, input string, events []sessi
 		Comment: comment,
 		Scrub:   f.scrub,
 		Eager:   f.eager,
-		Now:     invariant.FrozenNow(events),
+		Now:     terminal.FrozenNow(events),
 		// Every check, asserted before the snapshots: the scenario fails
 		// while the bug is present instead of pinning its screens.
 		Invariants: invariant.Names(),

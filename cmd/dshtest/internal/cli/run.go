@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 func (a *app) runCommand() *cobra.Command {
@@ -46,9 +46,10 @@ the scenario goes on, so every changed snapshot is reported; decide with
 dshtest review, accept or reject. Under CI (CI set to anything but "", 0
 or false) pending screens go only to --pending-dir or $DSHTEST_PENDING_DIR,
 and without one nothing is written. A passing snapshot removes its stale
-pending file. It finds the repository from the
-working directory (the nearest go.mod of this module with scenarios/ beside
-it); --dir names it instead. Exit 1 if anything failed.
+pending file. It finds the scenario folder from the working directory: the
+nearest folder at or above it that holds scenarios/ and fixtures/ (or
+scenarios/ beside this module's go.mod); --dir names it instead. Exit 1 if
+anything failed.
 
 Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
 seed's bug, as dshtest repro does; an invariants step then fails.`,
@@ -228,7 +229,7 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 	// The inventory and the setup are not scenarios: they are counted as
 	// themselves.
 	if n := len(res.Inventory); n > 0 {
-		line += fmt.Sprintf("; fixture inventory: %s", invariant.Plural(n, "problem"))
+		line += fmt.Sprintf("; fixture inventory: %s", words.Plural(n, "problem"))
 	}
 	if res.Setup != "" {
 		line += "; suite setup failed"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/store"
 )
@@ -74,7 +74,7 @@ header is read. Read one with --session ID (dshtest repro --session ID).`,
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "%s in %s\n", invariant.Plural(len(list), "session"), esc(path))
+			fmt.Fprintf(a.stdout, "%s in %s\n", words.Plural(len(list), "session"), esc(path))
 			return nil
 		}),
 	}

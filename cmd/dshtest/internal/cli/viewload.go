@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
-	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
@@ -140,13 +139,13 @@ gather:
 		if result != nil {
 			return result
 		}
-		now := invariant.FrozenNow(first)
+		now := terminal.FrozenNow(first)
 		m := transcriptModel(sessionIDOf(got.Header, got.Path), first, true, s, opts, proj, func() int64 { return now })
 		return run(m)
 	}
 
 	var now atomic.Int64
-	now.Store(invariant.FrozenNow(first))
+	now.Store(terminal.FrozenNow(first))
 	id := sessionIDOf(header, lf.Path())
 	// Mounted on nothing and fed what was read as the rest will be: the
 	// live projector starts here, not at the first key's batch.
@@ -174,7 +173,7 @@ gather:
 				break more
 			}
 		}
-		now.Store(invariant.FrozenNow(bt))
+		now.Store(terminal.FrozenNow(bt))
 		return []tea.Msg{terminal.EventsMsg{Events: bt}, terminal.StatusMsg{Text: readingStatus(read.Load(), size)}}, true
 	}
 	err = run(viewer.Reading(m, next))

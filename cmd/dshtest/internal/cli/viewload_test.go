@@ -9,7 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -72,7 +71,7 @@ func TestViewReadsBehind(t *testing.T) {
 	flags := func() *logFlags { return &logFlags{maxLine: 64 << 20} }
 	s := terminal.Settings{}
 	var opts transcript.Options
-	now := invariant.FrozenNow(events)
+	now := terminal.FrozenNow(events)
 	replay := transcriptModel("long", events, true, s, opts, terminal.Projection{}, func() int64 { return now }).View().Content
 
 	view := func(t *testing.T, path string, wait time.Duration, done func(string) bool) (string, int, error) {
