@@ -14,7 +14,7 @@ COMMANDS  ?= check,render,history,repro,repro-one,view
 RUNS      ?= 0
 KEEP      ?=
 
-.PHONY: test race lint staticcheck bench bench-repro bench-shapes fuzz soak record ci
+.PHONY: test race lint staticcheck bench bench-repro bench-shapes fuzz soak record record-corpus ci
 
 ## test: run every test (the README's test command)
 test:
@@ -85,6 +85,11 @@ soak:
 ## record: re-record fixtures after an intended change
 record:
 	GOLDIE_UPDATE=1 $(GO) test ./harness -count=1
+
+## record-corpus: re-record the corpus documents' golden files after an
+## intended renderer change (docs/fixtures.md)
+record-corpus:
+	GOLDIE_UPDATE=1 $(GO) test ./cmd/dshtest/internal/corpusgolden -count=1
 
 ## ci: what .ci/run runs
 ci: test lint

@@ -85,13 +85,34 @@ func (m Mismatch) Message() string {
 	return b.String()
 }
 
-// Hint says what to do about the mismatch.
+// Hint says what to do about the mismatch, as commands that work when
+// pasted: a pending file that is not beside its fixture (a pending
+// directory, as under CI) is found by those commands only with
+// --pending-dir DIR, so the hint names it.
 func (m Mismatch) Hint() string {
 	if m.Pending == "" {
 		return fmt.Sprintf("no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record %s", m.Scenario)
 	}
+	args := ShellQuote(m.Name)
+	if dir := filepath.Dir(m.Pending); dir != filepath.Dir(m.Fixture) {
+		args = "--pending-dir " + ShellQuote(dir) + " " + args
+	}
 	return fmt.Sprintf("new screen in %s; to decide: dshtest review %s, dshtest accept %s or dshtest reject %s",
-		m.Pending, m.Name, m.Name, m.Name)
+		m.Pending, args, args, args)
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it, for a command
+// line a message suggests.
+func ShellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 // mismatchError carries a Mismatch out of the fixture store.

@@ -131,3 +131,27 @@ func TestPendingSnapshots(t *testing.T) {
 		t.Errorf("%d files in the fixture directory, want the 2 fixtures", len(entries))
 	}
 }
+
+// TestMismatchHint: the hint's commands find the pending file when pasted:
+// beside its fixture they take the name alone; in a pending directory
+// (as under CI) they take --pending-dir DIR, quoted for a shell when it
+// needs it.
+func TestMismatchHint(t *testing.T) {
+	for _, tc := range []struct {
+		name, pending, want string
+	}{
+		{"greet", "fixtures/greet.screen.new",
+			"new screen in fixtures/greet.screen.new; to decide: dshtest review greet, dshtest accept greet or dshtest reject greet"},
+		{"greet", "/ci/pending/greet.screen.new",
+			"new screen in /ci/pending/greet.screen.new; to decide: dshtest review --pending-dir /ci/pending greet, dshtest accept --pending-dir /ci/pending greet or dshtest reject --pending-dir /ci/pending greet"},
+		{"greet", "/ci/my pending/greet.screen.new",
+			"new screen in /ci/my pending/greet.screen.new; to decide: dshtest review --pending-dir '/ci/my pending' greet, dshtest accept --pending-dir '/ci/my pending' greet or dshtest reject --pending-dir '/ci/my pending' greet"},
+		{"greet", "",
+			"no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record greet-scenario"},
+	} {
+		m := harness.Mismatch{Scenario: "greet-scenario", Name: tc.name, Fixture: "fixtures/" + tc.name + harness.FixtureSuffix, Pending: tc.pending}
+		if got := m.Hint(); got != tc.want {
+			t.Errorf("Pending %q:\n got %s\nwant %s", tc.pending, got, tc.want)
+		}
+	}
+}

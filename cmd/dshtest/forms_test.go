@@ -40,6 +40,15 @@ func cmdZstdLog(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), logforms.WriteZstd(scriptTB{ts: ts}, srcLines(ts, args[0]), n), 0o644))
 }
 
+func cmdZstdWhole(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: zstdwhole SRC DST")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), logforms.ZstdWhole(scriptTB{ts: ts}, b), 0o644))
+}
+
 func cmdZipExport(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 || len(args) > 3 {
 		ts.Fatalf("usage: zipexport SRC DST [SUB]")

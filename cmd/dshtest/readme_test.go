@@ -41,14 +41,10 @@ func TestREADMEWalkthrough(t *testing.T) {
 	if start < 0 || end < start {
 		t.Fatal("README has no walkthrough")
 	}
+	// An empty repository: the walkthrough's dshtest init makes the suite.
 	dir := t.TempDir()
-	for _, sub := range []string{"scenarios", "fixtures"} {
-		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 	t.Chdir(dir)
-	sh(t, "git init -q && printf '*.screen.new\\n' > .gitignore")
+	sh(t, "git init -q")
 
 	blocks := fencedBlocks(text[start:end])
 	ran := map[string]bool{}
@@ -94,7 +90,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range []string{"dshtest run", "dshtest record", "dshtest review", "dshtest accept", "git diff"} {
+	for _, c := range []string{"dshtest init", "dshtest run", "dshtest record", "dshtest review", "dshtest accept", "git diff"} {
 		if !ran[c] {
 			t.Errorf("the walkthrough does not run %s", c)
 		}

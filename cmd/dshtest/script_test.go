@@ -47,6 +47,8 @@ func TestMain(m *testing.M) {
 //	zstdlog SRC DST N        write SRC's lines as upstream's .jsonl.zstd:
 //	                         a header frame, then checksummed frames of
 //	                         at most N lines (cut at each turn/end)
+//	zstdwhole SRC DST        write SRC as the zstd command compresses a
+//	                         file: one frame of the whole log
 //	zipexport SRC DST [SUB]  write a web export holding SRC (and as SUB)
 //	sqlitedb SRC DST [APPID VERSION]  write SRC into a schema-17 database
 //	storelog SRC STORE       put SRC in a store, as upstream's layout does
@@ -75,6 +77,7 @@ func scriptParams(t *testing.T, dir string, extra map[string]func(ts *testscript
 		"garbage":   cmdGarbage,
 		"bigline":   cmdBigLine,
 		"zstdlog":   cmdZstdLog,
+		"zstdwhole": cmdZstdWhole,
 		"zipexport": cmdZipExport,
 		"sqlitedb":  cmdSQLiteDB,
 		"storelog":  cmdStoreLog,

@@ -91,7 +91,7 @@ func testFixture(scheme string, rows []screen.Row) []byte {
 // TestReportInBrowser renders a report in headless Chromium, screenshots
 // it, and checks that known cells show the palette's colours: inverse
 // cells filled with their ANSI colour, plain cells on the scheme's
-// background, and changed cells framed.
+// background, and each run of changed cells framed once.
 func TestReportInBrowser(t *testing.T) {
 	bin := chromium(t)
 	recorded := []screen.Row{
@@ -155,8 +155,12 @@ func TestReportInBrowser(t *testing.T) {
 		{"plain cell on the background", "card-0-new", 0, 3, 0, 0, dark.Bg},
 		{"unwritten cell on the background", "card-0-new", 3, 10, 0, 0, dark.Bg},
 		{"changed inverse green", "card-0-new", 2, 0, 0, 0, dark.ANSI[2]},
-		{"changed cell's frame", "card-0-new", 2, 0, -CellWidth / 2, 0, dark.Changed},
-		{"changed cell's frame in the recorded screen", "card-0-recorded", 2, 5, -CellWidth / 2, 0, dark.Changed},
+		{"changed run's frame", "card-0-new", 2, 0, -CellWidth / 2, 0, dark.Changed},
+		// Recorded row 2, "dim italic", is one changed run (cells 0–9):
+		// framed at its two ends, not between its cells.
+		{"changed run's frame in the recorded screen", "card-0-recorded", 2, 0, -CellWidth / 2, 0, dark.Changed},
+		{"changed run's frame, right end", "card-0-recorded", 2, 9, CellWidth / 2, 0, dark.Changed},
+		{"no frame between a run's cells", "card-0-recorded", 2, 3, -CellWidth / 2, 0, dark.Bg},
 		{"light scheme: inverse red", "card-1-new", 0, 0, 0, 0, light.ANSI[1]},
 		{"light scheme: background", "card-1-new", 0, 3, 0, 0, light.Bg},
 	} {

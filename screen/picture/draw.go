@@ -23,10 +23,11 @@ const cellCSS = `.grid{display:inline-block;font:14px/18px ` + fontStack + `;whi
 .grid .row{height:18px;overflow:hidden}
 .grid .c{display:inline-block;width:9px;height:18px;overflow:hidden;vertical-align:top;text-align:center}
 .grid .w{width:18px}
+.grid .chg{display:inline-block;vertical-align:top;height:18px;outline:1px solid;outline-offset:-1px}
 `
 
 // cellStyle is the inline CSS of one cell.
-func cellStyle(c Cell, p Palette, changed bool) string {
+func cellStyle(c Cell, p Palette) string {
 	fg, bg := c.Style.Colours(p)
 	var b strings.Builder
 	if fg != p.Fg {
@@ -54,15 +55,14 @@ func cellStyle(c Cell, p Palette, changed bool) string {
 	if c.Style.Invisible {
 		b.WriteString("visibility:hidden;")
 	}
-	if changed {
-		fmt.Fprintf(&b, "box-shadow:inset 0 0 0 1px %s;", p.Changed.Hex())
-	}
 	return b.String()
 }
 
-// GridHTML writes g as an HTML grid (a <div class="grid">), with the cells
-// marked in changed (which may be nil) framed. id, when not empty, is the
-// grid's element id. The page must carry PageCSS.
+// GridHTML writes g as an HTML grid (a <div class="grid">). Each run of
+// cells marked in changed (which may be nil) on a row is framed as one
+// (a <span class="chg">; changedRuns): a frame a cell would cross out a row of shifted
+// dim text, a frame a run leaves its cells as they are drawn. id, when not
+// empty, is the grid's element id. The page must carry PageCSS.
 func GridHTML(b *bytes.Buffer, g Grid, p Palette, changed [][]bool, id string, height int) {
 	rows := max(height, len(g.Rows))
 	idAttr := ""
@@ -72,12 +72,28 @@ func GridHTML(b *bytes.Buffer, g Grid, p Palette, changed [][]bool, id string, h
 	fmt.Fprintf(b, `<div class="grid"%s style="background:%s;color:%s;width:%dpx">`, idAttr, p.Bg.Hex(), p.Fg.Hex(), g.Width*CellWidth)
 	for r := range rows {
 		b.WriteString(`<div class="row">`)
+		framed := make([]bool, g.Width)
+		if r < len(changed) {
+			for _, run := range changedRuns(changed[r], g.Width) {
+				for c := run[0]; c < run[1]; c++ {
+					framed[c] = true
+				}
+			}
+		}
+		run := false // inside a framed run
 		for c := 0; c < g.Width; c++ {
 			cell := g.At(r, c)
 			if cell.Width == 0 {
 				continue // the placeholder after a wide cell
 			}
-			ch := changed != nil && r < len(changed) && c < len(changed[r]) && changed[r][c]
+			ch := framed[c]
+			switch {
+			case ch && !run:
+				fmt.Fprintf(b, `<span class="chg" style="outline-color:%s">`, p.Changed.Hex())
+			case !ch && run:
+				b.WriteString("</span>")
+			}
+			run = ch
 			class := "c"
 			if cell.Width == 2 {
 				class = "c w"
@@ -87,10 +103,13 @@ func GridHTML(b *bytes.Buffer, g Grid, p Palette, changed [][]bool, id string, h
 				text = " "
 			}
 			fmt.Fprintf(b, `<span class="%s"`, class)
-			if st := cellStyle(cell, p, ch); st != "" {
+			if st := cellStyle(cell, p); st != "" {
 				fmt.Fprintf(b, ` style="%s"`, st)
 			}
 			b.WriteString(">" + html.EscapeString(text) + "</span>")
+		}
+		if run {
+			b.WriteString("</span>")
 		}
 		b.WriteString("</div>")
 	}
@@ -132,10 +151,6 @@ func SVG(g Grid, p Palette, changed [][]bool, height int) []byte {
 			if bg != p.Bg {
 				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`+"\n", x, y, cw, CellHeight, bg.Hex())
 			}
-			if changed != nil && r < len(changed) && c < len(changed[r]) && changed[r][c] {
-				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="%s" stroke-width="2"/>`+"\n",
-					x+1, y+1, cw-2, CellHeight-2, p.Changed.Hex())
-			}
 			if strings.TrimSpace(cell.Text) == "" || cell.Style.Invisible {
 				continue
 			}
@@ -155,8 +170,42 @@ func SVG(g Grid, p Palette, changed [][]bool, height int) []byte {
 				x+cw/2, y+CellHeight-5, attrs, html.EscapeString(cell.Text))
 		}
 	}
+	// One frame a run of changed cells, over the text, as GridHTML.
+	for r := range min(rows, len(changed)) {
+		for _, run := range changedRuns(changed[r], g.Width) {
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="%s" stroke-width="2"/>`+"\n",
+				run[0]*CellWidth+1, r*CellHeight+1, (run[1]-run[0])*CellWidth-2, CellHeight-2, p.Changed.Hex())
+		}
+	}
 	b.WriteString("</svg>\n")
 	return b.Bytes()
+}
+
+// frameGap is the most unchanged cells between two changed ones that a
+// frame spans: a rewrapped line matches the old one by chance here and
+// there ("bui l d"), and a stretch framed in pieces reads worse than one.
+const frameGap = 2
+
+// changedRuns returns the runs of changed cells of a row within width, as
+// [start, end) columns, joined across gaps of at most frameGap cells.
+func changedRuns(row []bool, width int) [][2]int {
+	var out [][2]int
+	n := min(width, len(row))
+	for c := 0; c < n; c++ {
+		if !row[c] {
+			continue
+		}
+		start := c
+		for c < n && row[c] {
+			c++
+		}
+		if k := len(out) - 1; k >= 0 && start-out[k][1] <= frameGap {
+			out[k][1] = c
+		} else {
+			out = append(out, [2]int{start, c})
+		}
+	}
+	return out
 }
 
 // ANSI writes g's rows as text with SGR sequences (ANSI-16 colours and the

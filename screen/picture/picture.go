@@ -37,8 +37,8 @@ type Palette struct {
 	Name   string
 	Fg, Bg RGB
 	ANSI   [16]RGB
-	// Changed marks a changed cell (a frame inside the cell, so the cell's
-	// own colour stays visible at its centre).
+	// Changed frames a run of changed cells (a frame inside the run's
+	// edges, so its cells' own colours stay visible).
 	Changed RGB
 }
 
@@ -243,17 +243,27 @@ func Changes(a, b Grid) [][]bool {
 	return out
 }
 
-// CountChanged counts the true cells of changes.
-func CountChanged(changes [][]bool) int {
+// ChangedRows counts the rows of changes that hold a changed cell. Rows,
+// not cells, are how a change reads: a rewrapped line shifts every cell
+// after the wrap, so one changed line may be hundreds of changed cells.
+func ChangedRows(changes [][]bool) int {
 	n := 0
 	for _, r := range changes {
 		for _, c := range r {
 			if c {
 				n++
+				break
 			}
 		}
 	}
 	return n
+}
+
+// ChangeSummary is how a change is counted where it is shown: "3 rows
+// changed".
+func ChangeSummary(changes [][]bool) string {
+	n := ChangedRows(changes)
+	return fmt.Sprintf("%d %s changed", n, plural(n, "row", "rows"))
 }
 
 // visible replaces control characters with \xNN.

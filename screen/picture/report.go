@@ -19,6 +19,10 @@ type Card struct {
 	Recorded, New []byte
 	// Diff is the text diff recorded → new.
 	Diff string
+	// Change identifies the change (the caller's rule of "the same
+	// change"): cards with the same non-empty Change are one change shared
+	// by several fixtures, drawn once with the fixtures listed.
+	Change string
 }
 
 // Screens parses a fixture and returns its screen grid, its palette and its
@@ -48,6 +52,7 @@ h1{font-size:20px;margin:0 0 4px}
 .card{background:#fff;border:1px solid #d4d4d8;border-radius:6px;padding:12px 16px;margin:0 0 20px}
 .card h2{font-size:16px;margin:0 0 2px;font-family:` + fontStack + `}
 .card .meta{color:#52525b;margin:0 0 10px}
+.card .also{color:#3f3f46;margin:0 0 10px}
 .pair{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 .side .label{font-weight:600;margin:0 0 4px}
 .none{padding:24px;border:1px dashed #a1a1aa;color:#52525b}
@@ -58,9 +63,11 @@ pre.diff .hunk{color:#6d28d9}
 `
 
 // Report writes one self-contained HTML page (no script, no network) with
-// a summary and a card per fixture: the recorded and the new screen side
-// by side (one above the other when the window is narrow), changed cells
-// framed, and the text diff beneath.
+// a summary and a card per change: the recorded and the new screen side
+// by side (one above the other when the window is narrow), each run of
+// changed cells framed, the changed rows counted, and the text diff
+// beneath. A change shared by several fixtures (the same Change) is one
+// card, drawn from its first fixture, listing the others.
 func Report(title string, cards []Card) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s%s</style></head><body>\n",
@@ -76,17 +83,52 @@ func Report(title string, cards []Card) []byte {
 			changed++
 		}
 	}
-	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s. Decide with <code>dshtest review</code>, <code>dshtest accept NAME</code> or <code>dshtest reject NAME</code>.</p>\n",
-		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"))
-	for i, c := range cards {
-		card(&b, i, c)
+	groups := groupCards(cards)
+	shared := ""
+	if len(groups) < len(cards) {
+		shared = fmt.Sprintf(", %d distinct %s (a change shared by several fixtures is shown once)", len(groups), plural(len(groups), "change", "changes"))
+	}
+	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s%s. Decide with <code>dshtest review</code>, <code>dshtest accept NAME</code> or <code>dshtest reject NAME</code>.</p>\n",
+		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"), shared)
+	for i, g := range groups {
+		card(&b, i, g)
 	}
 	b.WriteString("</body></html>\n")
 	return b.Bytes()
 }
 
-func card(b *bytes.Buffer, i int, c Card) {
-	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(c.Fixture))
+// groupCards groups cards by their Change, in the order of each group's
+// first card; a card without a Change is a group of its own.
+func groupCards(cards []Card) [][]Card {
+	var out [][]Card
+	at := map[string]int{}
+	for _, c := range cards {
+		if c.Change != "" {
+			if i, ok := at[c.Change]; ok {
+				out[i] = append(out[i], c)
+				continue
+			}
+			at[c.Change] = len(out)
+		}
+		out = append(out, []Card{c})
+	}
+	return out
+}
+
+func card(b *bytes.Buffer, i int, group []Card) {
+	c := group[0]
+	title := c.Fixture
+	if len(group) > 1 {
+		title = fmt.Sprintf("%s and %d more: the same change", c.Fixture, len(group)-1)
+	}
+	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(title))
+	if len(group) > 1 {
+		var names []string
+		for _, o := range group {
+			names = append(names, "<code>"+html.EscapeString(o.Fixture)+"</code> (<code>"+html.EscapeString(o.Scenario)+"</code>)")
+		}
+		fmt.Fprintf(b, "<p class=\"also\">The same change in %d fixtures: %s. Drawn below: the first.</p>\n", len(group), strings.Join(names, ", "))
+	}
 	var rec, nw Grid
 	var recP, newP Palette
 	var recH, newH int
@@ -101,7 +143,7 @@ func card(b *bytes.Buffer, i int, c Card) {
 	status := "new fixture"
 	if c.Recorded != nil && recErr == nil && newErr == nil {
 		changes = Changes(rec, nw)
-		status = fmt.Sprintf("%d %s changed", CountChanged(changes), plural(CountChanged(changes), "cell", "cells"))
+		status = ChangeSummary(changes)
 	}
 	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(c.Scenario), status)
 	side := func(label string, data []byte, g Grid, p Palette, h int, err error, id string) {

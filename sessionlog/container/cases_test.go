@@ -192,7 +192,17 @@ func TestZstdRules(t *testing.T) {
 		{"header only", zlog(t, h), want{lines: 1}},
 		{"empty", nil, want{err: "empty or header-less session log"}},
 		{"header frame torn", zlog(t, h)[:10], want{err: "empty or header-less Zstandard session log"}},
-		{"first frame holds two lines", zlog(t, h+t1), want{err: "first frame is not exactly one header line"}},
+		// Not upstream's framing (FramingStream): the frames are one stream
+		// of raw text, read with the raw rules.
+		{"one frame of the whole log", zlog(t, h+t1+t2), want{lines: 9}},
+		{"first frame holds two lines", zlog(t, h+t1), want{lines: 5}},
+		{"frames cut mid-line", zlog(t, (h + t1)[:30], (h + t1)[30:], t2), want{lines: 9}},
+		{"one frame ending in a torn line", zlog(t, h+t1+`{"type":"turn/start"`), want{lines: 5, warn: "the final line has no newline", wLine: 6, dropped: 1}},
+		{"one frame, a bad line before a later turn/end", zlog(t, h+jsonl(ev(0, "turn/start"), "{bad", ev(1, "turn/end"))),
+			want{err: "unparsable committed event at line 2", errLine: 3}},
+		{"one frame not starting with a header", zlog(t, t1+t2), want{err: "first line is not a session header", errLine: 1}},
+		{"frames cut mid-line, the last torn", append(zlog(t, h+t1[:20]), zstdFrame(t, []byte(t1[20:]+t2))[:len(zstdFrame(t, []byte(t1[20:]+t2)))-2]...),
+			want{lines: 9, warn: fmt.Sprintf("frame at byte %d is incomplete", len(zlog(t, h+t1[:20]))), wLine: 10}},
 		{"first frame not a header", zlog(t, ev(0, "turn/start")+"\n", t1), want{err: "first line is not a session header", errLine: 1}},
 		{"line spans frames", zlog(t, h, t1[:20], t1[20:], t2), want{lines: 9}},
 		{"torn inside the last frame's checksum", good[:len(good)-2], want{lines: 9, warn: fmt.Sprintf("frame at byte %d is incomplete", frame2), wLine: 10}},

@@ -49,12 +49,21 @@
 // Frames are located structurally first, as scanZstdFrames does: a
 // skippable or foreign frame is "invalid frame magic at byte N", reserved
 // bits and block types are refused, and an incomplete final frame is known
-// before anything is decoded. The first frame must decode to exactly one
-// line, the header. Each complete frame is then decoded in turn, checksum
-// verified, from its byte range of the file; a failure is refused naming the
-// frame's byte offset. A defect inside the complete frames is never a torn
-// tail ("complete frame contains a torn JSONL record"). The complete lines
-// of an incomplete final frame are kept with a torn-tail Warning.
+// before anything is decoded. Each complete frame is then decoded in turn,
+// checksum verified, from its byte range of the file; a failure is refused
+// naming the frame's byte offset. Log.Framing says which of two framings
+// the first frame showed:
+//
+//   - FramingBatches, upstream's: the first frame decodes to exactly one
+//     line, the header, and each later frame is an append batch. A defect
+//     inside the complete frames is never a torn tail ("complete frame
+//     contains a torn JSONL record"). The complete lines of an incomplete
+//     final frame are kept with a torn-tail Warning.
+//   - FramingStream, any other cut: one frame of the whole log, as the
+//     zstd command compresses a raw log, or frames cut anywhere (mid-line
+//     too). The frames, an incomplete final one included, are one stream
+//     of raw text, read with the raw rules above; a torn tail names the
+//     incomplete frame when there is one.
 //
 // # SQLite (§9)
 //

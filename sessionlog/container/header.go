@@ -2,7 +2,6 @@ package container
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +48,8 @@ func (c *identity) Err() error {
 }
 
 // ReadHeaderLine reads only a log file's header line: its first line, or
-// the first Zstandard frame (as upstream's listing does, §3.8).
+// the first line of the first Zstandard frame (upstream's listing reads the
+// header frame, §3.8).
 func ReadHeaderLine(path string) ([]byte, Form, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -77,18 +77,16 @@ func ReadHeaderLine(path string) ([]byte, Form, error) {
 			return nil, form, err
 		}
 		defer dec.Close()
+		// The first line of the first frame: upstream's header frame, or
+		// the start of a log compressed as one stream (FramingStream).
 		h := lay.frames[0]
-		if err := dec.Reset(io.NewSectionReader(f, h.start, h.end-h.start)); err != nil {
-			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: header frame failed validation", err)
-		}
-		b, err := io.ReadAll(io.LimitReader(dec, DefaultMaxLine+2))
+		b, _, err := firstLine(dec, io.NewSectionReader(f, h.start, h.end-h.start), DefaultMaxLine)
 		if err != nil {
 			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: header frame failed validation", err)
 		}
-		if len(b) == 0 || bytes.IndexByte(b, '\n') != len(b)-1 {
-			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: first frame is not exactly one header line", nil)
+		if b == nil {
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: the first frame holds no complete line", nil)
 		}
-		b = b[:len(b)-1]
 		if reason := headerProblem(b); reason != "" {
 			return nil, form, refuse(sessionlog.Pos{Path: path, Line: 1, Seq: -1}, reason, nil)
 		}

@@ -113,6 +113,7 @@ type Log struct {
 	src       Lines
 	closers   []io.Closer
 	subagents []string
+	zstd      zstdFraming
 }
 
 // Next advances to the next line; false at the end or on a refusal.
@@ -151,6 +152,10 @@ func (l *Log) DeclaredSize() int64 {
 	}
 	return -1
 }
+
+// Framing is how a Zstandard log's frames cut its plaintext, or "" for
+// another form; Frames is how many complete frames it has.
+func (l *Log) Framing() (f Framing, frames int) { return l.zstd.framing, l.zstd.frames }
 
 // Subagents lists the subagent logs of a web export (the sanitized ids of
 // its subagents/<id>/session.jsonl), sorted; nil for other forms.
@@ -322,11 +327,11 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
 	switch sniff(magic) {
 	case FormZstd:
-		s, c, err := openZstd(name, ra, size, opts.LineLimit())
+		s, framing, c, err := openZstd(name, ra, size, opts.LineLimit())
 		if err != nil {
 			return nil, err
 		}
-		return &Log{name: name, form: FormZstd, src: s, closers: []io.Closer{c}}, nil
+		return &Log{name: name, form: FormZstd, src: s, closers: []io.Closer{c}, zstd: framing}, nil
 	case FormZip:
 		return openZip(name, ra, size, opts)
 	}
@@ -338,15 +343,7 @@ func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Op
 
 // plainLog reads raw JSONL text.
 func plainLog(name string, r io.Reader, opts Options) *Log {
-	given := false
-	parts := func() (part, bool, error) {
-		if given {
-			return part{}, false, nil
-		}
-		given = true
-		return part{r: r, torn: -1}, true, nil
-	}
-	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.LineLimit(), parts)}
+	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.LineLimit(), onePart(part{r: r, torn: -1}))}
 }
 
 var unsafeExportID = regexp.MustCompile(`[^A-Za-z0-9_-]`)

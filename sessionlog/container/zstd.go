@@ -14,7 +14,9 @@ import (
 )
 
 // The Zstandard container (containers.md §3): independent frames, the first
-// holding exactly the header line. Frames are located structurally first,
+// holding exactly the header line in upstream's framing (FramingBatches),
+// cut anywhere in a user's own compression of a raw log (FramingStream).
+// Frames are located structurally first,
 // as upstream's scanZstdFrames does, so structural refusals (a skippable or
 // foreign frame, a reserved bit or block type) win over decoding errors, and
 // the torn final frame is known before any plaintext is read. Then each
@@ -180,40 +182,71 @@ func newZstdDecoder(ignoreChecksum bool) (*zstd.Decoder, error) {
 		zstd.IgnoreChecksum(ignoreChecksum))
 }
 
+// Framing names how a Zstandard log's plaintext is cut into frames.
+type Framing string
+
+const (
+	// FramingBatches is upstream's (§3): a frame holding exactly the
+	// header line, then one frame per append batch, each ending on a
+	// committed boundary.
+	FramingBatches Framing = "header+batches"
+	// FramingStream is any other cut: one frame of the whole log (what
+	// `zstd session.jsonl` writes) or frames cut anywhere, as a user's
+	// own compression of a raw log makes them. Its frames are one stream
+	// of raw JSONL text, read with the raw rules (§2).
+	FramingStream Framing = "stream"
+)
+
+// zstdFraming is what openZstd found of a log's frames.
+type zstdFraming struct {
+	framing Framing
+	frames  int // complete frames
+}
+
 // openZstd prepares a scanner over a Zstandard log held in ra[0:size].
-func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, io.Closer, error) {
+func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, zstdFraming, io.Closer, error) {
+	var found zstdFraming
 	lay, err := scanFrames(name, ra, size, -1)
 	if err != nil {
 		var ce *sessionlog.Error
 		if errors.As(err, &ce) {
-			return nil, nil, err
+			return nil, found, nil, err
 		}
-		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
+		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
 	}
 	if len(lay.frames) == 0 {
-		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
+		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
+	found.frames = len(lay.frames)
 	dec, err := newZstdDecoder(false)
 	if err != nil {
-		return nil, nil, err
+		return nil, found, nil, err
 	}
 	closer := closerFunc(func() error { dec.Close(); return nil })
-	// Frame 1 must decode to exactly one newline-terminated line (§3.4).
 	h := lay.frames[0]
-	dec.Reset(io.NewSectionReader(ra, h.start, h.end-h.start))
-	header, err := io.ReadAll(io.LimitReader(dec, int64(maxLine)+2))
+	header, whole, err := firstLine(dec, io.NewSectionReader(ra, h.start, h.end-h.start), maxLine)
 	if err != nil {
 		dec.Close()
-		return nil, nil, frameFailed(name, h.start, err)
+		return nil, found, nil, frameFailed(name, h.start, err)
 	}
-	if len(header) == 0 || bytes.IndexByte(header, '\n') != len(header)-1 {
-		dec.Close()
-		return nil, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "corrupt Zstandard session log: first frame is not exactly one header line", nil)
+	torn := func() (io.Reader, error) { return tornFrame(ra, lay.torn, size, lay.tornChecksum) }
+	if !whole {
+		// Not upstream's framing: every frame, the torn one too, is one
+		// plaintext stream, and the raw rules find the header and the
+		// torn tail in it.
+		found.framing = FramingStream
+		r := io.Reader(&framesReader{name: name, ra: ra, frames: lay.frames, dec: dec})
+		if lay.torn >= 0 {
+			r = io.MultiReader(r, &lazyReader{open: torn})
+		}
+		s := newScanner(name, maxLine, onePart(part{r: r, torn: lay.torn}))
+		s.declared = lay.declared
+		return s, found, closer, nil
 	}
-	header = header[:len(header)-1]
+	found.framing = FramingBatches
 	if reason := headerProblem(header); reason != "" {
 		dec.Close()
-		return nil, nil, refuse(sessionlog.Pos{Path: name, Line: 1, Seq: -1}, reason, nil)
+		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Line: 1, Seq: -1}, reason, nil)
 	}
 	fr := &framesReader{name: name, ra: ra, frames: lay.frames[1:], dec: dec}
 	stage := 0
@@ -223,7 +256,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 		case stage == 1:
 			return part{r: fr, strict: true, torn: -1}, true, nil
 		case stage == 2 && lay.torn >= 0:
-			r, err := tornFrame(ra, lay.torn, size, lay.tornChecksum)
+			r, err := torn()
 			if err != nil {
 				return part{}, false, err
 			}
@@ -235,7 +268,56 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, i
 	s.header = header
 	s.headerID = headerID(header)
 	s.declared = lay.declared
-	return s, closer, nil
+	return s, found, closer, nil
+}
+
+// firstLine decodes the start of the frame src, at most one line of
+// maxLine bytes: its first line without the newline (nil if it has none
+// within the limit), and whether that line is the whole frame, as the
+// header frame of upstream's framing is (§3.4).
+func firstLine(dec *zstd.Decoder, src io.Reader, maxLine int) (line []byte, whole bool, err error) {
+	if err := dec.Reset(src); err != nil {
+		return nil, false, err
+	}
+	b, err := io.ReadAll(io.LimitReader(dec, int64(maxLine)+2))
+	if err != nil {
+		return nil, false, err
+	}
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return nil, false, nil
+	}
+	return b[:i], i == len(b)-1, nil
+}
+
+// onePart is the parts of a scanner that reads p alone.
+func onePart(p part) func() (part, bool, error) {
+	given := false
+	return func() (part, bool, error) {
+		if given {
+			return part{}, false, nil
+		}
+		given = true
+		return p, true, nil
+	}
+}
+
+// lazyReader opens its reader at the first Read, so that a torn final
+// frame is decoded only when the stream reaches it.
+type lazyReader struct {
+	open func() (io.Reader, error)
+	r    io.Reader
+}
+
+func (l *lazyReader) Read(p []byte) (int, error) {
+	if l.r == nil {
+		r, err := l.open()
+		if err != nil {
+			return 0, err
+		}
+		l.r = r
+	}
+	return l.r.Read(p)
 }
 
 func frameFailed(name string, start int64, err error) error {

@@ -498,6 +498,10 @@ type Summary struct {
 	Name string
 	// Form is the container; "" for a header-less log.
 	Form container.Form
+	// Framing is how a Zstandard log's frames cut its text, and Frames
+	// how many complete frames it has ("" and 0 for other forms).
+	Framing container.Framing
+	Frames  int
 	// Header is the session header line, compacted, or nil.
 	Header json.RawMessage
 	// Upgraded counts the events the load-time upgrades changed.
@@ -515,6 +519,7 @@ func (s *Stream) Summary() Summary {
 	sum := Summary{Name: s.name, Header: s.Header(), Closers: s.closers, Warnings: s.warnings}
 	if s.lg != nil {
 		sum.Name, sum.Form, sum.Subagents = s.lg.Name(), s.lg.Form(), s.lg.Subagents()
+		sum.Framing, sum.Frames = s.lg.Framing()
 	}
 	if s.up != nil {
 		sum.Upgraded = s.up.Upgraded()

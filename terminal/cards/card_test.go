@@ -163,7 +163,12 @@ func TestContextCard(t *testing.T) {
 		want              []string
 	}{
 		{"frame stripped", "plugin", "<system-reminder>\n\nhello\n\nworld\n</system-reminder>",
-			[]string{"", "Context · plugin", "hello", "world"}},
+			[]string{"", "Context · plugin", "hello", "", "world"}},
+		// Blank lines are rows, and lines of the fold (transcript.ts
+		// ContextCardComponent): 7 lines fold to 3 + marker + 3.
+		{"blank lines kept and folded", "p", "a\n\nb\n\nc\n\nd",
+			[]string{"", "Context · p", "a", "", "b", "… +1 lines (Ctrl+O to expand)", "c", "", "d"}},
+		{"only empty lines trimmed after the frame", "p", "<a>\n  \nx\n</a>", []string{"", "Context · p", "", "x"}},
 		{"mismatched frame kept", "p", "<a>\nx\n</b>", []string{"", "Context · p", "<a>", "x", "</b>"}},
 		{"only frame", "p", "<a>\n</a>", []string{"", "Context · p"}},
 		{"escaped label", "l\x07", "x", []string{"", `Context · l\x07`, "x"}},
@@ -174,5 +179,20 @@ func TestContextCard(t *testing.T) {
 				t.Errorf("%s", lineDiffText(got, tc.want))
 			}
 		})
+	}
+}
+
+// TestHeaderCut checks that a card header that does not fit is cut at
+// width−2 cells with no ellipsis, a wide rune that would straddle the edge
+// dropped (transcript.ts: truncateToWidth with an empty ellipsis).
+func TestHeaderCut(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"a_very_long_tool_name_here", "○ Tool / a_very_lo"},
+		{"工具工具工具工具工具", "○ Tool / 工具工具"},
+	} {
+		it := toolCard(1, tc.name, `{}`, nil, false)
+		if got := texts(testRenderer(20, 0, display.ToolsCollapsed).ToolCard(it.Tool)); len(got) < 2 || got[1] != tc.want {
+			t.Errorf("header of %q at width 20 = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

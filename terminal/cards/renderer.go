@@ -36,10 +36,11 @@ func (r *Renderer) text(lines []display.Line) []string {
 	return r.Palette.Wrapped(lines, r.Width)
 }
 
-// unpadded renders one line truncated to max(1, width−2) cells and not
-// padded: the tool-card and context-card header rows (terminal.md §5.1).
+// unpadded renders one line cut to max(1, width−2) cells, with no
+// ellipsis, and not padded: the card header rows (terminal.md §5.1;
+// transcript.ts cuts a tool card's header with truncateToWidth with an empty ellipsis).
 func (r *Renderer) unpadded(l display.Line) string {
-	return r.Palette.Unpadded(display.TruncateLine(l, max(1, r.Width-2)))
+	return r.Palette.Unpadded(display.CutLine(l, max(1, r.Width-2)))
 }
 
 // ContextCard renders an injected-context card (terminal.md §2.7).
@@ -49,17 +50,21 @@ func (r *Renderer) ContextCard(c *transcript.ContextCard) []string {
 	if body == "" {
 		return rows
 	}
+	// Blank lines are kept: each is a blank row, and a line of the fold
+	// (terminal.md §2.7; transcript.ts ContextCardComponent.renderLines).
 	var lines []display.Line
 	for _, l := range strings.Split(body, "\n") {
+		var line display.Line
 		if l != "" {
-			lines = append(lines, display.TextLine(display.Escape(l), dimSty))
+			line = display.TextLine(display.Escape(l), dimSty)
 		}
+		lines = append(lines, line)
 	}
 	return append(rows, r.text(r.fold(lines))...)
 }
 
 // stripReminderFrame drops an outer <name>…</name> frame whose first and
-// last trimmed lines are the matching tags, and the blank lines it leaves.
+// last trimmed lines are the matching tags, and the empty lines it leaves.
 func stripReminderFrame(s string) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) < 2 {
@@ -74,11 +79,13 @@ func stripReminderFrame(s string) string {
 	if !validTagName(name) || last != "</"+name+">" {
 		return s
 	}
+	// Only the empty lines the frame leaves go (transcript.ts
+	// stripReminderFrame trims newlines, not spaces).
 	inner := lines[1 : len(lines)-1]
-	for len(inner) > 0 && strings.TrimSpace(inner[0]) == "" {
+	for len(inner) > 0 && inner[0] == "" {
 		inner = inner[1:]
 	}
-	for len(inner) > 0 && strings.TrimSpace(inner[len(inner)-1]) == "" {
+	for len(inner) > 0 && inner[len(inner)-1] == "" {
 		inner = inner[:len(inner)-1]
 	}
 	return strings.Join(inner, "\n")

@@ -113,134 +113,179 @@ func fromCells(cells []Cell) Line {
 	return append(l, Span{Text: text[start:], Style: cells[len(cells)-1].Style})
 }
 
-// WrapLine word-wraps one logical line to width cells. Breaks fall on
-// spaces, which are dropped at the break; a word longer than the width is
-// broken between grapheme clusters. Leading indentation of the logical line
-// is kept on its first row. A grapheme wider than the whole width (a wide
-// rune at width 1) is replaced by U+FFFD so that no row exceeds the width.
+// WrapLine wraps one logical line to width cells by pi-tui's rules (see
+// Wrap); the rows only.
 func WrapLine(l Line, width int) []Line {
-	w := Wrap(l, width)
-	w.Release() // the rows share nothing with the cells (fromCells)
-	return w.Rows
+	return Wrap(l, width).Rows
 }
 
-// Wrapping is a line wrapped to a width (WrapLine's rows) and how it was
-// split: a printable-ASCII line by bytes, any other line wider than the
-// width into cells, which are scratch until release.
+// Wrapping is a line wrapped to a width: its rows and, for each row, the
+// style its padding is drawn in.
 type Wrapping struct {
-	Rows  []Line
-	ASCII bool
-	Cells []Cell // nil unless the line was split into cells
-	buf   *[]Cell
+	Rows []Line
+	// Pads is the style of each row's padding: the SGR state the row's text
+	// leaves open, less underline, which pi-tui closes at a break
+	// (presenters.md §3.6). A line that fits, and a line's last row, close
+	// every style: plain.
+	Pads []Style
 }
 
-// Wrap wraps l to width: the one place that chooses how a line is split.
+// Wrap wraps l to width cells as pi-tui 0.80.7's wrapTextWithAnsi wraps the
+// SGR string a palette writes for it (docs/spec/presenters.md §3.6):
+//
+//   - A line no wider than the width is one row, as it is.
+//   - Otherwise it is cut into tokens: runs of spaces, runs of other
+//     clusters, and every cluster holding a Han, Kana, Hangul or Bopomofo
+//     character (cjkBreak; U+00B7 is one) as a token of its own, so a row
+//     may break on either side of it.
+//   - A run of spaces is white space only if no style starts in it (the SGR
+//     sequence of a style change sits on the next visible cell, so a space
+//     after a styled span carries its close). White space that overflows a
+//     row is dropped; any other token that overflows starts the next row,
+//     a styled space included (the leading space of §3.6).
+//   - A token wider than the width is broken between clusters; the row
+//     before it is emitted even when it holds no text but an open style.
+//   - Every row is trimmed of trailing spaces, but for spaces the line's
+//     closing sequence follows.
+//
+// A cluster wider than the whole width (a wide rune at width 1) is shown as
+// U+FFFD, so that no row exceeds the width.
 func Wrap(l Line, width int) Wrapping {
 	width = max(width, 1)
-	switch {
-	case l.Width() <= width:
-		return Wrapping{Rows: []Line{l}}
-	case PrintableASCII(l):
-		return Wrapping{Rows: wrapASCII(l, width), ASCII: true}
+	if l.Width() <= width {
+		return Wrapping{Rows: []Line{l}, Pads: []Style{{}}}
 	}
 	buf := scratchCells()
+	defer releaseCells(buf)
 	*buf = appendCells((*buf)[:0], l)
-	// wrapCells writes into the cells: only a wide cluster's text changes.
-	return Wrapping{Rows: wrapCells(*buf, width), Cells: *buf, buf: buf}
+	return wrapCells(*buf, width)
 }
 
-// Release returns the cells to the pool; they must not be used after.
-func (w *Wrapping) Release() {
-	if w.buf != nil {
-		releaseCells(w.buf)
-		w.buf, w.Cells = nil, nil
+// RowCount is len(WrapLine(l, width)).
+func RowCount(l Line, width int) int {
+	if l.Width() <= max(width, 1) {
+		return 1
 	}
+	return len(Wrap(l, width).Rows)
 }
 
-// wrapCells is WrapLine of a line of more than width cells (width ≥ 1),
-// split into cells. It writes into cells: a cluster wider than the width
-// becomes U+FFFD.
-func wrapCells(cells []Cell, width int) []Line {
-	var rows [][]Cell
-	var cur, pend []Cell
-	curW, pendW := 0, 0
-	flush := func() {
-		rows = append(rows, cur)
-		cur, curW = nil, 0
-	}
+// token is a run of cells [a, b) that wraps as one.
+type token struct {
+	a, b, w int
+	space   bool // white space: dropped when it overflows a row
+}
+
+// tokens cuts cells into wrap tokens (see Wrap).
+func tokens(cells []Cell) []token {
+	var out []token
 	for i := 0; i < len(cells); {
-		j, w := i, 0
-		if cells[i].Text == " " {
-			for j < len(cells) && cells[j].Text == " " {
-				w++
-				j++
-			}
-			pend, pendW = cells[i:j], w
-			i = j
+		c := cells[i]
+		if c.Text != " " && cjkBreak(c.Text) {
+			out = append(out, token{a: i, b: i + 1, w: int(c.Width)})
+			i++
 			continue
 		}
-		for j < len(cells) && cells[j].Text != " " {
-			if int(cells[j].Width) > width {
-				cells[j].Text, cells[j].Width = "\uFFFD", 1
+		isSpace := c.Text == " "
+		t := token{a: i, space: isSpace}
+		for i < len(cells) && (cells[i].Text == " ") == isSpace && (isSpace || !cjkBreak(cells[i].Text)) {
+			var before Style // the SGR state before cell i
+			if i > 0 {
+				before = cells[i-1].Style
 			}
-			w += int(cells[j].Width)
-			j++
-		}
-		word := cells[i:j]
-		i = j
-		if len(cur) == 0 && len(rows) > 0 {
-			pend, pendW = nil, 0 // no indentation on continuation rows
-		}
-		if curW+pendW+w <= width {
-			cur = extendRow(extendRow(cur, pend), word)
-			curW += pendW + w
-			pend, pendW = nil, 0
-			continue
-		}
-		pend, pendW = nil, 0
-		if len(cur) > 0 {
-			flush()
-		}
-		if w <= width {
-			cur, curW = extendRow(cur, word), w
-			continue
-		}
-		for k, c := range word { // hard break
-			if curW+int(c.Width) > width {
-				flush()
+			if isSpace && cells[i].Style != before {
+				t.space = false // a style change is an SGR sequence in the run
 			}
-			cur = extendRow(cur, word[k:k+1])
-			curW += int(c.Width)
+			t.w += int(cells[i].Width)
+			i++
 		}
+		t.b = i
+		out = append(out, t)
 	}
-	if len(cur) > 0 || len(rows) == 0 {
-		if curW+pendW <= width {
-			cur = extendRow(cur, pend)
-		}
-		rows = append(rows, cur)
-	}
-	out := make([]Line, len(rows))
-	for i, r := range rows {
-		out[i] = fromCells(r)
+	// The line's closing sequence follows its last cell.
+	if n := len(out); n > 0 && out[n-1].space && cells[len(cells)-1].Style != (Style{}) {
+		out[n-1].space = false
 	}
 	return out
 }
 
-// extendRow appends add to the row cur. Rows are runs of the cells of one
-// line, and what is appended to a row follows it in the line, so the row
-// grows in place as a longer sub-slice of the cells; otherwise (never, as
-// WrapLine calls it) it is copied, never written into the cells.
-func extendRow(cur, add []Cell) []Cell {
-	if len(add) == 0 {
-		return cur
+// wrapCells is Wrap of a line of more than width cells (width ≥ 1), split
+// into cells. It writes into cells: a cluster wider than the width becomes
+// U+FFFD. The rows share nothing with the cells (fromCells).
+func wrapCells(cells []Cell, width int) Wrapping {
+	for i := range cells {
+		if int(cells[i].Width) > width {
+			cells[i].Text, cells[i].Width = "\uFFFD", 1
+		}
 	}
-	if len(cur) == 0 {
-		return add
+	var out Wrapping
+	closed := cells[len(cells)-1].Style == (Style{}) // no sequence after the last cell
+	after := func(i int) Style {                     // the SGR state after cell i
+		if i == len(cells)-1 {
+			return Style{}
+		}
+		return cells[i].Style
 	}
-	if n := len(cur); cap(cur)-n >= len(add) && &cur[:n+1][n] == &add[0] {
-		return cur[:n+len(add)]
+	// emit ends a row. Its trailing spaces are trimmed back to the last
+	// SGR sequence after them: a style change, the line's close, or one
+	// that kept says ends the row (the underline close before a broken
+	// word, the sequence of the cell a broken word goes on with).
+	emit := func(a, b int, st Style, kept bool) {
+		kept = kept || !closed && b == len(cells)
+		for b > a && !kept && isTrimmedSpace(cells[b-1].Text) {
+			b--
+			kept = b > a && cells[b].Style != cells[b-1].Style
+		}
+		out.Rows = append(out.Rows, fromCells(cells[a:b]))
+		st.Attrs &^= Underline
+		out.Pads = append(out.Pads, st)
 	}
-	return append(cur[:len(cur):len(cur)], add...)
+	// The row in progress is cells [a, b), curW wide; open reports that it
+	// is not empty (text, or an open style), state the SGR state after it.
+	a, b, curW, open, state := 0, 0, 0, false, Style{}
+	for _, t := range tokens(cells) {
+		if t.w > width && !t.space {
+			if open {
+				emit(a, b, state, state.Attrs&Underline != 0)
+			}
+			a, curW = t.a, 0
+			for i := t.a; i < t.b; i++ {
+				if w := int(cells[i].Width); curW+w > width {
+					// The SGR sequence of cell i ends the row before it.
+					emit(a, i, cells[i].Style, cells[i].Style != cells[i-1].Style || cells[i].Style.Attrs&Underline != 0)
+					a, curW = i, 0
+				}
+				curW += int(cells[i].Width)
+			}
+			b, open, state = t.b, true, after(t.b-1)
+			continue
+		}
+		if curW > 0 && curW+t.w > width {
+			emit(a, b, state, false)
+			if t.space {
+				a, b, curW, open = t.b, t.b, 0, state != (Style{})
+				state = after(t.b - 1)
+				continue
+			}
+			a, curW = t.a, 0
+		}
+		b, curW, open = t.b, curW+t.w, true
+		state = after(t.b - 1)
+	}
+	if open {
+		emit(a, b, Style{}, false)
+	}
+	return out
+}
+
+// isTrimmedSpace reports whether a cell is white space that JavaScript's
+// trimEnd removes from a row's end.
+func isTrimmedSpace(s string) bool {
+	switch s {
+	case " ", "\u00a0", "\u1680", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff":
+		return true
+	}
+	r := []rune(s)
+	return len(r) == 1 && r[0] >= 0x2000 && r[0] <= 0x200a
 }
 
 // TruncateLine cuts a line to at most width cells, ending it with "…" when
@@ -268,6 +313,23 @@ func TruncateLine(l Line, width int) Line {
 	return fromCells(out)
 }
 
+// CutLine cuts a line to at most width cells, with no ellipsis: the
+// clusters that fit, as pi-tui's truncateToWidth(text, width, "") keeps
+// them (a wide cluster that would straddle the edge is dropped).
+func CutLine(l Line, width int) Line {
+	width = max(width, 1)
+	if l.Width() <= width {
+		return l
+	}
+	cells := Cells(l)
+	w, n := 0, 0
+	for n < len(cells) && w+int(cells[n].Width) <= width {
+		w += int(cells[n].Width)
+		n++
+	}
+	return fromCells(cells[:n])
+}
+
 // PrintableASCII reports whether every byte of l is printable ASCII: a
 // cell of width one on its own (see Cells).
 func PrintableASCII(l Line) bool {
@@ -279,107 +341,4 @@ func PrintableASCII(l Line) bool {
 		}
 	}
 	return true
-}
-
-// wrapASCII is WrapLine for a line of printable ASCII, one cell a byte. It
-// follows WrapLine's steps on byte offsets instead of cells, and cuts the
-// rows out of the line's own text: every row of WrapLine is a contiguous
-// run of the line's cells.
-func wrapASCII(l Line, width int) []Line {
-	var out []Line
-	ASCIIRows(l.PlainText(), width, func(a, b int) { out = append(out, l.slice(a, b)) })
-	return out
-}
-
-// ASCIIRows works out WrapLine's rows of printable-ASCII text s, one cell
-// a byte, and calls row with each row's byte range s[a:b], in order.
-func ASCIIRows(s string, width int, row func(a, b int)) {
-	type run struct{ a, b int } // s[a:b]; empty when a == b
-	rows := 0
-	emit := func(r run) {
-		rows++
-		row(r.a, r.b)
-	}
-	var cur, pend run
-	for i := 0; i < len(s); {
-		j := i
-		if s[i] == ' ' {
-			for j < len(s) && s[j] == ' ' {
-				j++
-			}
-			pend, i = run{i, j}, j
-			continue
-		}
-		for j < len(s) && s[j] != ' ' {
-			j++
-		}
-		word := run{i, j}
-		i = j
-		if cur.a == cur.b && rows > 0 {
-			pend = run{} // no indentation on continuation rows
-		}
-		curW, pendW, w := cur.b-cur.a, pend.b-pend.a, word.b-word.a
-		if curW+pendW+w <= width {
-			switch {
-			case curW > 0:
-				cur.b = word.b
-			case pendW > 0:
-				cur = run{pend.a, word.b}
-			default:
-				cur = word
-			}
-			pend = run{}
-			continue
-		}
-		pend = run{}
-		if curW > 0 {
-			emit(cur)
-			cur = run{}
-		}
-		if w <= width {
-			cur = word
-			continue
-		}
-		for k := word.a; k < word.b; k++ { // hard break
-			if cur.b-cur.a+1 > width {
-				emit(cur)
-				cur = run{}
-			}
-			if cur.a == cur.b {
-				cur = run{k, k}
-			}
-			cur.b = k + 1
-		}
-	}
-	if cur.a != cur.b || rows == 0 {
-		if pendW := pend.b - pend.a; pendW > 0 && cur.b-cur.a+pendW <= width {
-			if cur.a == cur.b {
-				cur = pend
-			} else {
-				cur.b = pend.b
-			}
-		}
-		emit(cur)
-	}
-}
-
-// slice returns the cells [a, b) of a line of one-byte cells, as fromCells
-// would build them: spans of equal style merged, nil when empty.
-func (l Line) slice(a, b int) Line {
-	var out Line
-	off := 0
-	for _, sp := range l {
-		lo, hi := max(a, off), min(b, off+len(sp.Text))
-		off += len(sp.Text)
-		if lo >= hi {
-			continue
-		}
-		text := sp.Text[lo-(off-len(sp.Text)) : hi-(off-len(sp.Text))]
-		if n := len(out); n > 0 && out[n-1].Style == sp.Style {
-			out[n-1].Text += text
-			continue
-		}
-		out = append(out, Span{Text: text, Style: sp.Style})
-	}
-	return out
 }

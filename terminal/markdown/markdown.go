@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -61,9 +62,22 @@ type Row struct {
 // knows (tables, task items, bare autolinks) and a strict "~~" strike. A
 // goldmark parser is safe for concurrent use once built.
 var mdParser = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.Linkify),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500))),
+	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.NewLinkify(
+		extension.WithLinkifyURLRegexp(bareURL), extension.WithLinkifyWWWRegexp(bareWWW))),
+	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500)),
+		parser.WithBlockParsers(util.Prioritized(wordTagBlock{}, 890))),
 ).Parser()
+
+// bareURL and bareWWW are marked's GFM extended autolinks (marked 18, the
+// lexer of pi-tui's Markdown): a scheme or "www." and then any host of
+// letters, digits and hyphens (an IP address, a name without a dot, a
+// port), up to white space or "<"; goldmark's defaults want a dotted
+// alphabetic TLD (presenters.md §5.3). Trailing punctuation is trimmed by
+// goldmark's linkify.
+var (
+	bareURL = regexp.MustCompile(`^(?:https?|ftp)://[a-zA-Z0-9-][^\s<]*`)
+	bareWWW = regexp.MustCompile(`^www\.[a-zA-Z0-9-][^\s<]*`)
+)
 
 // Rows lays out display-safe text as Markdown rows at width, in base
 // style (a reasoning body is dim italic) and mode.
@@ -136,7 +150,34 @@ func (m *mdr) blocks(parent ast.Node, width int) []Row {
 
 // blankBefore reports whether a blank-line run separates n from the block
 // before it (upstream's "space" token).
-func (m *mdr) blankBefore(n ast.Node) bool { return n.HasBlankPreviousLines() }
+func (m *mdr) blankBefore(n ast.Node) bool {
+	if n.Kind() == east.KindTable {
+		// goldmark's table replaces the paragraph it was read from and
+		// loses its blank-line flag: read the source line before it.
+		return m.blankLineBefore(firstSegment(n))
+	}
+	return n.HasBlankPreviousLines()
+}
+
+// blankLineBefore reports whether the source line before the one holding
+// offset pos is blank.
+func (m *mdr) blankLineBefore(pos int) bool {
+	if pos <= 0 {
+		return false
+	}
+	ls := pos
+	for ls > 0 && m.src[ls-1] != '\n' {
+		ls--
+	}
+	if ls == 0 {
+		return false
+	}
+	ps := ls - 1
+	for ps > 0 && m.src[ps-1] != '\n' {
+		ps--
+	}
+	return strings.TrimSpace(string(m.src[ps:ls-1])) == ""
+}
 
 // spacedAfter reports whether prev, followed by n without a blank line,
 // gets a blank row after it.
@@ -273,7 +314,10 @@ func (m *mdr) list(n *ast.List, width, depth int) []Row {
 		var body []Row
 		var nested []bool // rows of a nested list, indented on their own
 		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
-			if prev := c.PreviousSibling(); prev != nil && (c.HasBlankPreviousLines() || spacedAfter(prev, c)) {
+			// Inside an item only a blank line between its blocks is a
+			// blank row: pi-tui renders an item's blocks with no next
+			// block to space from (markdown.js renderList).
+			if prev := c.PreviousSibling(); prev != nil && m.blankBefore(c) {
 				body, nested = append(body, Row{}), append(nested, false)
 			}
 			if sub, ok := c.(*ast.List); ok {
@@ -447,7 +491,9 @@ func (w *inlineWriter) inline(n ast.Node, st display.Style) {
 	case *ast.Link:
 		w.link(n, string(n.Destination), st)
 	case *ast.AutoLink:
-		w.add(string(n.Label(m.src)), display.Style{Fg: display.FgAccent, Attrs: display.Underline})
+		// A link keeps the body's attributes (a reasoning link is dim
+		// italic too): pi-tui renders it inside the body's style.
+		w.add(string(n.Label(m.src)), display.Style{Fg: display.FgAccent, Attrs: st.Attrs | display.Underline})
 	case *ast.Image:
 		w.children(n, st)
 	case *ast.RawHTML:
@@ -524,79 +570,15 @@ func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
 	return rows
 }
 
-// wrapPad wraps one logical line and works out each row's padding style:
+// wrapPad wraps one logical line into rows, each with its padding style:
 // a row broken inside a styled span keeps that span's style (less
 // underline, which is closed at the row end); the last row's padding is
-// plain (presenters.md §3.6).
+// plain (presenters.md §3.6, display.Wrap).
 func wrapPad(l display.Line, width int) []Row {
-	w := display.Wrap(l, width) // split once, for the wrap and the padding
-	defer w.Release()
-	wrapped, cells := w.Rows, w.Cells
-	rows := make([]Row, len(wrapped))
-	if len(wrapped) == 1 {
-		rows[0].Line = wrapped[0]
-		return rows
-	}
-	if w.ASCII {
-		return padASCII(l, wrapped, rows)
-	}
-	pos := 0
-	for i, w := range wrapped {
-		rows[i].Line = w
-		pos += display.CellCount(w)
-		if i == len(wrapped)-1 {
-			break
-		}
-		var st display.Style
-		switch {
-		case pos < len(cells) && cells[pos].Text == " ":
-			st = cells[pos].Style
-		case pos > 0 && pos <= len(cells):
-			st = cells[pos-1].Style
-		}
-		st.Attrs &^= display.Underline
-		rows[i].Pad = st
-		for pos < len(cells) && cells[pos].Text == " " {
-			pos++
-		}
-	}
-	return rows
-}
-
-// padASCII is wrapPad's padding for a printable-ASCII line, one cell a
-// byte: the same steps on byte offsets, without splitting into cells.
-func padASCII(l display.Line, wrapped []display.Line, rows []Row) []Row {
-	flat := l.PlainText()
-	at := func(i int) display.Style { // the style of byte i
-		for _, sp := range l {
-			if i < len(sp.Text) {
-				return sp.Style
-			}
-			i -= len(sp.Text)
-		}
-		return display.Style{}
-	}
-	pos := 0
-	for i, w := range wrapped {
-		rows[i].Line = w
-		for _, sp := range w {
-			pos += len(sp.Text)
-		}
-		if i == len(wrapped)-1 {
-			break
-		}
-		var st display.Style
-		switch {
-		case pos < len(flat) && flat[pos] == ' ':
-			st = at(pos)
-		case pos > 0 && pos <= len(flat):
-			st = at(pos - 1)
-		}
-		st.Attrs &^= display.Underline
-		rows[i].Pad = st
-		for pos < len(flat) && flat[pos] == ' ' {
-			pos++
-		}
+	w := display.Wrap(l, width)
+	rows := make([]Row, len(w.Rows))
+	for i := range w.Rows {
+		rows[i] = Row{Line: w.Rows[i], Pad: w.Pads[i]}
 	}
 	return rows
 }

@@ -39,6 +39,13 @@ func TestMarkdown(t *testing.T) {
 			[]string{"3) c|[{0 2 fg=bright-magenta}]", "* x \\*|[{0 1 fg=bright-magenta}]"}},
 		{"paragraph then list: no blank", "para\n- a\nlazy", plain, TextMode, 20,
 			[]string{"para|[]", "- a|[{0 1 fg=bright-magenta}]", "  lazy|[]"}},
+		// An item's blocks are not spaced from each other (P): only a
+		// blank line between them is a blank row (markdown.js renderList).
+		{"fence in a list item: no blank", "- a：\n  ```\n  x\n  ```\n- b\n\n  ```\n  y\n  ```", plain, TextMode, 20,
+			[]string{"- a：|[{0 1 fg=bright-magenta}]", "|[]", "    x|[{4 4 fg=cyan}]", "|[]", "|[]",
+				"- b|[{0 1 fg=bright-magenta}]", "|[]", "|[]", "    y|[{4 4 fg=cyan}]", "|[]"}},
+		{"bare URLs with an IP or no dot", "see http://127.0.0.1:8080/a, http://localhost/ and www.x", plain, TextMode, 60,
+			[]string{"see http://127.0.0.1:8080/a, http://localhost/ and www.x|[{4 26 fg=bright-magenta underline} {29 45 fg=bright-magenta underline} {51 55 fg=bright-magenta underline}]"}},
 		{"inline styles", "**b** *i* ~~s~~ ~t~ `c` \\* &amp;", plain, TextMode, 40,
 			[]string{"b i s ~t~ c * &amp;|[{0 0 bold} {2 2 italic} {4 4 strike} {10 10 fg=cyan}]"}},
 		{"reasoning styles", "a **b** `c`", reasonSty, ReasoningMode, 40,

@@ -164,7 +164,7 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []R
 				counts[i] = 1
 			}
 		case isPrintableASCII(l):
-			counts[i] = asciiRowCount(l, width)
+			counts[i] = display.RowCount(display.TextLine(l, base), width)
 		case display.TextWidth(l) <= width:
 			counts[i] = 1 // WrapLine keeps it whole
 		default:
@@ -208,17 +208,6 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []R
 // and padded, and wrapped again if a row still outgrows the width.
 func plainLine(l string, base display.Style, width int) []Row {
 	return rewrap(wrapPad(display.TextLine(l, base), width), width)
-}
-
-// asciiRowCount is len(plainLine(s, …, width)) for printable-ASCII s: the
-// rows of WrapLine, which for such text are never wider than the width.
-func asciiRowCount(s string, width int) int {
-	if len(s) <= width {
-		return 1
-	}
-	n := 0
-	display.ASCIIRows(s, width, func(int, int) { n++ })
-	return n
 }
 
 func isAlnum(c byte) bool {
@@ -271,7 +260,7 @@ func parsedFold(text string, base display.Style, mode Mode, width, head, tail in
 				var c int
 				switch {
 				case display.PrintableASCII(l):
-					c = asciiRowCount(l.PlainText(), width)
+					c = display.RowCount(l, width)
 				case l.Width() <= width:
 					c = 1 // WrapLine keeps it whole
 				default:

@@ -136,13 +136,15 @@ func (p *Palette) Unpadded(l display.Line) string {
 	return p.styledRow(l, 0, false, display.Style{})
 }
 
-// Wrapped wraps each logical line to width and renders its rows padded
-// with plain spaces.
+// Wrapped wraps each logical line to width and renders its rows padded,
+// as pi-tui's Text pads them: each row's padding in the style its text
+// leaves open (display.Wrapping.Pads; presenters.md §3.6).
 func (p *Palette) Wrapped(lines []display.Line, width int) []string {
 	var rows []string
 	for _, l := range lines {
-		for _, w := range display.WrapLine(l, width) {
-			rows = append(rows, p.Padded(w, width, display.Style{}))
+		w := display.Wrap(l, width)
+		for i, row := range w.Rows {
+			rows = append(rows, p.Padded(row, width, w.Pads[i]))
 		}
 	}
 	return rows

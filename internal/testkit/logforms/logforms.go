@@ -80,6 +80,24 @@ func zstdFrame(plain []byte) []byte {
 
 var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
 
+// ZstdWhole compresses a whole raw log as the zstd command does
+// (`zstd session.jsonl`): one checksummed frame of several blocks, written
+// by a streaming encoder, so without a content size.
+func ZstdWhole(t testing.TB, plain []byte) []byte {
+	var out bytes.Buffer
+	w, err := zstd.NewWriter(&out, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
 // WriteZstd writes the header frame, then one frame per batch.
 func WriteZstd(t testing.TB, lines [][]byte, max int) []byte { return Zstd(lines, max) }
 

@@ -206,6 +206,9 @@ refuses to run when CI is set.`,
 				return &exitError{code: ExitUsage, err: fmt.Errorf("accept refuses to run when CI is set: fixtures are read-only in CI; nothing written")}
 			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "accept", err) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -239,6 +242,9 @@ matched against fixture names (all pending screens by default).`,
 		ValidArgsFunction: a.completePending(&dir),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			_, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "reject", err) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
@@ -258,7 +264,7 @@ matched against fixture names (all pending screens by default).`,
 }
 
 // pendingArgs finds the root and the pending snapshots matching the
-// optional PATTERN argument; none is a failure that says so.
+// optional PATTERN argument; none is nothingPending (exit 0, said).
 func (a *app) pendingArgs(dir, pendingDir string, args []string) (string, []pendingFix, error) {
 	pattern := ""
 	if len(args) == 1 {
@@ -283,7 +289,7 @@ func (a *app) pendingArgs(dir, pendingDir string, args []string) (string, []pend
 		if pattern != "" {
 			what = fmt.Sprintf("no pending screen matches %q", pattern)
 		}
-		return "", nil, failf("%s in %s (dshtest run writes them)", what, relTo(root, pdir))
+		return "", nil, nothingPending(fmt.Sprintf("%s in %s (dshtest run writes them); nothing to do", what, relTo(root, pdir)))
 	}
 	return root, ps, nil
 }

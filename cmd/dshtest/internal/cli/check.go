@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/surface"
 )
 
@@ -29,9 +30,11 @@ and the model surface. A log that fails prints one line naming file:line
 and exits 2.
 
 LOG is any form the reader accepts, detected by content: raw JSONL,
-.jsonl.zstd, a session directory, a web export zip (--subagent ID selects a
+.jsonl.zstd (upstream's frames, or a log compressed with the zstd command:
+the summary names the framing), a session directory, a web export zip (--subagent ID selects a
 subagent's log; the summary lists them), a SQLite database (--session ID),
-or, with --session ID and no LOG, the session in the store. The summary says
+or, with --session ID and no LOG, the session in the store; "-" reads it
+from standard input. The summary says
 how many events the load-time upgrades changed and which events are the
 synthetic closers of a log that ends inside a turn (--no-recover: none).
 A torn tail, a byte-order mark or a retired header field is a warning on
@@ -75,6 +78,7 @@ type logSummary struct {
 	Events     int            `json:"events"`
 	Header     *headerSummary `json:"header,omitempty"`
 	Form       string         `json:"form"`
+	Framing    *framing       `json:"framing,omitempty"`
 	Upgraded   int            `json:"upgraded"`
 	Synthetic  []string       `json:"synthetic"`
 	Subagents  []string       `json:"subagents,omitempty"`
@@ -104,6 +108,34 @@ type logSummary struct {
 		Messages   int `json:"messages"`
 		Generation int `json:"generation"`
 	} `json:"surface"`
+}
+
+// framing is how a Zstandard log's frames cut its text.
+type framing struct {
+	// Kind is container.Framing: "header+batches" (upstream's) or
+	// "stream" (one frame of the whole log, or frames cut anywhere).
+	Kind   string `json:"kind"`
+	Frames int    `json:"frames"`
+}
+
+// text is framing's line in check's summary.
+func (f *framing) text() string {
+	plural := func(n int, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	switch container.Framing(f.Kind) {
+	case container.FramingBatches:
+		return fmt.Sprintf("a header frame, then %s (as dsh writes it)", plural(f.Frames-1, "batch frame"))
+	case container.FramingStream:
+		if f.Frames == 1 {
+			return "one frame of the whole log (as the zstd command writes it)"
+		}
+		return plural(f.Frames, "frame") + " read as one stream of text"
+	}
+	return f.Kind
 }
 
 type headerSummary struct {
@@ -191,6 +223,9 @@ func summarize(lf *load.Log, t *tally, sf *surface.Surface) *logSummary {
 		if s.Form == "" {
 			s.Form = "jsonl (no session header)"
 		}
+		if r.Framing != "" {
+			s.Framing = &framing{Kind: string(r.Framing), Frames: r.Frames}
+		}
 		s.Upgraded = r.Upgraded
 		for _, c := range r.Closers {
 			d := fmt.Sprintf("seq %d %s", c.Seq, c.Kind) // Kind names the type
@@ -254,6 +289,9 @@ func (s *logSummary) print(w io.Writer) {
 	}
 	if s.Form != "" {
 		row("form", "%s", s.Form)
+	}
+	if s.Framing != nil {
+		row("framing", "%s", s.Framing.text())
 	}
 	row("upgraded", "%d events from older shapes", s.Upgraded)
 	if len(s.Synthetic) > 0 {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 // This file writes a run's failures for CI: JUnit XML (run --junit FILE),
@@ -109,13 +111,13 @@ type junitSuite struct {
 }
 
 type junitCase struct {
-	Name      string         `xml:"name,attr"`
-	Classname string         `xml:"classname,attr"`
-	File      string         `xml:"file,attr,omitempty"`
-	Line      int            `xml:"line,attr,omitempty"`
-	Time      string         `xml:"time,attr"`
-	Failures  []junitFailure `xml:"failure"`
-	Skipped   *struct{}      `xml:"skipped"`
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitFailure `xml:"failure"`
+	Skipped   *struct{}     `xml:"skipped"`
 }
 
 type junitFailure struct {
@@ -124,9 +126,10 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// writeJUnit writes the run as JUnit XML: one test case per scenario, its
-// failures carrying their diffs; a failed inventory or setup is a test
-// case of its own, named for what it is.
+// writeJUnit writes the run as JUnit XML: one test case per scenario, a
+// failed one with one <failure> holding all its failures and their diffs
+// (most reporters show only one failure element of a case); a failed
+// inventory or setup is a test case of its own, named for what it is.
 func writeJUnit(w io.Writer, res *suiteResult) error {
 	s := junitSuite{Name: "dshtest scenarios", Time: seconds(res.Elapsed.Seconds())}
 	for _, o := range res.Outcomes {
@@ -134,21 +137,7 @@ func writeJUnit(w io.Writer, res *suiteResult) error {
 		switch o.Status {
 		case "fail":
 			s.Failures++
-			for _, f := range o.Failures {
-				where := f.File
-				if f.Line > 0 {
-					where += ":" + strconv.Itoa(f.Line)
-				}
-				text := where + ": " + f.Message
-				if f.Diff != "" {
-					text += "\n" + f.Diff
-				}
-				kind := "step"
-				if f.Fixture != "" {
-					kind = "snapshot"
-				}
-				c.Failures = append(c.Failures, junitFailure{Message: xmlText(where + ": " + f.Message), Type: kind, Text: xmlText(text)})
-			}
+			c.Failure = junitFailureOf(o.Failures)
 		case "skip":
 			s.Skipped++
 			c.Skipped = &struct{}{}
@@ -162,11 +151,11 @@ func writeJUnit(w io.Writer, res *suiteResult) error {
 		if len(res.Inventory) > 0 {
 			text := strings.Join(res.Inventory, "\n")
 			extra.Cases = append(extra.Cases, junitCase{Name: "closed fixture inventory", Classname: "fixtures", Time: "0",
-				Failures: []junitFailure{{Message: xmlText(firstLine(text)), Type: "inventory", Text: xmlText(text)}}})
+				Failure: &junitFailure{Message: xmlText(firstLine(text)), Type: "inventory", Text: xmlText(text)}})
 		}
 		if res.Setup != "" {
 			extra.Cases = append(extra.Cases, junitCase{Name: "suite setup", Classname: "dshtest", Time: "0",
-				Failures: []junitFailure{{Message: xmlText(res.Setup), Type: "setup", Text: xmlText(res.Setup)}}})
+				Failure: &junitFailure{Message: xmlText(res.Setup), Type: "setup", Text: xmlText(res.Setup)}})
 		}
 		extra.Tests, extra.Failures = len(extra.Cases), len(extra.Cases)
 		all.Suites = append(all.Suites, extra)
@@ -185,6 +174,46 @@ func writeJUnit(w io.Writer, res *suiteResult) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// junitFailureOf is a failed scenario's one <failure>: the first failure
+// as its message (with how many more), every failure and its diff in its
+// text, and its type snapshot, step, or scenario when it holds both.
+func junitFailureOf(fs []failure) *junitFailure {
+	var (
+		head  string
+		texts []string
+		kinds = map[string]bool{}
+	)
+	for i, f := range fs {
+		where := f.File
+		if f.Line > 0 {
+			where += ":" + strconv.Itoa(f.Line)
+		}
+		text := where + ": " + f.Message
+		if i == 0 {
+			head = text
+		}
+		if f.Diff != "" {
+			text += "\n" + f.Diff
+		}
+		texts = append(texts, strings.TrimRight(text, "\n"))
+		if f.Fixture != "" {
+			kinds["snapshot"] = true
+		} else {
+			kinds["step"] = true
+		}
+	}
+	if len(fs) > 1 {
+		head += fmt.Sprintf(" (and %s)", words.Plural(len(fs)-1, "more failure"))
+	}
+	kind := "scenario"
+	if len(kinds) == 1 {
+		for k := range kinds {
+			kind = k
+		}
+	}
+	return &junitFailure{Message: xmlText(head), Type: kind, Text: xmlText(strings.Join(texts, "\n\n") + "\n")}
 }
 
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }

@@ -1,6 +1,6 @@
 // Package cli implements the dshtest command line: the scenario runner and
 // recorder (run, record), the triage tools for a user's session log (repro,
-// render, view, check, history), and their exit codes.
+// render, view, check, events, history), and their exit codes.
 //
 // Run is the whole program; main only passes it the process's arguments,
 // standard streams and environment, so tests can run it in-process as well
@@ -62,6 +62,7 @@ type app struct {
 	stdout, stderr io.Writer
 	env            map[string]string
 	restore        func() // undoes what a command set for the process (its memory budget)
+	stdinSpool     string // the copy of standard input read as LOG "-", removed at the end
 }
 
 // getenv returns the value of key in the invocation's environment.
@@ -95,6 +96,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	cmd, err := root.ExecuteC()
 	if a.restore != nil {
 		a.restore()
+	}
+	if a.stdinSpool != "" {
+		os.Remove(a.stdinSpool)
 	}
 	if out.err != nil {
 		fmt.Fprintln(stderr, writeFailed(out.err))

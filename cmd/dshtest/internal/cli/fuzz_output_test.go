@@ -40,6 +40,8 @@ var outputRuns = []struct {
 }{
 	{args: []string{"check", "LOG"}},
 	{args: []string{"check", "--json", "LOG"}},
+	{args: []string{"events", "LOG"}},
+	{args: []string{"events", "LOG", "--header"}},
 	{args: []string{"history", "LOG", "--max", "2"}},
 	{args: []string{"history", "LOG", "--max", "50", "--json"}},
 	{args: []string{"render", "LOG", "--width", "17", "--tools", "expanded"}},

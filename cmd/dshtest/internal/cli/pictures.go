@@ -149,9 +149,12 @@ func (a *app) reportCommand() *cobra.Command {
 		Short: "Write one self-contained HTML page of every pending screen, recorded beside new",
 		Long: `report writes one HTML page (no script, nothing fetched) for the pending
 screens a failing run left (fixtures/NAME.screen.new, or --pending-dir):
-a summary on top, then a card per fixture with its scenario, the recorded
+a summary on top, then a card per change with its scenario, the recorded
 and the new screen drawn as cell grids in the scheme's ANSI-16 palette,
-changed cells framed, and the text diff beneath. PATTERN selects fixture
+each run of changed cells framed, the changed rows counted, and the text
+diff beneath. A change shared by several fixtures (the same lines
+removed and added, as record groups them) is one card naming them all.
+PATTERN selects fixture
 names (a regular expression). run --report FILE writes the same page as
 part of a failing run.`,
 		Example: `  dshtest run || dshtest report --html report.html
@@ -176,8 +179,7 @@ part of a failing run.`,
 				if b, err := os.ReadFile(p.Fixture); err == nil {
 					rec = b
 				}
-				cards = append(cards, picture.Card{Scenario: p.Scenario, Fixture: "fixtures/" + p.Name + harness.FixtureSuffix,
-					Recorded: rec, New: nw, Diff: compactDiff(string(rec), string(nw))})
+				cards = append(cards, reportCard(p.Scenario, "fixtures/"+p.Name+harness.FixtureSuffix, rec, nw))
 			}
 			if err := writeFileAtomic(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
@@ -192,14 +194,24 @@ part of a failing run.`,
 	return cmd
 }
 
+// reportCard is the report's card of a fixture: its diff, and for a
+// changed one its change as record groups changes (changeKey), so that
+// the report shows a change shared by several fixtures once.
+func reportCard(scenario, fixture string, rec, nw []byte) picture.Card {
+	c := picture.Card{Scenario: scenario, Fixture: fixture, Recorded: rec, New: nw, Diff: compactDiff(string(rec), string(nw))}
+	if rec != nil {
+		c.Change = changeKey(c.Diff)
+	}
+	return c
+}
+
 // writeRunReport writes run --report's page: a card per snapshot of the
 // run that differed from its fixture or had none.
 func (a *app) writeRunReport(path, root string, res *suiteResult) error {
 	var cards []picture.Card
 	for _, o := range res.Outcomes {
 		for _, m := range o.Mismatches {
-			cards = append(cards, picture.Card{Scenario: m.Scenario, Fixture: m.Fixture,
-				Recorded: m.Recorded, New: m.New, Diff: compactDiff(string(m.Recorded), string(m.New))})
+			cards = append(cards, reportCard(m.Scenario, m.Fixture, m.Recorded, m.New))
 		}
 	}
 	sort.SliceStable(cards, func(i, j int) bool { return cards[i].Fixture < cards[j].Fixture })

@@ -309,14 +309,7 @@ func patternArg(pattern string) string {
 }
 
 // shellQuote quotes s for a shell when it needs it.
-func shellQuote(s string) string {
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
-}
+func shellQuote(s string) string { return harness.ShellQuote(s) }
 
 // printChanges prints each changed file with a compact diff, grouping files
 // whose change is the same.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -16,16 +17,29 @@ type decider struct {
 	byName map[string]pendingFix
 }
 
-// Accept renders the item's scenario twice and writes the fixture, as
+// Accept renders the items' scenarios twice and writes the fixtures, as
 // dshtest accept does.
-func (d decider) Accept(it review.Item) error {
-	_, err := acceptPending(d.root, []pendingFix{d.byName[it.Name]})
-	return err
+func (d decider) Accept(its []review.Item) (int, error) {
+	done, err := acceptPending(d.root, d.pending(its))
+	return len(done), err
 }
 
-// Reject deletes the pending screen.
-func (d decider) Reject(it review.Item) error {
-	return rejectPending([]pendingFix{d.byName[it.Name]})
+// Reject deletes the pending screens, in order.
+func (d decider) Reject(its []review.Item) (int, error) {
+	for i, p := range d.pending(its) {
+		if err := rejectPending([]pendingFix{p}); err != nil {
+			return i, err
+		}
+	}
+	return len(its), nil
+}
+
+func (d decider) pending(its []review.Item) []pendingFix {
+	ps := make([]pendingFix, len(its))
+	for i, it := range its {
+		ps[i] = d.byName[it.Name]
+	}
+	return ps
 }
 
 // reviewItems reads the pending screens and their fixtures.
@@ -47,8 +61,26 @@ func reviewItems(ps []pendingFix) ([]review.Item, map[string]pendingFix, error) 
 	return items, byName, nil
 }
 
+// printDecisions prints what review decided, a line a screen (as accept
+// and reject print them) and the summary line.
+func (a *app) printDecisions(root string, m *review.Model, ps []pendingFix) {
+	for i, d := range m.Decisions() {
+		p := ps[i]
+		switch d {
+		case review.Accepted:
+			fmt.Fprintf(a.stdout, "accepted  %s\n", relTo(root, p.Fixture))
+		case review.Rejected:
+			fmt.Fprintf(a.stdout, "rejected  %s\n", relTo(root, p.Path))
+		case review.Skipped:
+			fmt.Fprintf(a.stdout, "skipped   %s (still pending)\n", relTo(root, p.Path))
+		}
+	}
+	fmt.Fprintf(a.stdout, "review: %s\n", m.Summary())
+}
+
 func (a *app) reviewCommand() *cobra.Command {
 	var dir, pendingDir string
+	var acceptAll, rejectAll bool
 	cmd := &cobra.Command{
 		Use:   "review [PATTERN]",
 		Short: "Review pending screens one by one: recorded beside new, then accept, reject or skip",
@@ -63,36 +95,66 @@ Keys:
              fixture (a screen that is not reproducible is refused)
   r          reject: delete the pending screen, keep the fixture
   s          skip: decide later
+  A / R / S  accept, reject or skip every screen not yet decided
   d          show the document instead of the screen, and back
   n / p      next / previous pending screen
   ↑↓ PgUp/PgDn Home/End  scroll
   q          quit
 
-It quits by itself when every screen is decided. Without a terminal, use
-dshtest accept and dshtest reject.`,
+It quits by itself when every screen is decided, and prints what was
+decided: a line a screen and "review: 2 accepted, 1 rejected, 1 skipped".
+
+--accept and --reject decide every matching screen without a terminal, as
+A and R do (for scripts); they print the same lines. review refuses to
+run when CI is set.`,
 		Example: `  dshtest review
-  dshtest review '^surface-'`,
+  dshtest review '^surface-'
+  dshtest review --accept '^surface-'    # no terminal: accept the matching screens
+  dshtest review --reject                # no terminal: reject every pending screen`,
 		Args:              argsUsage(cobra.MaximumNArgs(1)),
 		ValidArgsFunction: a.completePending(&dir),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			if harness.IsCI(a.getenv("CI")) {
 				return usagef("review refuses to run when CI is set: fixtures are read-only in CI")
 			}
+			if acceptAll && rejectAll {
+				return usagef("--accept and --reject exclude each other")
+			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "review", err) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
-			if !a.isTTY(a.stdout) {
-				return usagef("review needs a terminal on standard output; use dshtest accept or dshtest reject")
+			if !acceptAll && !rejectAll && !a.isTTY(a.stdout) {
+				return usagef("review needs a terminal on standard output; use dshtest review --accept or --reject, or dshtest accept or dshtest reject")
 			}
 			items, byName, err := reviewItems(ps)
 			if err != nil {
 				return err
 			}
 			m := review.New(items, decider{root: root, byName: byName}, 80, 24)
-			return viewer.Run(m, a.stdin, a.stdout)
+			if acceptAll || rejectAll {
+				d := review.Accepted
+				if rejectAll {
+					d = review.Rejected
+				}
+				err := m.DecideRemaining(d)
+				a.printDecisions(root, m, ps)
+				return err
+			}
+			// The terminal itself, not the wrapper: Bubble Tea learns the
+			// size (and that it may draw) only from the *os.File.
+			if err := viewer.Run(m, a.stdin, underlying(a.stdout)); err != nil {
+				return err
+			}
+			a.printDecisions(root, m, ps)
+			return nil
 		}),
 	}
+	cmd.Flags().BoolVar(&acceptAll, "accept", false, "accept every matching pending screen without a terminal (as A does)")
+	cmd.Flags().BoolVar(&rejectAll, "reject", false, "reject every matching pending screen without a terminal (as R does)")
 	cmd.Flags().StringVar(&dir, "dir", "", "the folder holding scenarios/ and fixtures/ (default: found from the working directory)")
 	cmd.Flags().StringVar(&pendingDir, "pending-dir", "", "where the pending screens are (default: fixtures/)")
 	return cmd

@@ -44,12 +44,14 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
 	root.AddCommand(
+		a.initCommand(),
 		a.runCommand(),
 		a.recordCommand(),
 		a.reproCommand(),
 		a.renderCommand(),
 		a.viewCommand(),
 		a.checkCommand(),
+		a.eventsCommand(),
 		a.historyCommand(),
 		a.acceptCommand(),
 		a.rejectCommand(),

@@ -40,7 +40,8 @@ with its code.
 
 The clock is frozen at the last event's time, as in render (while a long
 log is read, at the last event read). view needs a terminal; use render to
-print.`,
+print. With LOG "-" the log is read from standard input and the keys from
+the terminal (/dev/tty), as a pager reads them.`,
 		Example: `  dshtest view session.jsonl
   dshtest view session.jsonl --tools expanded --reasoning off
   dshtest view session.jsonl --surface`,
@@ -63,7 +64,12 @@ print.`,
 				if !a.isTTY(a.stdout) {
 					return usagef("view needs a terminal on standard output; use dshtest render %s to print", lf.Path)
 				}
-				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), a.stdin, underlying(a.stdout))
+				in, done, err := a.keys(args)
+				if err != nil {
+					return err
+				}
+				defer done()
+				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), in, underlying(a.stdout))
 			}
 			return a.viewLog(args, &lfl, s, opts, proj, projName == "transcript")
 		}),

@@ -60,7 +60,12 @@ func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts tran
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), viewProcs)))
 	}
 	return a.viewWith(args, f, s, opts, proj, wait, func(m tea.Model) error {
-		return viewer.Run(m, a.stdin, underlying(a.stdout))
+		in, done, err := a.keys(args)
+		if err != nil {
+			return err
+		}
+		defer done()
+		return viewer.Run(m, in, underlying(a.stdout))
 	})
 }
 

@@ -4,14 +4,17 @@
 // For each pending fixture it shows the recorded and the new screen side
 // by side (one above the other when the terminal is narrow), in their real
 // colours from the fixture's style runs, with the changed cells
-// highlighted. Keys: a accept, r reject, s skip, d document ↔ screen, n/p
-// next/previous, q quit, and the scroll keys (Up/Down, PgUp/PgDn,
-// Home/End). The decisions themselves are the caller's (a Decider), so
-// accepting renders the scenario twice as record does.
+// highlighted. Keys: a accept, r reject, s skip (A, R, S: the same for
+// every screen not yet decided), d document ↔ screen, n/p next/previous,
+// q quit, and the scroll keys (Up/Down, PgUp/PgDn, Home/End). The
+// decisions themselves are the caller's (a Decider), so accepting renders
+// the scenario twice as record does. Summary says what was decided, for
+// the line printed on exit.
 package review
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -30,11 +33,14 @@ type Item struct {
 	Recorded, New []byte
 }
 
-// Decider carries out a decision on an item; an error leaves the item
-// undecided and is shown on the status line.
+// Decider carries out decisions on items, in order, and returns how many
+// it carried out: the first n items are decided, and an error (with n
+// short of all) leaves the rest undecided and is shown on the status
+// line. Items come several at a time for A and R, so that a scenario
+// owning several of them is rendered once for all.
 type Decider interface {
-	Accept(Item) error
-	Reject(Item) error
+	Accept([]Item) (n int, err error)
+	Reject([]Item) (n int, err error)
 }
 
 // Decision is what became of an item.
@@ -126,19 +132,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case "q", "ctrl+c":
 			return m, tea.Quit
 		case "a":
-			if err := m.decider.Accept(m.items[m.cur]); err != nil {
-				m.status = "not accepted: " + oneLine(err.Error())
-				return m, nil
-			}
-			return m.decided(Accepted)
+			return m.decided(m.decide(Accepted, []int{m.cur}))
 		case "r":
-			if err := m.decider.Reject(m.items[m.cur]); err != nil {
-				m.status = "not rejected: " + oneLine(err.Error())
-				return m, nil
-			}
-			return m.decided(Rejected)
+			return m.decided(m.decide(Rejected, []int{m.cur}))
 		case "s":
-			return m.decided(Skipped)
+			return m.decided(m.decide(Skipped, []int{m.cur}))
+		case "A", "shift+a":
+			return m.decided(m.DecideRemaining(Accepted))
+		case "R", "shift+r":
+			return m.decided(m.DecideRemaining(Rejected))
+		case "S", "shift+s":
+			return m.decided(m.DecideRemaining(Skipped))
 		case "d":
 			m.document = !m.document
 			m.top = 0
@@ -163,19 +167,84 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// decided records d for the current item and moves to the next undecided
-// one; when none is left the viewer quits.
-func (m *Model) decided(d Decision) (tea.Model, tea.Cmd) {
-	m.decisions[m.cur] = d
-	m.status = fmt.Sprintf("%s %s", d, m.items[m.cur].Name)
-	for k := 1; k <= len(m.items); k++ {
-		i := (m.cur + k) % len(m.items)
-		if m.decisions[i] == Undecided {
-			m.cur, m.top = i, 0
-			return m, nil
+// remaining returns the undecided items, the current one first and then
+// in the order the viewer walks them.
+func (m *Model) remaining() []int {
+	var out []int
+	for k := range len(m.items) {
+		if i := (m.cur + k) % len(m.items); m.decisions[i] == Undecided {
+			out = append(out, i)
 		}
 	}
-	return m, tea.Quit
+	return out
+}
+
+// DecideRemaining carries out d on every item not yet decided, as the
+// keys A, R and S do, and returns the Decider's error.
+func (m *Model) DecideRemaining(d Decision) error {
+	return m.decide(d, m.remaining())
+}
+
+// decided quits once every item is decided; the error is on the status
+// line already.
+func (m *Model) decided(error) (tea.Model, tea.Cmd) {
+	if len(m.remaining()) == 0 {
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+// decide carries out d on the items at idx and moves to the next
+// undecided one (on an error, to the item that failed).
+func (m *Model) decide(d Decision, idx []int) error {
+	if len(idx) == 0 || d == Undecided {
+		return nil
+	}
+	items := make([]Item, len(idx))
+	for k, i := range idx {
+		items[k] = m.items[i]
+	}
+	n, err := len(items), error(nil)
+	switch d {
+	case Accepted:
+		n, err = m.decider.Accept(items)
+	case Rejected:
+		n, err = m.decider.Reject(items)
+	}
+	n = min(max(n, 0), len(idx))
+	for _, i := range idx[:n] {
+		m.decisions[i] = d
+	}
+	switch {
+	case err != nil:
+		if n < len(idx) {
+			m.cur, m.top = idx[n], 0 // the one that failed
+		}
+		m.status = fmt.Sprintf("not %s: %s", d, oneLine(err.Error()))
+		return err
+	case n == 1:
+		m.status = fmt.Sprintf("%s %s", d, items[0].Name)
+	default:
+		m.status = fmt.Sprintf("%s %d screens", d, n)
+	}
+	if next := m.remaining(); len(next) > 0 {
+		m.cur, m.top = next[0], 0
+	}
+	return nil
+}
+
+// Summary says what was decided, as "2 accepted, 1 rejected, 1 skipped",
+// with the items left undecided (by q) when there are any.
+func (m *Model) Summary() string {
+	var n [4]int
+	for _, d := range m.decisions {
+		n[d]++
+	}
+	s := fmt.Sprintf("%d accepted, %d rejected, %d skipped", n[Accepted], n[Rejected], n[Skipped])
+	if n[Undecided] > 0 {
+		s += ", " + strconv.Itoa(n[Undecided]) + " undecided"
+	}
+	return s
 }
 
 func (m *Model) move(n int) {
@@ -281,7 +350,7 @@ func (m *Model) Screen() []string {
 		}
 		changed := "new fixture"
 		if rec, nw, _, _ := m.grids(); rec != nil && nw != nil {
-			changed = fmt.Sprintf("%d cells changed", picture.CountChanged(picture.Changes(rec.Grid, nw.Grid)))
+			changed = picture.ChangeSummary(picture.Changes(rec.Grid, nw.Grid))
 		}
 		head = fmt.Sprintf("review %d/%d · fixtures/%s.screen (%s) · %s · %s · %s",
 			m.cur+1, len(m.items), it.Name, it.Scenario, section, changed, m.decisions[m.cur])
@@ -296,7 +365,7 @@ func (m *Model) Screen() []string {
 		}
 	}
 	rows = append(rows, cut(m.status, m.width))
-	rows = append(rows, cut("a accept · r reject · s skip · d document/screen · n/p next/prev · ↑↓ PgUp/PgDn Home/End · q quit", m.width))
+	rows = append(rows, cut("a accept · r reject · s skip · A/R/S all remaining · d document · n/p next/prev · ↑↓ scroll · q quit", m.width))
 	return rows[:min(len(rows), m.height)]
 }
 
