@@ -107,7 +107,7 @@ func (s *fixtureStore) display(name string) string {
 // take records that scenario snapshotted name; it fails when the name was
 // already taken in this run.
 func (s *fixtureStore) take(name, scenario string) error {
-	if !validFixtureName(name) {
+	if !ValidFixtureName(name) {
 		return fmt.Errorf("snapshot %q: a fixture name is lower-case letters, digits and '-'", name)
 	}
 	s.mu.Lock()
@@ -121,7 +121,9 @@ func (s *fixtureStore) take(name, scenario string) error {
 	return nil
 }
 
-func validFixtureName(name string) bool {
+// ValidFixtureName reports whether name is a fixture name: lower-case
+// letters, digits and '-'.
+func ValidFixtureName(name string) bool {
 	if name == "" {
 		return false
 	}

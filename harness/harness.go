@@ -44,14 +44,22 @@ type Config struct {
 	// PendingDirFromEnv gives the usual choice: beside the fixtures, or
 	// under CI only $DSHTEST_PENDING_DIR.
 	PendingDir string
-	// Verbose asks a runner to log every scenario step, as go test -v
-	// does. The harness itself does not read it; runners built on NewSuite
-	// (dshtest run -v) do.
+	// Verbose has RunSuite log every scenario step, as go test -v does
+	// (Run takes go test's -v instead).
 	Verbose bool
 	// WorkdirRoot, when set, is where the scenarios' work directories are
 	// made (and left: the caller removes it), instead of the temporary
 	// directory.
 	WorkdirRoot string
+
+	// Started and Finished, when set, are told by RunSuite of each
+	// scenario as it starts and once it has its outcome (the i-th of n).
+	Started  func(name string, i, n int)
+	Finished func(o Outcome, i, n int)
+	// Stopping, when set, is asked by RunSuite before each scenario: once
+	// it returns true no scenario starts (an interrupt is ending the
+	// process).
+	Stopping func() bool
 
 	// Projection is the terminal's projection seam; the zero value is the
 	// transcript package's projection.

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -94,11 +93,24 @@ func (m Mismatch) Hint() string {
 		return fmt.Sprintf("no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record %s", m.Scenario)
 	}
 	args := ShellQuote(m.Name)
-	if dir := filepath.Dir(m.Pending); dir != filepath.Dir(m.Fixture) {
+	if dir := m.PendingDir(); dir != "" {
 		args = "--pending-dir " + ShellQuote(dir) + " " + args
 	}
 	return fmt.Sprintf("new screen in %s; to decide: dshtest review %s, dshtest accept %s or dshtest reject %s",
 		m.Pending, args, args, args)
+}
+
+// PendingDir is the pending directory the deciding commands (review,
+// accept, reject) must be told of with --pending-dir to find the pending
+// file: its folder when that is not the fixture's, else "".
+func (m Mismatch) PendingDir() string {
+	if m.Pending == "" {
+		return ""
+	}
+	if dir := filepath.Dir(m.Pending); dir != filepath.Dir(m.Fixture) {
+		return dir
+	}
+	return ""
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs it, for a command
@@ -172,53 +184,4 @@ func (s *fixtureStore) displayPath(p string) string {
 		return filepath.ToSlash(filepath.Join(filepath.Base(s.dir), filepath.Base(p)))
 	}
 	return p
-}
-
-// SnapshotLine returns the line of the step "snapshot NAME" in a scenario
-// file's script (0 when there is none).
-func SnapshotLine(scenarioFile, name string) int {
-	f, err := os.Open(scenarioFile)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<24)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --") {
-			return 0 // the script ends at the archive's first file
-		}
-		f := strings.Fields(line)
-		if len(f) > 0 && f[0] == "!" {
-			f = f[1:]
-		}
-		if len(f) >= 2 && f[0] == "snapshot" && strings.Trim(f[1], `'"`) == name {
-			return n
-		}
-	}
-	return 0
-}
-
-// SnapshotNames returns the fixture names a scenario file's snapshot steps
-// take, in order.
-func SnapshotNames(scenarioFile string) ([]string, error) {
-	data, err := os.ReadFile(scenarioFile)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "-- ") && strings.HasSuffix(line, " --") {
-			break
-		}
-		f := strings.Fields(line)
-		if len(f) > 0 && f[0] == "!" {
-			f = f[1:]
-		}
-		if len(f) >= 2 && f[0] == "snapshot" {
-			out = append(out, strings.Trim(f[1], `'"`))
-		}
-	}
-	return out, nil
 }

@@ -138,20 +138,23 @@ func TestPendingSnapshots(t *testing.T) {
 // needs it.
 func TestMismatchHint(t *testing.T) {
 	for _, tc := range []struct {
-		name, pending, want string
+		name, pending, dir, want string
 	}{
-		{"greet", "fixtures/greet.screen.new",
+		{"greet", "fixtures/greet.screen.new", "",
 			"new screen in fixtures/greet.screen.new; to decide: dshtest review greet, dshtest accept greet or dshtest reject greet"},
-		{"greet", "/ci/pending/greet.screen.new",
+		{"greet", "/ci/pending/greet.screen.new", "/ci/pending",
 			"new screen in /ci/pending/greet.screen.new; to decide: dshtest review --pending-dir /ci/pending greet, dshtest accept --pending-dir /ci/pending greet or dshtest reject --pending-dir /ci/pending greet"},
-		{"greet", "/ci/my pending/greet.screen.new",
+		{"greet", "/ci/my pending/greet.screen.new", "/ci/my pending",
 			"new screen in /ci/my pending/greet.screen.new; to decide: dshtest review --pending-dir '/ci/my pending' greet, dshtest accept --pending-dir '/ci/my pending' greet or dshtest reject --pending-dir '/ci/my pending' greet"},
-		{"greet", "",
+		{"greet", "", "",
 			"no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record greet-scenario"},
 	} {
 		m := harness.Mismatch{Scenario: "greet-scenario", Name: tc.name, Fixture: "fixtures/" + tc.name + harness.FixtureSuffix, Pending: tc.pending}
 		if got := m.Hint(); got != tc.want {
 			t.Errorf("Pending %q:\n got %s\nwant %s", tc.pending, got, tc.want)
+		}
+		if got := m.PendingDir(); got != tc.dir {
+			t.Errorf("Pending %q: PendingDir() = %q, want %q", tc.pending, got, tc.dir)
 		}
 	}
 }

@@ -8,19 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"github.com/rogpeppe/go-internal/testscript"
 )
 
-// This file is the one update path: dshtest record and GOLDIE_UPDATE=1 go
-// test both re-record through Rerecord. It renders the suite twice in
-// update mode, each time in a scratch copy of the scenarios and fixtures,
+// This file is the one update path: dshtest record and accept (through
+// package suitedir) and GOLDIE_UPDATE=1 go test all re-record through
+// Rerecord. It renders the suite twice with RunSuite in update mode, each time in a scratch copy of the scenarios and fixtures,
 // so that the screens and the archive files a cmp step re-records
 // (testscript's UpdateScripts) are written only when every scenario
 // passed and the two renders agree.
@@ -28,79 +23,48 @@ import (
 // ErrCIRecord is the refusal of a recording under CI.
 var ErrCIRecord = errors.New("recording refused: CI is set, fixtures are read-only; record locally and commit the files; nothing written")
 
-// RerecordOptions adjust where and how Rerecord renders.
+// RerecordOptions adjust where Rerecord renders.
 type RerecordOptions struct {
 	// Scratch makes a scratch directory and returns it with the function
-	// that removes it; nil uses os.MkdirTemp and os.RemoveAll.
+	// that removes it; nil uses os.MkdirTemp and os.RemoveAll. (dshtest
+	// record passes directories an interrupt removes.)
 	Scratch func() (dir string, drop func(), err error)
-	// MayStart, when set, is asked before each scenario starts; false
-	// skips it (an interrupt is ending the process).
-	MayStart func() bool
 }
 
 // Rerecording is what an update would write, found by rendering twice.
 type Rerecording struct {
-	// Outcomes are the first render's verdicts, one per scenario in the
-	// order they ran. Their logs name the user's files, not the scratch
-	// copy's.
-	Outcomes []Outcome
-	// Setup is a failure before any scenario ran ("" if none).
-	Setup string
-	// Invariants are the failed invariants steps of the first render.
-	Invariants []InvariantFailure
-	// Recorded are the fixture names snapshotted, sorted.
-	Recorded []string
-	// Unreproducible are the files (fixtures/NAME, scenarios/NAME) that
-	// differ between the two renders, each with its line diff. Rerecord
-	// renders a second time only when the first passed.
+	// Result is the first render's RunSuite result (its Invariants are
+	// the failed invariants steps). Its messages name the user's files,
+	// not the scratch copy's.
+	Result Result
+	// Unreproducible are the files that differ between the two renders.
+	// Rerecord renders a second time only when the first passed.
 	Unreproducible []FileDiff
-	// Old and New are the fixture and scenario directories' files before
-	// and after the render, by name ("fixtures/NAME", "scenarios/NAME").
+	// Old and New are the scenario and fixture directories' files before
+	// and after the render, each named by its directory's base name and
+	// its own ("scenarios/NAME", "fixtures/NAME" in a suite folder).
 	Old, New map[string][]byte
-	// Complete says every scenario of the directory ran.
-	Complete bool
-	// Elapsed is the first render's time.
-	Elapsed time.Duration
-}
-
-// Outcome is one scenario's verdict in a render.
-type Outcome struct {
-	Name    string
-	Failed  bool
-	Skipped bool
-	Log     string
-	Elapsed time.Duration
 }
 
 // FileDiff is a file that differs between two renders.
 type FileDiff struct {
-	Name string // "fixtures/NAME" or "scenarios/NAME"
-	Diff string // line diff, first render → second
+	Name          string // as Old and New name it
+	First, Second []byte // the two renders' bytes
 }
 
-// Failed names the scenarios that failed (and "setup" for a failure before
-// any ran).
-func (r *Rerecording) Failed() []string {
-	var out []string
-	for _, o := range r.Outcomes {
-		if o.Failed {
-			out = append(out, o.Name)
-		}
-	}
-	if r.Setup != "" {
-		out = append(out, "setup")
-	}
-	return out
+// Diff is the line diff from the first render to the second.
+func (d FileDiff) Diff() string {
+	return lineDiff("first render", "second render", string(d.First), string(d.Second))
 }
 
 // OK reports whether the recording may be written: every scenario passed,
 // no invariants step failed and the two renders agree.
 func (r *Rerecording) OK() bool {
-	return len(r.Failed()) == 0 && len(r.Invariants) == 0 && len(r.Unreproducible) == 0
+	return len(r.Result.FailedScenarios()) == 0 && len(r.Result.Invariants) == 0 && len(r.Unreproducible) == 0
 }
 
 // Changed lists the files the recording would write (created or changed),
-// sorted, as "fixtures/NAME" and "scenarios/NAME".
+// sorted, named as in Old and New.
 func (r *Rerecording) Changed() []string {
 	var out []string
 	for name, b := range r.New {
@@ -112,10 +76,11 @@ func (r *Rerecording) Changed() []string {
 	return out
 }
 
-// Rerecord renders cfg's scenarios twice in update mode (screens and the
-// archive files of cmp steps) in scratch copies of cfg.ScenarioDir and
-// cfg.FixtureDir, and returns what an update would write. It writes
-// nothing to cfg's directories; Write does. Under cfg.CI it refuses with
+// Rerecord renders cfg's scenarios twice with RunSuite in update mode
+// (screens and the archive files of cmp steps), each time in a scratch copy
+// of cfg.ScenarioDir and cfg.FixtureDir, and returns what an update would
+// write. It writes nothing to cfg's directories; Write does. cfg.Stopping
+// ends a render between scenarios. Under cfg.CI it refuses with
 // ErrCIRecord.
 func Rerecord(cfg Config, opts RerecordOptions) (*Rerecording, error) {
 	if cfg.CI {
@@ -127,19 +92,20 @@ func Rerecord(cfg Config, opts RerecordOptions) (*Rerecording, error) {
 			return dir, func() { os.RemoveAll(dir) }, err
 		}
 	}
-	old, err := readSuiteFiles(cfg.ScenarioDir, cfg.FixtureDir)
+	l := layoutOf(cfg)
+	old, err := l.read(cfg.ScenarioDir, cfg.FixtureDir)
 	if err != nil {
 		return nil, err
 	}
-	first, err := renderOnce(cfg, opts, old)
+	first, err := renderOnce(cfg, opts, l, old)
 	if err != nil {
 		return nil, err
 	}
 	first.Old = old
-	if len(first.Failed()) > 0 || len(first.Invariants) > 0 {
+	if !first.OK() {
 		return first, nil
 	}
-	second, err := renderOnce(cfg, opts, old)
+	second, err := renderOnce(cfg, opts, l, old)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +114,7 @@ func Rerecord(cfg Config, opts RerecordOptions) (*Rerecording, error) {
 }
 
 // differingFiles lists the files that differ between two renders, sorted
-// by name, each with its line diff.
+// by name.
 func differingFiles(a, b map[string][]byte) []FileDiff {
 	names := map[string]bool{}
 	for n := range a {
@@ -160,15 +126,15 @@ func differingFiles(a, b map[string][]byte) []FileDiff {
 	var out []FileDiff
 	for _, n := range sortedKeys(names) {
 		if x, y := a[n], b[n]; !bytes.Equal(x, y) {
-			out = append(out, FileDiff{n, lineDiff("first render", "second render", string(x), string(y))})
+			out = append(out, FileDiff{Name: n, First: x, Second: y})
 		}
 	}
 	return out
 }
 
 // Write writes the recording's changed files into cfg's directories
-// (fixtures atomically, by safefile's rule). It refuses a recording that is
-// not OK, and under CI.
+// (atomically, by safefile's rule). It refuses a recording that is not OK,
+// and under CI.
 func (r *Rerecording) Write(cfg Config) ([]string, error) {
 	if cfg.CI {
 		return nil, ErrCIRecord
@@ -176,30 +142,44 @@ func (r *Rerecording) Write(cfg Config) ([]string, error) {
 	if !r.OK() {
 		return nil, errors.New("harness: the recording failed; nothing written")
 	}
+	l := layoutOf(cfg)
 	changed := r.Changed()
 	for _, name := range changed {
-		if err := writeFileAtomic(r.path(cfg, name), r.New[name]); err != nil {
+		if err := writeFileAtomic(l.path(cfg.ScenarioDir, cfg.FixtureDir, name), r.New[name]); err != nil {
 			return nil, fmt.Errorf("harness: record %s: %w", name, err)
 		}
 	}
 	return changed, nil
 }
 
-// path is where a "fixtures/NAME" or "scenarios/NAME" file of the
-// recording lives in cfg's directories.
-func (r *Rerecording) path(cfg Config, name string) string {
-	if n, ok := strings.CutPrefix(name, "fixtures/"); ok {
-		return filepath.Join(cfg.FixtureDir, n)
+// layout names a suite's two directories in a recording and in its scratch
+// copies: by their base names, so that messages name the user's files as
+// the user's folder does.
+type layout struct{ scen, fix string }
+
+func layoutOf(cfg Config) layout {
+	l := layout{filepath.Base(cfg.ScenarioDir), filepath.Base(cfg.FixtureDir)}
+	if l.fix == l.scen {
+		l.fix += ".fixtures"
 	}
-	return filepath.Join(cfg.ScenarioDir, strings.TrimPrefix(name, "scenarios/"))
+	return l
 }
 
-// readSuiteFiles reads the flat scenario and fixture directories (no
-// pending file, no dot file) as "scenarios/NAME" and "fixtures/NAME".
-func readSuiteFiles(scenarioDir, fixtureDir string) (map[string][]byte, error) {
+// path is where a file named as in a recording lives, under the scenario
+// directory sdir or the fixture directory fdir.
+func (l layout) path(sdir, fdir, name string) string {
+	if n, ok := strings.CutPrefix(name, l.fix+"/"); ok {
+		return filepath.Join(fdir, n)
+	}
+	return filepath.Join(sdir, strings.TrimPrefix(name, l.scen+"/"))
+}
+
+// read reads the flat scenario and fixture directories (no pending file,
+// no dot file), naming each file by its directory's base name.
+func (l layout) read(sdir, fdir string) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for prefix, dir := range map[string]string{"scenarios/": scenarioDir, "fixtures/": fixtureDir} {
-		entries, err := os.ReadDir(dir)
+	for _, d := range []struct{ prefix, dir string }{{l.scen + "/", sdir}, {l.fix + "/", fdir}} {
+		entries, err := os.ReadDir(d.dir)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -210,25 +190,25 @@ func readSuiteFiles(scenarioDir, fixtureDir string) (map[string][]byte, error) {
 			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || IsPending(e.Name()) {
 				continue
 			}
-			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			b, err := os.ReadFile(filepath.Join(d.dir, e.Name()))
 			if err != nil {
 				return nil, fmt.Errorf("harness: %w", err)
 			}
-			out[prefix+e.Name()] = b
+			out[d.prefix+e.Name()] = b
 		}
 	}
 	return out, nil
 }
 
-// renderOnce runs the suite in update mode on a scratch copy of files and
-// returns what it left there.
-func renderOnce(cfg Config, opts RerecordOptions, files map[string][]byte) (*Rerecording, error) {
+// renderOnce runs the suite with RunSuite in update mode on a scratch copy
+// of files and returns what it left there.
+func renderOnce(cfg Config, opts RerecordOptions, l layout, files map[string][]byte) (*Rerecording, error) {
 	tmp, drop, err := opts.Scratch()
 	if err != nil {
 		return nil, fmt.Errorf("harness: scratch directory: %w", err)
 	}
 	defer drop()
-	sdir, fdir := filepath.Join(tmp, "scenarios"), filepath.Join(tmp, "fixtures")
+	sdir, fdir := filepath.Join(tmp, l.scen), filepath.Join(tmp, l.fix)
 	for _, d := range []string{sdir, fdir} {
 		// One level only: a scratch directory an interrupt removed is
 		// not made again.
@@ -237,140 +217,37 @@ func renderOnce(cfg Config, opts RerecordOptions, files map[string][]byte) (*Rer
 		}
 	}
 	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(tmp, filepath.FromSlash(name)), b, 0o644); err != nil {
+		if err := os.WriteFile(l.path(sdir, fdir, name), b, 0o644); err != nil {
 			return nil, fmt.Errorf("harness: %w", err)
 		}
 	}
 	run := cfg
 	run.ScenarioDir, run.FixtureDir, run.WorkdirRoot = sdir, fdir, tmp
 	run.Update, run.CI, run.PendingDir = true, false, ""
-	start := time.Now()
-	s := NewSuite(run)
-	top := &renderT{suite: s, mayStart: opts.MayStart}
-	top.do(func() { testscript.RunT(top, s.Params()) })
-	r := &Rerecording{Outcomes: top.outcomes, Setup: top.fatal, Invariants: s.InvariantFailures(),
-		Recorded: s.Recorded(), Complete: s.Complete(), Elapsed: time.Since(start)}
-	// Messages name the user's files: "scenarios/x.txtar", not the
-	// scratch copy's path.
+	r := &Rerecording{Result: RunSuite(run)}
+	// Messages name the user's files: RunSuite names them relative to
+	// the scratch copy ("scenarios/x.txtar"); any other mention of the
+	// copy becomes the user's folder.
 	base := filepath.Dir(cfg.ScenarioDir)
 	fix := func(s string) string {
 		s = strings.ReplaceAll(s, tmp+string(filepath.Separator), "")
 		return strings.ReplaceAll(s, tmp, base)
 	}
-	for i := range r.Outcomes {
-		r.Outcomes[i].Log = fix(r.Outcomes[i].Log)
+	res := &r.Result
+	for i := range res.Outcomes {
+		res.Outcomes[i].Output = fix(res.Outcomes[i].Output)
+		for j := range res.Outcomes[i].Failures {
+			res.Outcomes[i].Failures[j].File = fix(res.Outcomes[i].Failures[j].File)
+		}
 	}
-	r.Setup = fix(r.Setup)
-	if r.New, err = readSuiteFiles(sdir, fdir); err != nil {
+	for i := range res.Inventory {
+		res.Inventory[i] = fix(res.Inventory[i])
+	}
+	res.Setup = fix(res.Setup)
+	if r.New, err = l.read(sdir, fdir); err != nil {
 		return nil, err
 	}
 	return r, nil
-}
-
-// renderT is the testscript.T of a render: it runs each scenario to
-// completion in its own goroutine (so that FailNow can end it), one after
-// another, and keeps its outcome.
-type renderT struct {
-	suite    *Suite
-	mayStart func() bool
-	outcomes []Outcome
-	fatal    string
-	logT
-}
-
-func (t *renderT) do(f func()) {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if p := recover(); p != nil {
-				t.fatal = fmt.Sprintf("panic: %v", p)
-			}
-		}()
-		f()
-	}()
-	<-done
-	if t.fatal == "" && t.failed {
-		t.fatal = strings.TrimSpace(t.log.String())
-	}
-}
-
-func (t *renderT) Run(name string, f func(testscript.T)) {
-	if t.mayStart != nil && !t.mayStart() {
-		return
-	}
-	st := &logT{}
-	start := time.Now()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if p := recover(); p != nil {
-				st.Log(fmt.Sprintf("panic: %v", p))
-				st.mark()
-			}
-		}()
-		f(st)
-	}()
-	<-done
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t.outcomes = append(t.outcomes, Outcome{Name: name, Failed: st.failed, Skipped: st.skipped,
-		Log: strings.TrimRight(st.log.String(), "\n"), Elapsed: time.Since(start)})
-}
-
-// logT is a testscript.T that keeps its log and its verdict.
-type logT struct {
-	mu      sync.Mutex
-	log     bytes.Buffer
-	failed  bool
-	skipped bool
-}
-
-func (t *logT) Log(args ...any) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	fmt.Fprintln(&t.log, args...)
-}
-
-func (t *logT) mark() {
-	t.mu.Lock()
-	t.failed = true
-	t.mu.Unlock()
-}
-
-func (t *logT) Skip(args ...any) {
-	t.Log(args...)
-	t.mu.Lock()
-	t.skipped = true
-	t.mu.Unlock()
-	runtime.Goexit()
-}
-func (t *logT) Fatal(args ...any) { t.Log(args...); t.FailNow() }
-func (t *logT) FailNow()          { t.mark(); runtime.Goexit() }
-func (t *logT) Parallel()         {}
-func (t *logT) Verbose() bool     { return false }
-
-// Failed is read by the harness at the end of each scenario.
-func (t *logT) Failed() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.failed
-}
-
-// Run runs a nested test inline; testscript does not nest.
-func (t *logT) Run(name string, f func(testscript.T)) {
-	sub := &logT{}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f(sub)
-	}()
-	<-done
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.log.Write(sub.log.Bytes())
-	t.failed = t.failed || sub.failed
 }
 
 // rerecordForTest is Run's update: Rerecord of the scenarios the test run
@@ -391,19 +268,19 @@ func rerecordForTest(t *testing.T, cfg Config) {
 	if err != nil {
 		t.Fatalf("GOLDIE_UPDATE: %v", err)
 	}
-	for _, o := range rec.Outcomes {
-		if o.Failed {
-			t.Errorf("GOLDIE_UPDATE: %s failed for a reason other than a changed screen:\n%s", o.Name, o.Log)
+	for _, o := range rec.Result.Outcomes {
+		if o.Status == "fail" {
+			t.Errorf("GOLDIE_UPDATE: %s failed for a reason other than a changed screen:\n%s", o.Name, o.Output)
 		}
 	}
-	if rec.Setup != "" {
-		t.Errorf("GOLDIE_UPDATE: setup: %s", rec.Setup)
+	if rec.Result.Setup != "" {
+		t.Errorf("GOLDIE_UPDATE: setup: %s", rec.Result.Setup)
 	}
-	for _, f := range rec.Invariants {
+	for _, f := range rec.Result.Invariants {
 		t.Errorf("GOLDIE_UPDATE: %s: invariants fail (%s): the screens would pin the bug", f.File, strings.Join(f.Checks, ", "))
 	}
 	for _, d := range rec.Unreproducible {
-		t.Errorf("GOLDIE_UPDATE: %s is not reproducible (two renders differ):\n%s", d.Name, d.Diff)
+		t.Errorf("GOLDIE_UPDATE: %s is not reproducible (two renders differ):\n%s", d.Name, d.Diff())
 	}
 	if !rec.OK() {
 		t.Fatalf("GOLDIE_UPDATE: nothing written")

@@ -13,7 +13,7 @@ func TestDifferingFiles(t *testing.T) {
 	var names []string
 	for _, d := range differingFiles(a, b) {
 		names = append(names, d.Name)
-		if d.Diff == "" {
+		if d.Diff() == "" {
 			t.Errorf("%s: no diff", d.Name)
 		}
 	}

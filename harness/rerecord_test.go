@@ -71,7 +71,7 @@ func TestRerecordScreensAndCmpFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !rec.OK() {
-		t.Fatalf("not OK: failed %v, invariants %v, unreproducible %v", rec.Failed(), rec.Invariants, rec.Unreproducible)
+		t.Fatalf("not OK: failed %v, invariants %v, unreproducible %v", rec.Result.FailedScenarios(), rec.Result.Invariants, rec.Unreproducible)
 	}
 	want := []string{"fixtures/stale-60x12.screen", "scenarios/stale.txtar"}
 	if got := rec.Changed(); !slices.Equal(got, want) {
@@ -146,15 +146,15 @@ func TestRerecordRefusals(t *testing.T) {
 		{name: "ci", script: staleScenario, ci: true},
 		{name: "fails", script: "turn 1\nuser 'Start'\nmount 60 12\nsnapshot fails-60x12\nexists no-such-file\n",
 			check: func(t *testing.T, rec *harness.Rerecording) {
-				if !slices.Equal(rec.Failed(), []string{"fails"}) {
-					t.Errorf("failed %v", rec.Failed())
+				if !slices.Equal(rec.Result.FailedScenarios(), []string{"fails"}) {
+					t.Errorf("failed %v", rec.Result.FailedScenarios())
 				}
 			}},
 		{name: "invariants", script: "turn 1\nuser 'Start'\nassistant 'Done.' --as a\ncompact a a --summary 'S.'\ninvariants --size 60x12 no-lost-message\nmount 60 12\nsnapshot inv-60x12\n",
 			cfg: func(c *harness.Config) { c.Projection = mutant.Surface() },
 			check: func(t *testing.T, rec *harness.Rerecording) {
-				if len(rec.Invariants) != 1 || !slices.Equal(rec.Invariants[0].Checks, []string{"no-lost-message"}) {
-					t.Errorf("invariants %v", rec.Invariants)
+				if len(rec.Result.Invariants) != 1 || !slices.Equal(rec.Result.Invariants[0].Checks, []string{"no-lost-message"}) {
+					t.Errorf("invariants %v", rec.Result.Invariants)
 				}
 			}},
 		{name: "flaky", script: staleScenario,

@@ -31,7 +31,7 @@ func verbSameFixture(ts *testscript.TestScript, neg bool, args []string) {
 			return fmt.Errorf("usage: same-fixture [--document] A B")
 		}
 		for _, n := range p.pos {
-			if !validFixtureName(n) {
+			if !ValidFixtureName(n) {
 				return fmt.Errorf("same-fixture: %q is not a fixture name", n)
 			}
 		}

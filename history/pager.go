@@ -37,7 +37,9 @@ func NewPager(beforeSeq int64, maxMessages int) *Pager {
 	if maxMessages <= 0 {
 		maxMessages = DefaultMessages
 	}
-	return &Pager{before: beforeSeq, max: maxMessages, ok: true, ring: make([]int64, 0, maxMessages)}
+	// The ring grows as messages come: maxMessages is a caller's number
+	// and may be far more than the log holds.
+	return &Pager{before: beforeSeq, max: maxMessages, ok: true, ring: make([]int64, 0, min(maxMessages, 1024))}
 }
 
 // Add takes the next event of the log. The Pager keeps e's value (not the

@@ -15,9 +15,13 @@ type eventBatch struct {
 	text   int64
 }
 
+// A batch is sent at batchEvents events or batchText bytes of the text
+// read, whichever comes first: events of megabytes each must not be held
+// ahead by the hundred.
 const (
 	batchEvents  = 512
 	batchesAhead = 8
+	batchText    = 1 << 20
 )
 
 // readAhead reads s on its own goroutine (package ahead), a batch at a
@@ -34,10 +38,11 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 			return eventBatch{events: make([]sessionlog.Event, 0, batchEvents), lines: make([]int, 0, batchEvents)}
 		}
 		b := fresh()
+		sent := int64(0) // the text read when the last batch was sent
 		for s.Next() {
 			b.events, b.lines = append(b.events, *s.Event()), append(b.lines, s.Line())
-			if len(b.events) == batchEvents {
-				b.text = s.TextBytes()
+			if text := s.TextBytes(); len(b.events) == batchEvents || text-sent >= batchText {
+				b.text, sent = text, text
 				if !p.Send(b) {
 					return
 				}

@@ -106,6 +106,9 @@ func (e *Error) At(pos Pos) *Error {
 var (
 	// ErrTooLong marks a line over the reader's line limit.
 	ErrTooLong = errors.New("line too long")
+	// ErrTextTooLong marks a log whose text (after decompression) is over
+	// the reader's text limit.
+	ErrTextTooLong = errors.New("text too long")
 	// ErrTruncated marks a torn final write that could not be tolerated: a
 	// header-less log's last line without its newline, not valid JSON.
 	ErrTruncated = errors.New("truncated last line")

@@ -12,9 +12,9 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// corpusLogs is the shared corpus of real upstream session logs, beside the
-// repository root.
-const corpusLogs = "../../shared/corpus/upstream-logs"
+// corpusLogs is the corpus of real upstream session logs, the repository's
+// copy of the shared one (testdata/corpus).
+const corpusLogs = "../testdata/corpus/upstream-logs"
 
 // wantRow is a row as upstream's terminal draws it: its text, trailing
 // spaces trimmed, and its style runs as the fixture format writes them,
@@ -94,10 +94,10 @@ func checkCause(t *testing.T, got []screen.Row, c causeCase) {
 
 // TestCorpusCauses pins, for each rendering rule our terminal once drew
 // differently from upstream's (transcript.ts over pi-tui 0.80.7), rows of
-// a real session in the shared corpus to the rows upstream draws.
+// a real session in the corpus to the rows upstream draws.
 func TestCorpusCauses(t *testing.T) {
 	if _, err := os.Stat(corpusLogs); err != nil {
-		t.Skipf("the shared corpus is absent (%v): its rows are not checked", err)
+		t.Skipf("the corpus is absent (%v): its rows are not checked", err)
 	}
 	for _, c := range []causeCase{
 		{cause: "B: a soft-wrapped dim card row keeps dim on its padding", log: "approval-composer", width: 100,
@@ -164,9 +164,47 @@ func TestCorpusCauses(t *testing.T) {
 			rows: []wantRow{
 				{"… +15 lines (Ctrl+O to expand)", "0-29 dim"},
 			}},
+		{cause: "X1: emphasis nested in bold keeps the dim of a card body", log: "acp-agent__tests__snapshots__web-fetch", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"Prices include service & tax — updated daily.", "0-14 dim; 15-24 bold dim; 25-27 bold dim italic"},
+			}},
+		{cause: "X2: inline code inside bold is bold and dim in a card body", log: "skill-load", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"3. Write the copy's description in preset.yml, and its name if you passed none to copy().",
+					"0-2 fg=bright-magenta dim; 3-19 bold dim; 20-30 fg=cyan bold dim; 35-44 fg=cyan; 55-58 fg=cyan; 82-87 fg=cyan"},
+			}},
+		{cause: "X3: a table header cell is bold to its column's width", log: "acp-agent__tests__snapshots__web-fetch", width: 100, tools: display.ToolsExpanded,
+			rows: []wantRow{
+				{"│ Drink      │ Price │", "0-1 dim; 2-11 bold dim; 15-19 bold"},
+			}},
 	} {
 		t.Run(strings.SplitN(c.cause, ":", 2)[0], func(t *testing.T) {
 			checkCause(t, renderCorpusLog(t, c.log, c.width, c.tools), c)
 		})
+	}
+}
+
+// TestCorpusWidths renders every log of the corpus at the widths
+// the causes were measured at, tools collapsed and expanded, and checks
+// that no row is wider than the width or holds a control character.
+func TestCorpusWidths(t *testing.T) {
+	if _, err := os.Stat(corpusLogs); err != nil {
+		t.Skipf("the corpus is absent (%v)", err)
+	}
+	if testing.Short() {
+		t.Skip("every corpus log at ten settings")
+	}
+	logs, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl"))
+	for _, path := range logs {
+		lg, err := load.Read(path, load.Options{})
+		if err != nil {
+			continue // a log the reader refuses is not rendered
+		}
+		tr := transcript.Project(lg.Events, transcript.Options{})
+		for _, width := range []int{100, 80, 60, 40, 20} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded} {
+				checkWidths(t, Render(tr, Settings{Width: width, Tools: tools}).Lines, width)
+			}
+		}
 	}
 }

@@ -98,7 +98,7 @@ func TestReasoningToggle(t *testing.T) {
 }
 
 // TestWidth20 renders a varied transcript at 20 columns: every row fits,
-// text rows are padded to exactly 20, headers are truncated to 18.
+// text rows are padded to exactly 20, headers are cut to 18 (no ellipsis).
 func TestWidth20(t *testing.T) {
 	res := "line one is rather long\n日本語のテキストです"
 	tr := transcript.Transcript{Items: []transcript.Item{
@@ -117,7 +117,7 @@ func TestWidth20(t *testing.T) {
 		"", "Assistant", "Reasoning", "Thinking about 🙂", "emoji and 日本語",
 		"", "  fenced code line", "that wraps", "",
 		"Model wait 1m35.0s ·", "Completed 2026-07-21", "10:40:00",
-		"", "● Tool / bash / A…", "$ a very long", "command line", "line one is rather", "long", "日本語のテキストです", "[exit 0]",
+		"", "● Tool / bash / A", "$ a very long", "command line", "line one is rather", "long", "日本語のテキストです", "[exit 0]",
 		"", "Retrying model", "request (1/3) in", "500ms: overloaded",
 		"", "… earlier context", "was compacted …",
 		"", "Context being", "compacted 1.5s",

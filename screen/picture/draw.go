@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"strings"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Cell size in CSS pixels. Every cell is drawn in a box of exactly this
@@ -106,7 +108,7 @@ func GridHTML(b *bytes.Buffer, g Grid, p Palette, changed [][]bool, id string, h
 			if st := cellStyle(cell, p); st != "" {
 				fmt.Fprintf(b, ` style="%s"`, st)
 			}
-			b.WriteString(">" + html.EscapeString(text) + "</span>")
+			b.WriteString(">" + html.EscapeString(visible(text)) + "</span>")
 		}
 		if run {
 			b.WriteString("</span>")
@@ -123,7 +125,7 @@ func PageCSS() string { return cellCSS }
 func HTMLPage(title string, g Grid, p Palette, height int) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>%s</title>\n<style>body{margin:16px;background:%s}\n%s</style></head><body>\n",
-		html.EscapeString(title), p.Bg.Hex(), cellCSS)
+		html.EscapeString(display.EscapeInline(title)), p.Bg.Hex(), cellCSS)
 	GridHTML(&b, g, p, nil, "screen", height)
 	b.WriteString("\n</body></html>\n")
 	return b.Bytes()
@@ -167,7 +169,7 @@ func SVG(g Grid, p Palette, changed [][]bool, height int) []byte {
 				attrs += ` text-decoration="line-through"`
 			}
 			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" %s>%s</text>`+"\n",
-				x+cw/2, y+CellHeight-5, attrs, html.EscapeString(cell.Text))
+				x+cw/2, y+CellHeight-5, attrs, html.EscapeString(visible(cell.Text)))
 		}
 	}
 	// One frame a run of changed cells, over the text, as GridHTML.

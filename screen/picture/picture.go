@@ -266,20 +266,7 @@ func ChangeSummary(changes [][]bool) string {
 	return fmt.Sprintf("%d %s changed", n, plural(n, "row", "rows"))
 }
 
-// visible replaces control characters with \xNN.
-func visible(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, `\x%02x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// visible is a fixture's text as every output shows it: through the one
+// escaper (control characters as \xNN, BiDi and other reordering
+// characters as \uNNNN). A fixture is input too.
+func visible(s string) string { return display.EscapeInline(s) }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/screen"
+
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Card is one changed or new fixture of a report.
@@ -19,6 +21,10 @@ type Card struct {
 	Recorded, New []byte
 	// Diff is the text diff recorded → new.
 	Diff string
+	// PendingDir is the --pending-dir DIR the deciding commands need to
+	// find the card's pending screen ("" when it is beside the fixture),
+	// shell-quoted as it is to be typed.
+	PendingDir string
 	// Change identifies the change (the caller's rule of "the same
 	// change"): cards with the same non-empty Change are one change shared
 	// by several fixtures, drawn once with the fixtures listed.
@@ -71,8 +77,8 @@ pre.diff .hunk{color:#6d28d9}
 func Report(title string, cards []Card) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s%s</style></head><body>\n",
-		html.EscapeString(title), reportCSS, cellCSS)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(title))
+		html.EscapeString(display.EscapeInline(title)), reportCSS, cellCSS)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", html.EscapeString(display.EscapeInline(title)))
 	changed, created := 0, 0
 	scen := map[string]bool{}
 	for _, c := range cards {
@@ -88,8 +94,13 @@ func Report(title string, cards []Card) []byte {
 	if len(groups) < len(cards) {
 		shared = fmt.Sprintf(", %d distinct %s (a change shared by several fixtures is shown once)", len(groups), plural(len(groups), "change", "changes"))
 	}
-	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s%s. Decide with <code>dshtest review</code>, <code>dshtest accept NAME</code> or <code>dshtest reject NAME</code>.</p>\n",
-		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"), shared)
+	flag := ""
+	if len(cards) > 0 && cards[0].PendingDir != "" {
+		flag = " --pending-dir " + cards[0].PendingDir
+	}
+	fmt.Fprintf(&b, "<p class=\"summary\" id=\"summary\">%d changed and %d new %s in %d %s%s. Decide with <code>dshtest review%s</code>, <code>dshtest accept%s NAME</code> or <code>dshtest reject%s NAME</code>.</p>\n",
+		changed, created, plural(len(cards), "fixture", "fixtures"), len(scen), plural(len(scen), "scenario", "scenarios"), shared,
+		html.EscapeString(flag), html.EscapeString(flag), html.EscapeString(flag))
 	for i, g := range groups {
 		card(&b, i, g)
 	}
@@ -121,11 +132,11 @@ func card(b *bytes.Buffer, i int, group []Card) {
 	if len(group) > 1 {
 		title = fmt.Sprintf("%s and %d more: the same change", c.Fixture, len(group)-1)
 	}
-	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(title))
+	fmt.Fprintf(b, "<section class=\"card\" id=\"card-%d\">\n<h2>%s</h2>\n", i, html.EscapeString(display.EscapeInline(title)))
 	if len(group) > 1 {
 		var names []string
 		for _, o := range group {
-			names = append(names, "<code>"+html.EscapeString(o.Fixture)+"</code> (<code>"+html.EscapeString(o.Scenario)+"</code>)")
+			names = append(names, "<code>"+html.EscapeString(display.EscapeInline(o.Fixture))+"</code> (<code>"+html.EscapeString(display.EscapeInline(o.Scenario))+"</code>)")
 		}
 		fmt.Fprintf(b, "<p class=\"also\">The same change in %d fixtures: %s. Drawn below: the first.</p>\n", len(group), strings.Join(names, ", "))
 	}
@@ -145,14 +156,14 @@ func card(b *bytes.Buffer, i int, group []Card) {
 		changes = Changes(rec, nw)
 		status = ChangeSummary(changes)
 	}
-	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(c.Scenario), status)
+	fmt.Fprintf(b, "<p class=\"meta\">scenario <code>%s</code> · %s</p>\n<div class=\"pair\">\n", html.EscapeString(display.EscapeInline(c.Scenario)), status)
 	side := func(label string, data []byte, g Grid, p Palette, h int, err error, id string) {
 		fmt.Fprintf(b, "<div class=\"side\"><p class=\"label\">%s</p>", label)
 		switch {
 		case data == nil:
 			b.WriteString(`<div class="none">none</div>`)
 		case err != nil:
-			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(err.Error()))
+			fmt.Fprintf(b, `<div class="none">cannot read: %s</div>`, html.EscapeString(display.EscapeInline(err.Error())))
 		default:
 			GridHTML(b, g, p, changes, id, h)
 		}

@@ -146,3 +146,18 @@ func TestReportGroupsChanges(t *testing.T) {
 		t.Error("the shared change is drawn twice")
 	}
 }
+
+// TestReportPendingDir: when the pending screens are in a pending
+// directory, the summary's commands name it, as they must to find them.
+func TestReportPendingDir(t *testing.T) {
+	nw := testFixture("dark", []screen.Row{{Text: "Hello world"}})
+	for _, tc := range []struct{ dir, want string }{
+		{"", "Decide with <code>dshtest review</code>, <code>dshtest accept NAME</code> or <code>dshtest reject NAME</code>."},
+		{"'/ci/my pending'", "Decide with <code>dshtest review --pending-dir &#39;/ci/my pending&#39;</code>, <code>dshtest accept --pending-dir &#39;/ci/my pending&#39; NAME</code> or <code>dshtest reject --pending-dir &#39;/ci/my pending&#39; NAME</code>."},
+	} {
+		page := string(Report("t", []Card{{Scenario: "s", Fixture: "fixtures/a.screen", New: nw, PendingDir: tc.dir}}))
+		if !strings.Contains(page, tc.want) {
+			t.Errorf("PendingDir %q: the page lacks %s", tc.dir, tc.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
@@ -18,6 +19,13 @@ import (
 
 // DefaultMaxLine is the default cap on one line's length, 64 MiB.
 const DefaultMaxLine = 64 << 20
+
+// DefaultMaxText is the default cap on a log's whole text (its JSONL lines
+// after any decompression), 2 GiB: a compressed log is refused past it
+// rather than inflated without bound (a read keeps within twice the text,
+// repro three times: 4 and 6 GiB at most), and a copy of a database made to
+// read it is no larger.
+const DefaultMaxText = 2 << 30
 
 // Form names the container a log was found in.
 type Form string
@@ -43,6 +51,8 @@ type Options struct {
 	Subagent string
 	// MaxLine caps one line's length in bytes; 0 means DefaultMaxLine.
 	MaxLine int
+	// MaxText caps the log's whole text in bytes; 0 means DefaultMaxText.
+	MaxText int64
 	// ID, when set, is the session id the header must name (a store's
 	// session, found by it): a header naming another is refused, as
 	// upstream's stored-identity check refuses it.
@@ -55,6 +65,14 @@ func (o Options) LineLimit() int {
 		return DefaultMaxLine
 	}
 	return o.MaxLine
+}
+
+// TextLimit is the cap MaxText sets.
+func (o Options) TextLimit() int64 {
+	if o.MaxText <= 0 {
+		return DefaultMaxText
+	}
+	return o.MaxText
 }
 
 // Line is one complete JSONL record of a log: the header, a SessionEvent,
@@ -304,16 +322,25 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 	}
 	// Zstandard and zip need random access: spool the stream to a temporary
-	// file (disk, not memory), removed when the log is closed.
+	// file (disk, not memory). The file is unlinked at once, so that no exit
+	// leaves it behind (a signal or a crash included: the open descriptor
+	// holds it until the log is closed), and the spool stops at the text
+	// cap: compressed bytes are fewer than the text they hold.
 	tmp, err := os.CreateTemp("", "dshtest-log-*")
 	if err != nil {
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot spool the stream: "+err.Error(), err)
 	}
-	cleanup := closerFunc(func() error { tmp.Close(); return os.Remove(tmp.Name()) })
-	size, err = io.Copy(tmp, br)
+	os.Remove(tmp.Name())
+	cleanup := closerFunc(tmp.Close)
+	limit := opts.TextLimit()
+	size, err = io.Copy(tmp, io.LimitReader(br, limit+1))
 	if err != nil {
 		cleanup()
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
+	}
+	if size > limit {
+		cleanup()
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the stream is longer than the %d-byte text limit", limit), sessionlog.ErrTextTooLong)
 	}
 	lg, err := openReaderAt(name, tmp, size, magic, opts)
 	if err != nil {
@@ -327,7 +354,7 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
 	switch sniff(magic) {
 	case FormZstd:
-		s, framing, c, err := openZstd(name, ra, size, opts.LineLimit())
+		s, framing, c, err := openZstd(name, ra, size, opts.LineLimit(), opts.TextLimit())
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +370,9 @@ func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Op
 
 // plainLog reads raw JSONL text.
 func plainLog(name string, r io.Reader, opts Options) *Log {
-	return &Log{name: name, form: FormJSONL, src: newScanner(name, opts.LineLimit(), onePart(part{r: r, torn: -1}))}
+	s := newScanner(name, opts.LineLimit(), onePart(part{r: r, torn: -1}))
+	s.maxText = opts.TextLimit()
+	return &Log{name: name, form: FormJSONL, src: s}
 }
 
 var unsafeExportID = regexp.MustCompile(`[^A-Za-z0-9_-]`)
@@ -361,8 +390,10 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 	}
 	var subs []string
 	members := map[string]*zip.File{}
-	for _, f := range zr.File {
+	entry := map[string][]int{} // the archive entries (1-based) of each name
+	for i, f := range zr.File {
 		members[f.Name] = f
+		entry[f.Name] = append(entry[f.Name], i+1)
 		if rest, ok := strings.CutPrefix(f.Name, "subagents/"); ok {
 			if id, ok := strings.CutSuffix(rest, "/session.jsonl"); ok && id != "" && !strings.Contains(id, "/") {
 				subs = append(subs, id)
@@ -385,11 +416,38 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 		}
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, reason, nil)
 	}
+	member := name + "!" + want
+	if e := entry[want]; len(e) > 1 {
+		// unzip would print both, a reader would pick one: neither is the log.
+		nums := make([]string, len(e))
+		for i, n := range e {
+			nums[i] = strconv.Itoa(n)
+		}
+		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the export holds %d members named %s (archive entries %s): which is the log is ambiguous", len(e), want, strings.Join(nums, " and ")), nil)
+	}
+	if f.UncompressedSize64 > uint64(opts.TextLimit()) {
+		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, fmt.Sprintf("the member is %d bytes, over the %d-byte text limit", f.UncompressedSize64, opts.TextLimit()), sessionlog.ErrTextTooLong)
+	}
+	if f.Method == zip.Store {
+		// A stored member is read in place: a Zstandard one needs no spool.
+		if off, err := f.DataOffset(); err == nil && off >= 0 && off+int64(f.CompressedSize64) <= size {
+			sr := io.NewSectionReader(ra, off, int64(f.CompressedSize64))
+			var magic [16]byte
+			n, _ := sr.ReadAt(magic[:], 0)
+			if sniff(magic[:n]) == FormZstd {
+				lg, err := openReaderAt(member, sr, sr.Size(), magic[:n], opts)
+				if err != nil {
+					return nil, err
+				}
+				lg.form, lg.subagents = FormZip, subs
+				return lg, nil
+			}
+		}
+	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, refuse(sessionlog.Pos{Path: name + "!" + want, Seq: -1}, "cannot open the member: "+err.Error(), err)
+		return nil, refuse(sessionlog.Pos{Path: member, Seq: -1}, "cannot open the member: "+err.Error(), err)
 	}
-	member := name + "!" + want
 	br := bufio.NewReader(rc)
 	magic, _ := br.Peek(16)
 	var lg *Log

@@ -30,6 +30,8 @@ type part struct {
 type scanner struct {
 	name    string
 	maxLine int
+	maxText int64                      // the cap on the text read, blank and skipped lines included
+	text    int64                      // the text read so far
 	parts   func() (part, bool, error) // the next part; false when none is left
 	cur     part
 	br      *bufio.Reader
@@ -56,7 +58,19 @@ type scanner struct {
 }
 
 func newScanner(name string, maxLine int, parts func() (part, bool, error)) *scanner {
-	return &scanner{name: name, maxLine: maxLine, parts: parts, tornPart: -1}
+	return &scanner{name: name, maxLine: maxLine, maxText: DefaultMaxText, parts: parts, tornPart: -1}
+}
+
+// readSlice is the reader's ReadSlice, counting the text against the cap:
+// decompression stops there, whatever the text is (blank lines too).
+func (s *scanner) readSlice() ([]byte, error) {
+	b, err := s.br.ReadSlice('\n')
+	s.text += int64(len(b))
+	if s.text > s.maxText {
+		return nil, refuse(sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1},
+			fmt.Sprintf("the log's text is longer than the %d-byte text limit", s.maxText), sessionlog.ErrTextTooLong)
+	}
+	return b, err
 }
 
 func (s *scanner) fail(line int, reason string, cause error) bool {
@@ -70,7 +84,7 @@ func (s *scanner) fail(line int, reason string, cause error) bool {
 func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 	s.acc = s.acc[:0]
 	for {
-		b, err := s.br.ReadSlice('\n')
+		b, err := s.readSlice()
 		switch {
 		case err == nil:
 			if len(s.acc) == 0 {
@@ -112,7 +126,7 @@ func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 func (s *scanner) tooLong() error {
 	s.acc = s.acc[:0]
 	for {
-		_, err := s.br.ReadSlice('\n')
+		_, err := s.readSlice()
 		switch {
 		case err == nil:
 			return s.lineTooLong()
@@ -209,6 +223,16 @@ func (s *scanner) Next() bool {
 			s.startIssue("the final line has no newline")
 			continue
 		}
+		if blank(line) {
+			// Never JSON: not worth the parser (a log of blank lines
+			// inflates from a few kilobytes).
+			if s.issue == "" {
+				s.startIssue(fmt.Sprintf("corrupt session log: unparsable committed event at line %d", s.lineNo-1))
+			} else {
+				s.dropped++
+			}
+			continue
+		}
 		rec, members, ok := peek(line, s.members)
 		if members != nil {
 			s.members = members // the buffer, for the next line
@@ -217,6 +241,10 @@ func (s *scanner) Next() bool {
 			return s.fail(s.lineNo, fmt.Sprintf("a second session header at line %d", s.lineNo), nil)
 		}
 		if !ok {
+			if s.issue != "" { // a later defect only counts: no text is made for it
+				s.dropped++
+				continue
+			}
 			s.startIssue(fmt.Sprintf("corrupt session log: unparsable committed event at line %d", s.lineNo-1))
 			continue
 		}
@@ -351,3 +379,13 @@ func headerID(line []byte) string {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// blank reports whether a line is empty or JSON white space only.
+func blank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}

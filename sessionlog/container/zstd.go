@@ -174,12 +174,12 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 	return lay, nil
 }
 
-func newZstdDecoder(ignoreChecksum bool) (*zstd.Decoder, error) {
-	return zstd.NewReader(nil,
+func newZstdDecoder(ignoreChecksum bool, more ...zstd.DOption) (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, append([]zstd.DOption{
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(1<<27), // libzstd's default windowLogMax
-		zstd.IgnoreChecksum(ignoreChecksum))
+		zstd.WithDecoderMaxWindow(1 << 27), // libzstd's default windowLogMax
+		zstd.IgnoreChecksum(ignoreChecksum)}, more...)...)
 }
 
 // Framing names how a Zstandard log's plaintext is cut into frames.
@@ -204,7 +204,9 @@ type zstdFraming struct {
 }
 
 // openZstd prepares a scanner over a Zstandard log held in ra[0:size].
-func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, zstdFraming, io.Closer, error) {
+// A frame that declares more than maxText, the text cap, is refused before
+// the decoder allocates for it, and the scanner stops at the cap.
+func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int64) (*scanner, zstdFraming, io.Closer, error) {
 	var found zstdFraming
 	lay, err := scanFrames(name, ra, size, -1)
 	if err != nil {
@@ -218,7 +220,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, z
 		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
 	found.frames = len(lay.frames)
-	dec, err := newZstdDecoder(false)
+	dec, err := newZstdDecoder(false, zstd.WithDecoderMaxMemory(uint64(maxText)))
 	if err != nil {
 		return nil, found, nil, err
 	}
@@ -240,6 +242,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, z
 			r = io.MultiReader(r, &lazyReader{open: torn})
 		}
 		s := newScanner(name, maxLine, onePart(part{r: r, torn: lay.torn}))
+		s.maxText = maxText
 		s.declared = lay.declared
 		return s, found, closer, nil
 	}
@@ -265,6 +268,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int) (*scanner, z
 		return part{}, false, nil
 	}
 	s := newScanner(name, maxLine, parts)
+	s.maxText = maxText
 	s.header = header
 	s.headerID = headerID(header)
 	s.declared = lay.declared
@@ -321,6 +325,9 @@ func (l *lazyReader) Read(p []byte) (int, error) {
 }
 
 func frameFailed(name string, start int64, err error) error {
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the Zstandard frame at byte %d holds more than the text limit", start), errors.Join(sessionlog.ErrTextTooLong, err))
+	}
 	return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("corrupt Zstandard session log: frame at byte %d failed validation (%v)", start, err), err)
 }
 

@@ -24,9 +24,14 @@ type lineBatch struct {
 	members []fastjson.Span // the lines' Members, one after another
 }
 
+// A batch is sent at aheadLines lines or aheadBytes of text, whichever
+// comes first: lines of megabytes each must not make a batch of hundreds
+// of them (the text held ahead is at most about aheadBatches+2 batches);
+// a buffer a huge line grew is not kept for reuse.
 const (
 	aheadLines   = 256
 	aheadBatches = 4
+	aheadBytes   = 1 << 20
 )
 
 // lineScanner reads the container ahead of the stream (package ahead).
@@ -49,7 +54,7 @@ func startScanner(lg *container.Log) *lineScanner {
 				cp.Members = b.members[m:len(b.members):len(b.members)]
 			}
 			b.lines = append(b.lines, cp)
-			if len(b.lines) == aheadLines {
+			if len(b.lines) == aheadLines || len(b.buf) >= aheadBytes {
 				fix(&b)
 				if !p.Send(b) {
 					return
@@ -70,7 +75,7 @@ func startScanner(lg *container.Log) *lineScanner {
 // re-sliced into the final buffer when the batch is sent (fix), so the
 // arrays buf outgrew can go.
 func batch(p *ahead.Pipe[lineBatch]) lineBatch {
-	if b, ok := p.Reuse(); ok {
+	if b, ok := p.Reuse(); ok && cap(b.buf) <= 2*aheadBytes {
 		return lineBatch{lines: b.lines[:0], buf: b.buf[:0], members: b.members[:0]}
 	}
 	return lineBatch{lines: make([]container.Line, 0, aheadLines), buf: make([]byte, 0, 64<<10),

@@ -59,6 +59,9 @@ type Options struct {
 	Subagent string
 	// MaxLineBytes caps one line; 0 means 64 MiB.
 	MaxLineBytes int
+	// MaxTextBytes caps the whole text, after any decompression; 0 means
+	// container.DefaultMaxText.
+	MaxTextBytes int64
 	// AllowUnknown reads an unknown type without ignorable: true as
 	// log-only (it is marked ignorable); one carrying a surfaceOp is
 	// refused even so.
@@ -118,7 +121,7 @@ const maxDeclaredRatio = 64
 
 // containerOptions are the container's part of opts.
 func containerOptions(opts Options) container.Options {
-	return container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, ID: opts.ID}
+	return container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, MaxText: opts.MaxTextBytes, ID: opts.ID}
 }
 
 // Open opens the log at path (a file of any form, or a session directory).

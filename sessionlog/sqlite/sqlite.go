@@ -8,8 +8,9 @@
 // It is a package of its own so that only a program that reads SQLite
 // links the SQLite engine (modernc.org/sqlite, pure Go and large): the
 // harness library does not, and refuses a database with the import line
-// above. The database is opened read-only and never locked for long: the
-// owner may be writing it.
+// above. The database is read from a consistent snapshot (snapshot.go):
+// nothing is created, changed or locked beside it, and the owner may be
+// writing it.
 package sqlite
 
 import (
@@ -18,8 +19,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -50,30 +51,14 @@ const (
 	sqlitePage          = 512 // rows per read transaction
 )
 
-// sqliteDSN opens path read-only: mode=ro makes every write fail and never
-// creates a file; query_only is a second guard; trusted_schema=OFF keeps a
-// hostile schema from running functions with side effects; mmap stays off
-// as upstream keeps it (a truncating owner must not fault a mapped reader).
-// It is not immutable=1: the owner may be writing, and immutable would skip
-// the locks and WAL index that keep a concurrent reader consistent.
-func sqliteDSN(path string) string {
-	abs, err := filepath.Abs(path)
+// openDB opens a snapshot of a session database (snapshot) and checks its
+// identity.
+func openDB(path string, limit int64) (*database, error) {
+	db, err := snapshot(path, limit)
 	if err != nil {
-		abs = path
+		return nil, err
 	}
-	r := strings.NewReplacer("%", "%25", "?", "%3F", "#", "%23")
-	return "file:" + r.Replace(filepath.ToSlash(abs)) +
-		"?mode=ro&_pragma=query_only(1)&_pragma=trusted_schema(0)&_pragma=mmap_size(0)&_pragma=busy_timeout(5000)"
-}
-
-// openDB opens a session database read-only and checks its identity.
-func openDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", sqliteDSN(path))
-	if err != nil {
-		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open the database: "+err.Error(), err)
-	}
-	db.SetMaxOpenConns(1)
-	fail := func(reason string, err error) (*sql.DB, error) {
+	fail := func(reason string, err error) (*database, error) {
 		db.Close()
 		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, reason, err)
 	}
@@ -91,11 +76,69 @@ func openDB(path string) (*sql.DB, error) {
 	if appID != sqliteApplicationID {
 		return fail(fmt.Sprintf("session database has application id %d, expected %d (\"DSHP\"): not a dsh session database", appID, sqliteApplicationID), nil)
 	}
+	if reason := checkSchema(db); reason != "" {
+		return fail(reason, nil)
+	}
 	return db, nil
 }
 
+// schemaColumns are the columns of schema 17's tables the reader reads.
+var schemaColumns = map[string][]string{
+	"sessions": {"id", "version", "created_at", "cwd", "parent_session", "seed_length", "origin", "delegation_depth", "agent_preset"},
+	"events":   {"session_id", "seq", "type", "time", "data", "source_event_seqs", "surface_op", "ignorable"},
+}
+
+// checkSchema returns why the database's events and sessions are not
+// schema 17's STRICT tables with the columns read, or "". A view or a
+// generated column in their place could make a read compute without end
+// (a recursive view) or allocate at will (zeroblob): what is read must be
+// stored rows.
+func checkSchema(db *database) string {
+	for _, table := range []string{"sessions", "events"} {
+		var typ string
+		var strict int
+		err := db.QueryRow(`SELECT type, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?`, table).Scan(&typ, &strict)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Sprintf("session database has no %s table (schema 17)", table)
+		case err != nil:
+			return "cannot read the database schema: " + err.Error()
+		case typ != "table":
+			return fmt.Sprintf("session database's %s is a %s, not a table (schema 17)", table, typ)
+		case strict != 1:
+			return fmt.Sprintf("session database's %s table is not STRICT (schema 17)", table)
+		}
+		rows, err := db.Query(`SELECT name, hidden FROM pragma_table_xinfo(?)`, table)
+		if err != nil {
+			return "cannot read the database schema: " + err.Error()
+		}
+		have := map[string]bool{}
+		generated := ""
+		for rows.Next() {
+			var name string
+			var hidden int
+			if rows.Scan(&name, &hidden) == nil {
+				have[name] = true
+				if hidden != 0 && generated == "" {
+					generated = name
+				}
+			}
+		}
+		rows.Close()
+		if generated != "" {
+			return fmt.Sprintf("session database's %s table has a generated or hidden column %q (schema 17 has none)", table, generated)
+		}
+		for _, c := range schemaColumns[table] {
+			if !have[c] {
+				return fmt.Sprintf("session database's %s table has no %s column (schema 17)", table, c)
+			}
+		}
+	}
+	return ""
+}
+
 func open(path string, opts container.Options) (*container.Log, error) {
-	db, err := openDB(path)
+	db, err := openDB(path, opts.TextLimit())
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +177,12 @@ func open(path string, opts container.Options) (*container.Log, error) {
 	}
 	h := row.header()
 
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(1<<27))
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(uint64(opts.LineLimit())+1))
 	if err != nil {
 		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, err.Error(), err))
 	}
-	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.LineLimit(), header: h, after: math.MinInt64}
+	r := &sqliteRows{db: db, dec: dec, name: name, session: id, maxLine: opts.LineLimit(), maxText: opts.TextLimit(), header: h, after: math.MinInt64}
 	if err := r.findLastTurnEnd(); err != nil {
 		dec.Close()
 		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot read events: "+err.Error(), err))
@@ -151,6 +195,7 @@ type eventRow struct {
 	seq, time int64
 	typ       string
 	data      any
+	long      bool // data is over the line cap as stored, and not fetched
 	seqs      any
 	surfaceOp sql.NullString
 	ignorable sql.NullInt64
@@ -162,10 +207,12 @@ type eventRow struct {
 // at or before the last decodable turn/end is corruption, later it starts
 // a torn tail.
 type sqliteRows struct {
-	db            *sql.DB
+	db            *database
 	dec           *zstd.Decoder
 	name, session string
 	maxLine       int
+	maxText       int64 // the cap on the text, the rows' rebuilt lines
+	text          int64
 	header        []byte
 
 	lastTurnEnd int64 // seq of the last decodable turn/end row, or MinInt64
@@ -178,6 +225,8 @@ type sqliteRows struct {
 	done        bool
 	line        container.Line
 	buf         []byte
+	inflated    bytes.Buffer // a BLOB's text, reused
+	tooLong     bool         // the last row decode refused was over the line cap
 	err         error
 	warnings    []container.Warning
 }
@@ -187,17 +236,31 @@ func (r *sqliteRows) Err() error                    { return r.err }
 func (r *sqliteRows) Warnings() []container.Warning { return r.warnings }
 func (r *sqliteRows) HeaderID() string              { return r.session }
 
-const selectRows = `SELECT seq, type, time, data, source_event_seqs, surface_op, ignorable FROM events `
+// selectRows reads rows; a data column longer than the first parameter
+// (in bytes, as stored) is not fetched but marked too long: no row is held
+// before the line cap is applied to it.
+const selectRows = `SELECT seq, type, time, CASE WHEN octet_length(data) > ?1 THEN NULL ELSE data END,
+	octet_length(data) > ?1, source_event_seqs, surface_op, ignorable FROM events `
 
 func scanRow(sc interface{ Scan(...any) error }) (eventRow, error) {
 	var e eventRow
-	err := sc.Scan(&e.seq, &e.typ, &e.time, &e.data, &e.seqs, &e.surfaceOp, &e.ignorable)
+	err := sc.Scan(&e.seq, &e.typ, &e.time, &e.data, &e.long, &e.seqs, &e.surfaceOp, &e.ignorable)
 	return e, err
 }
 
+// storedLimit is the stored size over which a data column is too long: the
+// line cap, and for a BLOB the few bytes a Zstandard frame adds to text it
+// cannot compress.
+func (r *sqliteRows) storedLimit() int64 {
+	return int64(r.maxLine) + int64(r.maxLine>>10) + 64
+}
+
+// pageBytes bounds the data a page of rows holds.
+const pageBytes = 4 << 20
+
 func (r *sqliteRows) findLastTurnEnd() error {
 	r.lastTurnEnd = math.MinInt64
-	rows, err := r.db.Query(selectRows+`WHERE session_id = ? AND type = 'turn/end' ORDER BY seq DESC`, r.session)
+	rows, err := r.db.Query(selectRows+`WHERE session_id = ?2 AND type = 'turn/end' ORDER BY seq DESC`, r.storedLimit(), r.session)
 	if err != nil {
 		return err
 	}
@@ -216,18 +279,25 @@ func (r *sqliteRows) findLastTurnEnd() error {
 }
 
 func (r *sqliteRows) fetch() error {
-	rows, err := r.db.Query(selectRows+`WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`, r.session, r.after, sqlitePage)
+	rows, err := r.db.Query(selectRows+`WHERE session_id = ?2 AND seq > ?3 ORDER BY seq LIMIT ?4`, r.storedLimit(), r.session, r.after, sqlitePage)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	r.page = r.page[:0]
-	for rows.Next() {
+	held := 0
+	for held < pageBytes && rows.Next() {
 		e, err := scanRow(rows)
 		if err != nil {
 			return err
 		}
 		r.page = append(r.page, e)
+		switch d := e.data.(type) {
+		case string:
+			held += len(d)
+		case []byte:
+			held += len(d)
+		}
 	}
 	return rows.Err()
 }
@@ -256,8 +326,19 @@ func (r *sqliteRows) Next() bool {
 	r.page = r.page[1:]
 	r.after = e.seq
 	r.ordinal++
+	r.tooLong = false
 	line, n, ok := r.decode(e, r.buf[:0])
 	r.buf = line
+	r.tooLong = r.tooLong || e.long
+	if ok && len(line) > r.maxLine {
+		ok, r.tooLong = false, true
+	}
+	if r.tooLong {
+		// As a JSONL line over the limit is, wherever the row is.
+		r.done = true
+		r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, fmt.Sprintf("row is longer than the %d-byte line limit", r.maxLine), sessionlog.ErrTooLong)
+		return false
+	}
 	if ok && e.seq != r.expected {
 		ok = false
 	}
@@ -271,6 +352,11 @@ func (r *sqliteRows) Next() bool {
 		_ = r.db.QueryRow(`SELECT count(*) FROM events WHERE session_id = ? AND seq >= ?`, r.session, e.seq).Scan(&rest)
 		r.warnings = append(r.warnings, container.Warning{Pos: sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: -1}, Dropped: rest, Unit: "row", Kept: r.kept,
 			Reason: fmt.Sprintf("an invalid or out-of-sequence row at seq %d (expected %d)", e.seq, r.expected)})
+		return false
+	}
+	if r.text += int64(len(line)) + 1; r.text > r.maxText {
+		r.done = true
+		r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, fmt.Sprintf("the log's text is longer than the %d-byte text limit", r.maxText), sessionlog.ErrTextTooLong)
 		return false
 	}
 	r.expected += n
@@ -289,8 +375,10 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 		if !container.IsPackedRow(e.typ) || e.seqs != nil || e.surfaceOp.Valid {
 			return b, 0, false
 		}
-		data, ok := r.data(e.data, maxPackedData)
+		limit := min(maxPackedData, r.maxLine)
+		data, ok, long := r.data(e.data, limit)
 		if !ok || !json.Valid(data) {
+			r.tooLong = long && limit == r.maxLine
 			return b, 0, false
 		}
 		data = oneLine(bytes.TrimLeft(data, " \t\n\r"))
@@ -314,8 +402,9 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 	if e.ignorable.Valid && e.ignorable.Int64 != 1 {
 		return b, 0, false
 	}
-	data, ok := r.data(e.data, r.maxLine)
+	data, ok, long := r.data(e.data, r.maxLine)
 	if !ok || !json.Valid(data) {
+		r.tooLong = long
 		return b, 0, false
 	}
 	data = oneLine(data)
@@ -373,20 +462,77 @@ func oneLine(v []byte) []byte {
 }
 
 // data returns a data column's JSON text: TEXT as stored, a BLOB
-// zstd-decompressed and strictly UTF-8.
-func (r *sqliteRows) data(v any, limit int) ([]byte, bool) {
+// zstd-decompressed and strictly UTF-8; tooLong when it is over limit. A
+// BLOB is inflated as a stream that stops one byte past the limit, never
+// sized from its frame header: a small BLOB may claim or hold gigabytes.
+func (r *sqliteRows) data(v any, limit int) (out []byte, ok, tooLong bool) {
 	switch d := v.(type) {
 	case string:
-		return []byte(d), true
-	case []byte:
-		out, err := r.dec.DecodeAll(d, nil)
-		if err != nil || len(out) > limit || !utf8.Valid(out) {
-			return nil, false
+		if len(d) > limit {
+			return nil, false, true
 		}
-		return out, true
+		return []byte(d), true, false
+	case []byte:
+		// The decoder refuses a frame that declares more than the cap, or
+		// a window larger, before it allocates (WithDecoderMaxMemory). The
+		// text is sized before it is held: by the frame's declared size,
+		// else by a first pass that keeps nothing, so that neither a
+		// BLOB over the cap nor a buffer's doubling costs more than the
+		// text.
+		size := int64(-1)
+		var h zstd.Header
+		if h.Decode(d) == nil && h.HasFCS && h.FrameContentSize <= uint64(limit) {
+			size = int64(h.FrameContentSize)
+		}
+		if size < 0 {
+			err := r.dec.Reset(bytes.NewReader(d))
+			if err == nil {
+				size, err = io.Copy(io.Discard, io.LimitReader(r.dec, int64(limit)+1))
+			}
+			if size > int64(limit) || err != nil && overCap(d, limit) {
+				return nil, false, true
+			}
+			if err != nil {
+				return nil, false, false
+			}
+		}
+		err := r.dec.Reset(bytes.NewReader(d))
+		r.inflated.Reset()
+		r.inflated.Grow(int(size) + 1)
+		var n int64
+		if err == nil {
+			n, err = r.inflated.ReadFrom(io.LimitReader(r.dec, size+1))
+		}
+		if n > int64(limit) || err != nil && overCap(d, limit) {
+			return nil, false, true
+		}
+		if n > size {
+			return nil, false, false // more than the frame declared
+		}
+		out := r.inflated.Bytes()
+		if err != nil || !utf8.Valid(out) {
+			return nil, false, false
+		}
+		return out, true, false
 	}
-	return nil, false
+	return nil, false, false
 }
+
+// overCap reports whether a zstd BLOB the decoder refused was refused for
+// its size: a frame that declares more content than limit, or a window
+// over it yet within libzstd's default windowLogMax (a larger one is
+// malformed).
+func overCap(blob []byte, limit int) bool {
+	var h zstd.Header
+	if h.Decode(blob) != nil {
+		return false
+	}
+	return h.HasFCS && h.FrameContentSize > uint64(limit) ||
+		h.WindowSize > uint64(limit) && h.WindowSize <= maxWindow
+}
+
+// maxWindow is libzstd's default windowLogMax, 2^27.
+const maxWindow = 1 << 27
 
 // decodeSourceEventSeqs decodes the varint/ZigZag column (§9): the first
 // seq as an unsigned LEB128 varint, each later one as a ZigZag delta.
@@ -551,13 +697,13 @@ func (r *sessionRow) header() []byte {
 // sessions lists a database's sessions: each one's header line, as a read
 // of it starts, and the bytes of its rows' data column.
 func sessions(path string) ([]container.DBSession, error) {
-	db, err := openDB(path)
+	db, err := openDB(path, container.DefaultMaxText)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	sizes := map[string]int64{}
-	rows, err := db.Query(`SELECT session_id, sum(length(CAST(data AS BLOB))) FROM events GROUP BY session_id`)
+	rows, err := db.Query(`SELECT session_id, sum(octet_length(data)) FROM events GROUP BY session_id`)
 	if err != nil {
 		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot read events: "+err.Error(), err)
 	}

@@ -2,10 +2,17 @@ package sqlite
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/dshtest/dshtest/internal/testkit/containertest"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
@@ -235,4 +242,217 @@ func FuzzSourceEventSeqs(f *testing.F) {
 			t.Fatalf("% x decodes to %v, which encodes to % x", b, seqs, again)
 		}
 	})
+}
+
+// TestSQLiteReadOnly reads WAL and rollback databases, closed (in a
+// directory the reader cannot write) and open by an owner with commits
+// still in its WAL, and checks that the read sees every committed row and
+// leaves the directory as it was: no -wal, -shm or journal of the reader's.
+// As root it runs the reads as nobody (setpriv), where a read-only
+// directory is one; it skips when neither is possible.
+func TestSQLiteReadOnly(t *testing.T) {
+	if p := os.Getenv("DSHTEST_SQLITE_READ"); p != "" {
+		// The child: read the database and print its line count.
+		got, _, _, err := containertest.Read(container.Open(p, container.Options{Session: "s1"}))
+		if err != nil {
+			fmt.Println("refused:", err)
+			return
+		}
+		fmt.Printf("lines %d\n", len(got))
+		return
+	}
+	asReader := readerCommand(t)
+	text := logforms.JSONL(logforms.Cat([]string{logforms.Header}, logforms.Turn(0), logforms.Turn(4))...)
+	for _, mode := range []string{"wal", "delete"} {
+		for _, open := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/owner-open=%v", mode, open), func(t *testing.T) {
+				tmp := t.TempDir()
+				os.Chmod(tmp, 0o755) // and its parent: the reader may not be root
+				os.Chmod(filepath.Dir(tmp), 0o755)
+				dir := filepath.Join(tmp, "ro")
+				os.Mkdir(dir, 0o755)
+				p := filepath.Join(dir, "s.db")
+				owner := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+				if _, err := owner.Exec("PRAGMA journal_mode = " + mode); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := owner.Exec("PRAGMA wal_autocheckpoint = 0"); err != nil {
+					t.Fatal(err)
+				}
+				logforms.InsertSession(t, owner, logforms.SplitLines([]byte(text)))
+				if !open {
+					owner.Close()
+					os.Chmod(p, 0o444)
+					os.Chmod(dir, 0o555)
+					defer os.Chmod(dir, 0o755)
+				} else {
+					defer owner.Close()
+					os.Chmod(dir, 0o777) // a shared folder
+					os.Chmod(p, 0o666)
+				}
+				before := listing(t, dir)
+				out, err := asReader(p).CombinedOutput()
+				if err != nil || !strings.HasPrefix(string(out), "lines 9\n") {
+					t.Fatalf("read: %v: %s", err, out)
+				}
+				if after := listing(t, dir); after != before {
+					t.Fatalf("the read changed the directory:\nbefore %s\nafter  %s", before, after)
+				}
+				if open {
+					if _, err := owner.Exec(`INSERT INTO events VALUES ('s1', 9, 'x/y', 0, '{}', NULL, NULL, NULL)`); err != nil {
+						t.Fatalf("the owner cannot write after the read: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// readerCommand returns how to run this test's child read of a database as
+// a user who is not root.
+func readerCommand(t *testing.T) func(db string) *exec.Cmd {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip("no test binary to run:", err)
+	}
+	args := []string{"-test.run=^TestSQLiteReadOnly$"}
+	if os.Getuid() != 0 {
+		return func(db string) *exec.Cmd {
+			c := exec.Command(self, args...)
+			c.Env = append(os.Environ(), "DSHTEST_SQLITE_READ="+db)
+			return c
+		}
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("running as root without setpriv: a read-only directory is not one to root")
+	}
+	// The test binary's directory is root's alone: give nobody a copy.
+	tmp := t.TempDir()
+	os.Chmod(tmp, 0o755)
+	os.Chmod(filepath.Dir(tmp), 0o755)
+	bin := filepath.Join(tmp, "bin")
+	os.Mkdir(bin, 0o755)
+	b, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(bin, "sqlite.test")
+	if err := os.WriteFile(copyPath, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", copyPath, "-test.run=^$").CombinedOutput(); err != nil {
+		t.Skipf("setpriv cannot run the test as nobody: %v: %s", err, out)
+	}
+	return func(db string) *exec.Cmd {
+		c := exec.Command(setpriv, append([]string{"--reuid=nobody", "--regid=nogroup", "--clear-groups", copyPath}, args...)...)
+		c.Env = append(os.Environ(), "DSHTEST_SQLITE_READ="+db, "TMPDIR=/tmp")
+		return c
+	}
+}
+
+// listing is a directory's names, sizes, owners and modes.
+func listing(t *testing.T, dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		fi, _ := os.Lstat(filepath.Join(dir, e.Name()))
+		st := fi.Sys().(*syscall.Stat_t)
+		fmt.Fprintf(&b, "%s %v uid=%d; ", e.Name(), fi.Mode(), st.Uid)
+	}
+	return b.String()
+}
+
+// TestSQLiteRowOverLineCap: a data column over the line cap is refused as a
+// JSONL line over it is, wherever the row is, and costs no more than the
+// cap: a BLOB that inflates to 128 MiB (item: a zstd bomb) and a TEXT row
+// of twice the cap.
+func TestSQLiteRowOverLineCap(t *testing.T) {
+	const lineCap = 1 << 20
+	bomb := func() any {
+		var buf bytes.Buffer
+		w, _ := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
+		w.Write([]byte(`{"x":"`))
+		chunk := bytes.Repeat([]byte("a"), 1<<20)
+		for range 128 {
+			w.Write(chunk)
+		}
+		w.Write([]byte(`"}`))
+		w.Close()
+		return buf.Bytes()
+	}
+	cases := []struct {
+		name string
+		data func() any
+	}{
+		{"zstd BLOB of 128 MiB", bomb},
+		{"TEXT of twice the cap", func() any { return `{"x":"` + strings.Repeat("a", 2*lineCap) + `"}` }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.db")
+			db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+			logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
+			if _, err := db.Exec(`INSERT INTO events VALUES ('s1', 1, 'x/y', 0, ?, NULL, NULL, 1)`, c.data()); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`INSERT INTO events VALUES ('s1', 2, 'turn/end', 0, '{}', NULL, NULL, NULL)`); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			lg, err := container.Open(p, container.Options{Session: "s1", MaxLine: lineCap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for lg.Next() {
+			}
+			lg.Close()
+			runtime.ReadMemStats(&after)
+			if !errors.Is(lg.Err(), sessionlog.ErrTooLong) || !strings.Contains(lg.Err().Error(), "s.db!s1:3: row is longer than the 1048576-byte line limit (seq 1)") {
+				t.Fatalf("err %v, want the row over the line limit", lg.Err())
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8*lineCap {
+				t.Fatalf("the refusal allocated %d bytes, over 8 times the %d-byte cap", alloc, lineCap)
+			}
+		})
+	}
+}
+
+// TestSQLiteSchema: events and sessions must be schema 17's STRICT tables;
+// a view in their place (a recursive one made check run without end while
+// its sort filled the disk) or a generated column is refused at once.
+func TestSQLiteSchema(t *testing.T) {
+	cases := []struct{ name, edit, err string }{
+		{"recursive view", `ALTER TABLE events RENAME TO ev;
+			CREATE VIEW events AS WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n+1 FROM r)
+			SELECT 's1' AS session_id, n AS seq, 'x/y' AS type, 0 AS time, zeroblob(900000000) AS data,
+			NULL AS source_event_seqs, NULL AS surface_op, 1 AS ignorable FROM r`, "session database's events is a view, not a table"},
+		{"no sessions", `DROP TABLE sessions`, "session database has no sessions table"},
+		{"not strict", `DROP TABLE sessions; CREATE TABLE sessions (id TEXT PRIMARY KEY, version INTEGER, created_at INTEGER,
+			cwd TEXT, parent_session TEXT, seed_length INTEGER, origin TEXT, delegation_depth INTEGER, agent_preset TEXT)`, "sessions table is not STRICT"},
+		{"generated column", `DROP TABLE events; CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+			time INTEGER NOT NULL, source_event_seqs ANY, surface_op TEXT, ignorable INTEGER,
+			data ANY GENERATED ALWAYS AS (zeroblob(900000000)) VIRTUAL) STRICT`, `generated or hidden column "data"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.db")
+			db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+			logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
+			if _, err := db.Exec(c.edit); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			_, err := container.Open(p, container.Options{Session: "s1"})
+			containertest.Check(t, "open", nil, err, containertest.Want{Err: c.err})
+			_, err = store.List(p)
+			containertest.Check(t, "list", nil, err, containertest.Want{Err: c.err})
+		})
+	}
 }

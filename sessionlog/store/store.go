@@ -329,10 +329,19 @@ func listStore(store string) ([]Session, error) {
 			} else {
 				s.ID = seg
 			}
-			if fi, err := os.Stat(file); err == nil {
-				s.Size = fi.Size()
-			}
 			s.setCreated(0)
+			// A listing never opens what is not a regular file: a FIFO
+			// would block it for good, a device read without end.
+			fi, err := os.Stat(file)
+			if err != nil || !fi.Mode().IsRegular() {
+				s.Problem = "not a regular file"
+				if err != nil {
+					s.Problem = sessionlog.OSText(err)
+				}
+				out = append(out, s)
+				continue
+			}
+			s.Size = fi.Size()
 			line, form, err := container.ReadHeaderLine(file)
 			s.Form = form
 			if err != nil {

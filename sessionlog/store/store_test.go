@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/dshtest/dshtest/internal/testkit/containertest"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
@@ -160,4 +162,39 @@ func openSession(root, id string) (*container.Log, error) {
 		return nil, err
 	}
 	return container.Open(p, container.Options{ID: id})
+}
+
+// TestListNeverOpensSpecialFiles: a FIFO named as a session log is listed
+// with its problem, never opened (opening it would block the listing).
+func TestListNeverOpensSpecialFiles(t *testing.T) {
+	root := t.TempDir()
+	project := filepath.Join(root, "--w--")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logforms.WriteFile(t, project, "s1.jsonl", []byte(logforms.JSONL(logforms.Header)))
+	if err := syscall.Mkfifo(filepath.Join(project, "fifo.jsonl"), 0o644); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	done := make(chan []Session, 1)
+	go func() {
+		list, err := List(root)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- list
+	}()
+	select {
+	case list := <-done:
+		if len(list) != 2 {
+			t.Fatalf("listed %+v", list)
+		}
+		for _, s := range list {
+			if s.ID == "fifo" && s.Problem != "not a regular file" {
+				t.Fatalf("the FIFO's entry %+v", s)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listing blocked on the FIFO")
+	}
 }

@@ -196,3 +196,39 @@ func TestHeaderCut(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectTitle checks cordis_inspect's title as present.ts's
+// presentInspectCall builds it: a given name always joins what, given or
+// not.
+func TestInspectTitle(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{`{}`, "Inspect cordis runtime"},
+		{`{"what":"api"}`, "Inspect cordis runtime: api"},
+		{`{"what":"api","name":"x"}`, "Inspect cordis runtime: api: x"},
+		{`{"name":"x"}`, "Inspect cordis runtime: undefined: x"},
+		{`{"what":"api","name":""}`, "Inspect cordis runtime: api: "},
+		{`{"what":""}`, "Inspect cordis runtime: "},
+	} {
+		v := DefaultPresenters().Present(ToolCall{Name: "cordis_inspect", Arguments: tc.args})
+		if v.Generic == nil || v.Generic.Title != tc.want {
+			t.Errorf("cordis_inspect %s: view %+v, want the title %q", tc.args, v.Generic, tc.want)
+		}
+	}
+}
+
+// TestBodyPaddingKeepsDim checks that a dim card body row that wraps is
+// dim to the last column, as pi-tui's Text pads it in the open SGR state,
+// and that the line's last row pads plain (cause B).
+func TestBodyPaddingKeepsDim(t *testing.T) {
+	res := "ok"
+	it := toolCard(1, "bash", `{"command":"echo aaaa bbbb cccc dddd","description":"d"}`, &res, false)
+	rows := screen.Decode(testRenderer(18, 0, display.ToolsCollapsed).ToolCard(it.Tool))
+	var got []string
+	for _, r := range rows[2:4] {
+		got = append(got, r.TrimRight()+" "+fmt.Sprint(r.Runs))
+	}
+	want := []string{"$ echo aaaa bbbb [style 0-17 dim]", "cccc dddd [style 0-8 dim]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+}

@@ -85,7 +85,15 @@ func cardDim(row markdown.Row) (display.Line, display.Style) {
 		}
 		out[i] = sp
 		open := i == len(l)-1 && row.Pad != plain && row.Pad == withoutUnderline(l[i].Style)
-		if own&(display.Bold|display.Dim) != 0 && !open {
+		// A bold (or dim) span closes where the run of spans carrying it
+		// ends: emphasis or code nested in bold keeps it open, and the
+		// wrapper's dim with it.
+		var next display.Attr
+		if i+1 < len(l) {
+			next = l[i+1].Style.Attrs
+		}
+		closes := own&display.Bold != 0 && next&display.Bold == 0 || own&display.Dim != 0 && next&display.Dim == 0
+		if closes && !open {
 			active = false
 		}
 	}

@@ -64,14 +64,22 @@ var builtinTools = map[string]builtin{
 		func(a map[string]any) string { return "Kill background task " + str(a, "task_id") }, rawArg("task_id")),
 	"cordis_inspect": titled(schema{opt("what", "string"), opt("name", "string")},
 		func(a map[string]any) string {
-			t := "Inspect cordis runtime"
-			if w := str(a, "what"); w != "" {
-				t += ": " + w
-				if n := str(a, "name"); n != "" {
-					t += ": " + n
-				}
+			// present.ts presentInspectCall: a given name always joins
+			// what, given or not ("undefined: x"); what alone, even empty,
+			// follows a colon (presenters.md §5.9).
+			_, hasWhat := a["what"]
+			_, hasName := a["name"]
+			what := "undefined"
+			if hasWhat {
+				what = str(a, "what")
 			}
-			return t
+			switch {
+			case hasName:
+				return "Inspect cordis runtime: " + what + ": " + str(a, "name")
+			case hasWhat:
+				return "Inspect cordis runtime: " + what
+			}
+			return "Inspect cordis runtime"
 		}, nil),
 	"cordis_mount": titled(schema{req("code", "string")}, fixed("Mount temporary Cordis Plugin"),
 		func(a map[string]any) *string { return ptrTo(jsonOf(map[string]any{"code": a["code"]})) }),

@@ -25,12 +25,17 @@
 // [TextWidth] measures plain text so.
 //
 // A [Line] is one logical line of [Span]s, each display-safe text in one
-// [Style] (a palette colour role and attributes). [WrapLine] word-wraps it:
-// breaks at spaces, spaces dropped at a break, words longer than the width
-// broken between grapheme clusters; a grapheme wider than the whole width
-// (a wide rune at width 1) is shown as U+FFFD. [TruncateLine] cuts a line to
-// a width with a trailing "…". [WrapText] and [TextWidth] are the same rules
-// for one row of plain text, for the views that draw log text themselves.
+// [Style] (a palette colour role and attributes). [Wrap] wraps it as pi-tui
+// 0.80.7's wrapTextWithAnsi wraps the SGR string of the line: breaks at
+// spaces and on either side of a Han, Kana, Hangul or Bopomofo cluster,
+// white space dropped at a break but a space that carries a style change
+// kept, words longer than the width broken between grapheme clusters; each
+// row comes with the style its padding is drawn in (the SGR state it leaves
+// open). A grapheme wider than the whole width (a wide rune at width 1) is
+// shown as U+FFFD. [WrapLine] is its rows. [CutLine] cuts a line to a width,
+// [TruncateLine] with a trailing "…". [WrapText] and [TextWidth] are the
+// same rules for one row of plain text, for the views that draw log text
+// themselves.
 //
 // # Settings
 //

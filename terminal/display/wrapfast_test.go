@@ -41,6 +41,31 @@ func randomLine(r *rand.Rand, pieces []string, maxSpans, styles int) Line {
 	return l
 }
 
+// TestWrapKeepsText checks Wrap's invariants on random lines of words,
+// space runs, long words, CJK and wide runes at widths from 2 up: no row
+// is wider than the width, one padding style a row, and the rows hold the
+// line's clusters in order, only spaces dropped.
+func TestWrapKeepsText(t *testing.T) {
+	pieces := []string{"a", "bb", "word", "  ", " ", "supercalifragilistic", "漢字", "·", "，", "👍", "e\u0301", "x"}
+	r := rand.New(rand.NewPCG(5, 6))
+	noSpace := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+	for range 5000 {
+		l := randomLine(r, pieces, 3, 3)
+		width := 2 + r.IntN(30)
+		w := Wrap(l, width)
+		var b strings.Builder
+		for _, row := range w.Rows {
+			if row.Width() > width {
+				t.Fatalf("Wrap(%q, %d): row %q is wider", l, width, row.PlainText())
+			}
+			b.WriteString(row.PlainText())
+		}
+		if len(w.Pads) != len(w.Rows) || noSpace(b.String()) != noSpace(l.PlainText()) {
+			t.Fatalf("Wrap(%q, %d) = %q, %d pads", l, width, w.Rows, len(w.Pads))
+		}
+	}
+}
+
 // TestASCIIFastPaths checks Cells and TextWidth against the segmenter
 // and ansi.StringWidth on random text that mixes ASCII with what joins it:
 // combining marks, ZWJ sequences, variation selectors, wide runes,

@@ -134,6 +134,24 @@ var (
 // inside reasoning (presenters.md §3.3, §3.4).
 var mdCode = display.Style{Fg: display.FgCode}
 
+// codeStyle is the style of inline code inside st: the code colour and the
+// attributes of the emphasis around it, less those the body's own style
+// closes before the code (presenters.md §5.8): pi-tui wraps emphasis
+// around its children but applies the body style to each text, so a dim
+// body's close (22) ends bold and dim, an italic body's (23) italic. In
+// assistant text, code inside bold is bold; in reasoning it is the code
+// colour (and strike) only.
+func (m *mdr) codeStyle(st display.Style) display.Style {
+	a := st.Attrs
+	if m.base.Attrs&display.Dim != 0 {
+		a &^= display.Bold | display.Dim
+	}
+	if m.base.Attrs&display.Italic != 0 {
+		a &^= display.Italic
+	}
+	return display.Style{Fg: display.FgCode, Attrs: a}
+}
+
 // blocks renders the block children of parent with the spacing rule.
 func (m *mdr) blocks(parent ast.Node, width int) []Row {
 	var rows []Row
@@ -479,7 +497,7 @@ func (w *inlineWriter) inline(n ast.Node, st display.Style) {
 			}
 		}
 		// A line ending inside a code span is a space (CommonMark).
-		w.add(strings.ReplaceAll(b.String(), "\n", " "), mdCode)
+		w.add(strings.ReplaceAll(b.String(), "\n", " "), m.codeStyle(st))
 	case *ast.Emphasis:
 		a := display.Italic
 		if n.Level >= 2 {

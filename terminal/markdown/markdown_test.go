@@ -46,6 +46,18 @@ func TestMarkdown(t *testing.T) {
 				"- b|[{0 1 fg=bright-magenta}]", "|[]", "|[]", "    y|[{4 4 fg=cyan}]", "|[]"}},
 		{"bare URLs with an IP or no dot", "see http://127.0.0.1:8080/a, http://localhost/ and www.x", plain, TextMode, 60,
 			[]string{"see http://127.0.0.1:8080/a, http://localhost/ and www.x|[{4 26 fg=bright-magenta underline} {29 45 fg=bright-magenta underline} {51 55 fg=bright-magenta underline}]"}},
+		// Code inside emphasis keeps the emphasis, less what the body's own
+		// style closes before it: bold in text, nothing in reasoning.
+		{"code inside bold", "**b `c`** *i `e`*", plain, TextMode, 40,
+			[]string{"b c i e|[{0 1 bold} {2 2 fg=cyan bold} {4 5 italic} {6 6 fg=cyan italic}]"}},
+		{"code inside bold, reasoning", "**b `c`** ~~s `f`~~", reasonSty, ReasoningMode, 40,
+			[]string{"b c s f|[{0 1 bold dim italic} {2 2 fg=cyan} {3 3 dim italic} {4 5 dim italic strike} {6 6 fg=cyan strike}]"}},
+		// A tag line whose name holds "_" opens an HTML block (marked's
+		// [a-z][\w-]*): its heading line is text (F2).
+		{"HTML block on a \\w tag name", "<skill_instructions>\n# Editing\ntext\n\n# H", plain, TextMode, 30,
+			[]string{"<skill_instructions>|[]", "# Editing|[]", "text|[]", "|[]", "H|[{0 0 fg=bright-magenta bold underline}]"}},
+		{"blank line between a list and a table", "- a\n\n| x |\n|---|\n| 1 |", plain, TextMode, 20,
+			[]string{"- a|[{0 1 fg=bright-magenta}]", "|[]", "┌───┐|[]", "│ x │|[{2 2 bold}]", "├───┤|[]", "│ 1 │|[]", "└───┘|[]"}},
 		{"inline styles", "**b** *i* ~~s~~ ~t~ `c` \\* &amp;", plain, TextMode, 40,
 			[]string{"b i s ~t~ c * &amp;|[{0 0 bold} {2 2 italic} {4 4 strike} {10 10 fg=cyan}]"}},
 		{"reasoning styles", "a **b** `c`", reasonSty, ReasoningMode, 40,
@@ -55,7 +67,7 @@ func TestMarkdown(t *testing.T) {
 		{"quote and rule", "> q\n\n---", plain, TextMode, 10,
 			[]string{"│ q|[{0 1 fg=bright-magenta} {2 2 dim italic}]", "|[]", "──────────|[{0 9 dim}]"}},
 		{"table", "| a | b |\n|---|---|\n| 1 | 22 |", plain, TextMode, 20,
-			[]string{"┌───┬────┐|[]", "│ a │ b  │|[{2 2 bold} {6 6 bold}]", "├───┼────┤|[]", "│ 1 │ 22 │|[]", "└───┴────┘|[]"}},
+			[]string{"┌───┬────┐|[]", "│ a │ b  │|[{2 2 bold} {6 7 bold}]", "├───┼────┤|[]", "│ 1 │ 22 │|[]", "└───┴────┘|[]"}},
 		{"wrapped code keeps its style on the padding", "ab `cd ef`", plain, TextMode, 5,
 			[]string{"ab cd|[{3 4 fg=cyan}]", "ef|[{0 1 fg=cyan}]"}},
 		{"html block literal", "<div>\nhi\n</div>", plain, TextMode, 20,

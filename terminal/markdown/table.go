@@ -96,7 +96,13 @@ func (m *mdr) table(n *east.Table, width int) []Row {
 				}
 				l = append(l, cell...)
 				if pad := widths[i] - cell.Width(); pad > 0 {
-					l = append(l, display.Span{Text: strings.Repeat(" ", pad), Style: plain})
+					// A header cell is bold to the column's width: pi-tui
+					// bolds the padded cell (presenters.md §5.8).
+					padSty := plain
+					if ri == 0 {
+						padSty = display.Style{Attrs: display.Bold}
+					}
+					l = append(l, display.Span{Text: strings.Repeat(" ", pad), Style: padSty})
 				}
 			}
 			l = append(l, display.Span{Text: " │", Style: m.base})

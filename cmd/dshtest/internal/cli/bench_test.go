@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
 )
 
 // BenchmarkRepro runs "dshtest repro" in-process (Run, as main does) on a
@@ -48,10 +50,11 @@ func reproBenchName(n int) string {
 func benchRepro(b *testing.B, n int) {
 	events := sessiongen.GenerateN(1, n)
 	path := filepath.Join(b.TempDir(), "session.jsonl")
-	data, err := encodeLog(events)
-	if err != nil {
+	var buf bytes.Buffer
+	if err := jsonl.WriteLog(&buf, events); err != nil {
 		b.Fatal(err)
 	}
+	data := buf.Bytes()
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		b.Fatal(err)
 	}

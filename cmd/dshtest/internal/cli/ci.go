@@ -3,65 +3,20 @@ package cli
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/dshtest/dshtest/terminal/display"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
 // This file writes a run's failures for CI: JUnit XML (run --junit FILE),
 // GitHub Actions annotations (run --github), and the structured failures
 // of run --json.
-
-// failure is one failure of a scenario, located.
-type failure struct {
-	File    string `json:"file"`
-	Line    int    `json:"line,omitempty"`
-	Fixture string `json:"fixture,omitempty"`
-	Message string `json:"message"`
-	Diff    string `json:"diff,omitempty"`
-	Pending string `json:"pending,omitempty"`
-}
-
-// failLine is testscript's failure line: "FAIL: FILE:LINE: MESSAGE".
-var failLine = regexp.MustCompile(`(?m)^FAIL: ([^:\n]+\.txtar):(\d+): (.*)$`)
-
-// failuresOf locates an outcome's failures: one per snapshot mismatch, and
-// one per other failing step of its log.
-func failuresOf(o outcome) []failure {
-	var out []failure
-	for _, m := range o.Mismatches {
-		msg := m.Fixture + ": the screen differs from the recorded fixture"
-		if m.Missing {
-			msg = m.Fixture + ": missing"
-		}
-		out = append(out, failure{File: m.File, Line: m.Line, Fixture: m.Fixture,
-			Message: msg + "; " + m.Hint(), Diff: m.Diff, Pending: m.Pending})
-	}
-	for _, sm := range failLine.FindAllStringSubmatch(o.Output, -1) {
-		if isMismatchLine(sm[3], o) {
-			continue
-		}
-		n, _ := strconv.Atoi(sm[2])
-		out = append(out, failure{File: sm[1], Line: n, Message: sm[3]})
-	}
-	if len(out) == 0 {
-		out = append(out, failure{File: "scenarios/" + o.Name + ".txtar", Message: firstLine(o.Output)})
-	}
-	return out
-}
-
-func isMismatchLine(msg string, o outcome) bool {
-	for _, m := range o.Mismatches {
-		if strings.HasPrefix(msg, m.Fixture+": ") {
-			return true
-		}
-	}
-	return false
-}
 
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
@@ -71,26 +26,12 @@ func firstLine(s string) string {
 	return s
 }
 
-// xmlText makes s safe for an XML document or a workflow command: invalid
-// UTF-8 and the control characters XML 1.0 forbids (all but tab and line
-// feed) are written as \xNN, as the command's one-line messages write them.
+// xmlText makes s safe for an XML document or a workflow command: the one
+// escaper (display.Escape: control characters as \xNN, BiDi and other
+// reordering characters as \uNNNN, invalid UTF-8 as U+FFFD), and the two
+// noncharacters XML 1.0 forbids besides.
 func xmlText(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0xfffe || r == 0xffff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-		i += size
-	}
-	return b.String()
+	return strings.NewReplacer("\ufffe", `\ufffe`, "\uffff", `\uffff`).Replace(display.Escape(s))
 }
 
 type junitSuites struct {
@@ -130,10 +71,10 @@ type junitFailure struct {
 // failed one with one <failure> holding all its failures and their diffs
 // (most reporters show only one failure element of a case); a failed
 // inventory or setup is a test case of its own, named for what it is.
-func writeJUnit(w io.Writer, res *suiteResult) error {
+func writeJUnit(w io.Writer, res *harness.Result) error {
 	s := junitSuite{Name: "dshtest scenarios", Time: seconds(res.Elapsed.Seconds())}
 	for _, o := range res.Outcomes {
-		c := junitCase{Name: o.Name, Classname: "scenarios", File: "scenarios/" + o.Name + ".txtar", Time: seconds(o.Elapsed.Seconds())}
+		c := junitCase{Name: xmlText(o.Name), Classname: "scenarios", File: xmlText(suitedir.ScenarioFile(o.Name)), Time: seconds(o.Elapsed.Seconds())}
 		switch o.Status {
 		case "fail":
 			s.Failures++
@@ -179,7 +120,7 @@ func writeJUnit(w io.Writer, res *suiteResult) error {
 // junitFailureOf is a failed scenario's one <failure>: the first failure
 // as its message (with how many more), every failure and its diff in its
 // text, and its type snapshot, step, or scenario when it holds both.
-func junitFailureOf(fs []failure) *junitFailure {
+func junitFailureOf(fs []harness.Failure) *junitFailure {
 	var (
 		head  string
 		texts []string
@@ -219,12 +160,12 @@ func junitFailureOf(fs []failure) *junitFailure {
 func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
 
 // writeJUnitFile writes the JUnit report to path atomically.
-func writeJUnitFile(path string, res *suiteResult) error {
+func writeJUnitFile(path string, res *harness.Result) error {
 	var b strings.Builder
 	if err := writeJUnit(&b, res); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, []byte(b.String())); err != nil {
+	if err := safefile.WriteFile(path, []byte(b.String()), safefile.Options{Force: true}); err != nil {
 		return fmt.Errorf("--junit %s: %w", path, err)
 	}
 	return nil
@@ -233,7 +174,7 @@ func writeJUnitFile(path string, res *suiteResult) error {
 // writeGitHub prints one GitHub Actions error annotation per failure:
 // "::error file=scenarios/X.txtar,line=N,title=…::message", the message's
 // line breaks encoded as the workflow commands require.
-func writeGitHub(w io.Writer, res *suiteResult) {
+func writeGitHub(w io.Writer, res *harness.Result) {
 	for _, o := range res.Outcomes {
 		for _, f := range o.Failures {
 			props := "file=" + ghProp(f.File)

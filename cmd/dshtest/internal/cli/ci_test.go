@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dshtest/dshtest/harness"
 )
 
 // suiteFolder lays out a team's scenario folder with the given scenarios,
@@ -153,7 +155,7 @@ func TestRunJSONFailures(t *testing.T) {
 	line, _, _ := strings.Cut(out.String(), "\n")
 	var o struct {
 		Status   string
-		Failures []failure
+		Failures []harness.Failure
 	}
 	if err := json.Unmarshal([]byte(line), &o); err != nil {
 		t.Fatalf("%v: %s", err, line)
@@ -165,5 +167,39 @@ func TestRunJSONFailures(t *testing.T) {
 	if f.File != "scenarios/alpha.txtar" || f.Line != 6 || f.Fixture != "fixtures/alpha-b.screen" ||
 		!strings.Contains(f.Diff, `+"Alpha words`) || f.Pending != "fixtures/alpha-b.screen.new" {
 		t.Errorf("failure = %+v", f)
+	}
+}
+
+// TestHostileScenarioName: a scenario file name holding a newline, ESC and
+// U+202E reaches no output raw: no annotation line of its own from
+// --github, nothing raw in the progress lines or in the JUnit report.
+func TestHostileScenarioName(t *testing.T) {
+	name := "inj\n::warning title=INJ::x\x1b[2J\u202e"
+	dir := t.TempDir() // not suiteFolder: nothing to record, the scenario fails a step
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scenarios", name+".txtar"), []byte("# Fails.\nuser 'x'\nmount 30\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(t.TempDir(), "junit.xml")
+	var out, errb bytes.Buffer
+	code := Run([]string{"run", "--dir", dir, "--github", "--junit", report}, strings.NewReader(""), &out, &errb, nil)
+	if code != ExitFail {
+		t.Fatalf("run: exit %d\n%s", code, errb.String())
+	}
+	junit, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"stdout": out.String(), "stderr": errb.String(), "junit": string(junit)} {
+		if strings.ContainsAny(text, "\x1b\u202e") {
+			t.Errorf("%s holds a raw ESC or U+202E:\n%q", what, text)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "::warning") {
+				t.Errorf("%s has an injected annotation line: %q", what, l)
+			}
+		}
 	}
 }

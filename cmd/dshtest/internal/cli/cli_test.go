@@ -2,13 +2,13 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
@@ -76,62 +76,6 @@ func TestOneLine(t *testing.T) {
 	}
 }
 
-func TestParseShard(t *testing.T) {
-	tests := []struct {
-		in   string
-		i, n int
-		ok   bool
-	}{
-		{"", 1, 1, true},
-		{"1/1", 1, 1, true},
-		{"2/4", 2, 4, true},
-		{"0/4", 0, 0, false},
-		{"5/4", 0, 0, false},
-		{"1/0", 0, 0, false},
-		{"x/2", 0, 0, false},
-		{"2", 0, 0, false},
-	}
-	for _, tt := range tests {
-		i, n, err := parseShard(tt.in)
-		if (err == nil) != tt.ok || i != tt.i || n != tt.n {
-			t.Errorf("parseShard(%q) = %d, %d, %v", tt.in, i, n, err)
-		}
-	}
-}
-
-// TestShardPartition: for every n, each name falls in exactly one shard,
-// and a name's shard does not depend on the other names.
-func TestShardPartition(t *testing.T) {
-	var names []string
-	for i := range 50 {
-		names = append(names, fmt.Sprintf("scenario-%d", i))
-	}
-	for n := 1; n <= 7; n++ {
-		counts := map[int]int{}
-		for _, name := range names {
-			s := shardOf(name, n)
-			if s < 1 || s > n {
-				t.Fatalf("shardOf(%q, %d) = %d", name, n, s)
-			}
-			counts[s]++
-		}
-		total := 0
-		for _, c := range counts {
-			total += c
-		}
-		if total != len(names) {
-			t.Errorf("n=%d: %d names in shards, want %d", n, total, len(names))
-		}
-		if n > 1 && len(counts) < 2 {
-			t.Errorf("n=%d: every name in one shard", n)
-		}
-	}
-	// Pinned: a scenario keeps its shard across releases (FNV-1a).
-	if got := shardOf("surface-compaction-live", 4); got != 4 {
-		t.Errorf("shardOf(surface-compaction-live, 4) = %d, want 4", got)
-	}
-}
-
 func TestParseSize(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -159,38 +103,22 @@ func TestChangeGrouping(t *testing.T) {
 	a := "0| <blank>\n1| \"You\"\n2| \"hi\"\n"
 	b := "0| <blank>\n1| <blank>\n1| \"You\"\n2| \"hi\"\n"
 	edit := func(s string) string { return strings.Replace(s, `"You"`, `"Yuo"`, 1) }
-	d1, d2 := compactDiff(a, edit(a)), compactDiff(b, edit(b))
+	d1, d2 := suitedir.CompactDiff(a, edit(a)), suitedir.CompactDiff(b, edit(b))
 	if d1 == "" || d2 == "" {
 		t.Fatal("no diff")
 	}
 	if changeKey(d1) != changeKey(d2) {
 		t.Errorf("same edit, different keys:\n%s\n---\n%s", d1, d2)
 	}
-	if d3 := compactDiff(a, strings.Replace(a, "hi", "ho", 1)); changeKey(d3) == changeKey(d1) {
+	if d3 := suitedir.CompactDiff(a, strings.Replace(a, "hi", "ho", 1)); changeKey(d3) == changeKey(d1) {
 		t.Error("different edits share a key")
 	}
 	var w bytes.Buffer
-	printChanges(&w, "fixtures/", []string{"a.screen", "b.screen"},
-		tree{"a.screen": []byte(a), "b.screen": []byte(b)},
-		tree{"a.screen": []byte(edit(a)), "b.screen": []byte(edit(b))})
+	printChanges(&w, suitedir.InFixtures, []string{"a.screen", "b.screen"},
+		suitedir.Tree{"a.screen": []byte(a), "b.screen": []byte(b)},
+		suitedir.Tree{"a.screen": []byte(edit(a)), "b.screen": []byte(edit(b))})
 	if !strings.Contains(w.String(), "changed   2 fixtures: same change in fixtures/a.screen, fixtures/b.screen") {
 		t.Errorf("not grouped:\n%s", w.String())
-	}
-}
-
-func TestCompactDiffBounded(t *testing.T) {
-	var old, new strings.Builder
-	for i := range 200 {
-		fmt.Fprintf(&old, "line %d\n", i)
-		fmt.Fprintf(&new, "line %d changed\n", i)
-	}
-	d := compactDiff(old.String(), new.String())
-	lines := strings.Split(d, "\n")
-	if len(lines) != maxDiffLines+1 || !strings.HasPrefix(lines[maxDiffLines], "… ") {
-		t.Errorf("diff of %d lines, last %q", len(lines), lines[len(lines)-1])
-	}
-	if compactDiff("same\n", "same\n") != "" {
-		t.Error("a diff of equal texts")
 	}
 }
 

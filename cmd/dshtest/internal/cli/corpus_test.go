@@ -13,6 +13,7 @@ import (
 
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/load"
+	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/header"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
@@ -90,7 +91,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("check %s: exit %d: %s", f.name, code, stderr)
 			continue
 		}
-		var sum logSummary
+		var sum summary.Summary
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			t.Fatalf("check %s --json: %v", f.name, err)
 		}
@@ -135,7 +136,7 @@ func TestCorpus(t *testing.T) {
 // promptText returns the text blocks of an append-origin user/message
 // whose source kind is user.
 func promptText(e *sessionlog.Event) ([]string, bool) {
-	if e.Type != sessionlog.TypeUserMessage || !sessionlog.IsAppendSurfaceEvent(e) || !isHumanPrompt(e) {
+	if e.Type != sessionlog.TypeUserMessage || !sessionlog.IsAppendSurfaceEvent(e) || !summary.IsHumanPrompt(e) {
 		return nil, false
 	}
 	var m struct {

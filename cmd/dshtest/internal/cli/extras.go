@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -173,7 +173,7 @@ func scenarioCompletions(dir, prefix string) []string {
 	if err != nil {
 		return nil
 	}
-	names, err := harness.ScenarioNames(filepath.Join(root, "scenarios"))
+	names, err := harness.ScenarioNames(suitedir.Dir{Root: root}.Scenarios())
 	if err != nil {
 		return nil
 	}

@@ -4,15 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -36,8 +37,8 @@ never counted. The last line names the command for the next older page.`,
   dshtest history session.jsonl --max 50 --json`,
 		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if maxMessages < 1 {
-				return usagef("--max %d: want a positive number of messages", maxMessages)
+			if maxMessages < 1 || maxMessages > maxHistoryMessages {
+				return usagef("--max %d: want 1 to %d messages", maxMessages, maxHistoryMessages)
 			}
 			if cmd.Flags().Changed("before") && before < 0 {
 				return usagef("--before %d: want a seq ≥ 0", before)
@@ -73,7 +74,7 @@ never counted. The last line names the command for the next older page.`,
 			return nil
 		}),
 	}
-	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages)")
+	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages), 1 to "+strconv.Itoa(maxHistoryMessages))
 	// No default is shown: absent means the tail page, and every value
 	// given must be a seq ≥ 0.
 	cmd.Flags().Int64Var(&before, "before", 0, "page before this seq ≥ 0 (beforeSeq); absent: the tail page")
@@ -137,48 +138,18 @@ func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
 	fmt.Fprintf(w, "page seqs %d–%d (%d events), hasMore %t; counted %d: %s\n",
 		p.From, p.To, len(p.Events), p.HasMore, len(counted), strings.Join(strs, ", "))
 	for i := range p.Events {
-		fmt.Fprintf(w, "  %s\n", describeEvent(&p.Events[i]))
+		fmt.Fprintf(w, "  %s\n", summary.Describe(&p.Events[i]))
 	}
 	if p.HasMore {
 		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", esc(path), maxMessages, p.From)
 	}
 }
 
-// describeEvent is a one-line summary of an event: seq, type, surface op
-// and a preview of its text.
-func describeEvent(e *sessionlog.Event) string {
-	s := fmt.Sprintf("%4d %s", e.Seq, esc(e.Type))
-	if sessionlog.IsSurfaceEvent(e) {
-		switch op := e.Op(); op.Kind {
-		case sessionlog.OpAppend:
-			s += " append"
-		case sessionlog.OpReplace:
-			s += fmt.Sprintf(" replace %d..%d", op.Start, op.End)
-			if sessionlog.IsCheckpoint(e) {
-				s += " (checkpoint)"
-			}
-		}
-	}
-	if t := eventText(e); t != "" {
-		s += " " + screen.Preview(display.Escape(t), 60)
-	}
-	return s
-}
-
-// eventText is the text a message event carries (its content text), or "".
-func eventText(e *sessionlog.Event) string {
-	msg, ok := surface.DeriveEventMessage(e)
-	if !ok {
-		return ""
-	}
-	var m sessionlog.Message
-	if json.Unmarshal(msg, &m) != nil {
-		return ""
-	}
-	return sessionlog.ContentText(m.Content)
-}
-
 // quoteNoHTML is s as a JSON string (screen.Quote: "<", ">" and "&" stay
 // readable) with the characters Go's encoder leaves raw escaped too
 // (display.EscapeJSON: C1, BiDi and tag characters).
 func quoteNoHTML(s string) string { return string(display.EscapeJSON([]byte(screen.Quote(s)))) }
+
+// maxHistoryMessages bounds --max: a page of more messages than any log
+// holds is a typo, not a request.
+const maxHistoryMessages = 1_000_000

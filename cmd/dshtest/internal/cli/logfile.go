@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -25,6 +26,7 @@ type logFlags struct {
 	store        string
 	subagent     string
 	maxLine      int
+	maxText      int64
 }
 
 func (f *logFlags) register(fs *pflag.FlagSet) {
@@ -33,7 +35,8 @@ func (f *logFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.session, "session", "", "the session ID to read: from a SQLite database given as LOG, else from the store")
 	fs.StringVar(&f.store, "store", "", "the session store for --session (default $DSH_HOME/sessions, else ~/.dsh/sessions)")
 	fs.StringVar(&f.subagent, "subagent", "", "read the subagent ID's log of a web export zip")
-	fs.IntVar(&f.maxLine, "max-line-bytes", container.DefaultMaxLine, "the longest line a log may hold, in bytes")
+	fs.IntVar(&f.maxLine, "max-line-bytes", container.DefaultMaxLine, "the longest line a log may hold, in bytes (1 to 2147483647)")
+	fs.Int64Var(&f.maxText, "max-text-bytes", container.DefaultMaxText, "the most text a log may hold after decompression, in bytes (at least 1): a larger log is refused, not inflated; a SQLite database is copied to a temporary file no larger")
 }
 
 // logArgs is the positional argument rule of a command that reads a log:
@@ -112,10 +115,13 @@ func logName(args []string, f *logFlags) string {
 // times the log's text (budget.go); spend has the collector wait for its
 // limit (spendBudget); hold holds the file for a second read.
 func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bool) (*load.File, error) {
-	if f.maxLine < 1 {
-		return nil, usagef("--max-line-bytes %d: want a positive number of bytes", f.maxLine)
+	if f.maxLine < 1 || int64(f.maxLine) > math.MaxInt32 {
+		return nil, usagef("--max-line-bytes %d: want 1 to %d bytes", f.maxLine, math.MaxInt32)
 	}
-	opts := load.Options{Hold: hold, Read: reader.Options{Subagent: f.subagent, MaxLineBytes: f.maxLine,
+	if f.maxText < 1 {
+		return nil, usagef("--max-text-bytes %d: want a positive number of bytes", f.maxText)
+	}
+	opts := load.Options{Hold: hold, Read: reader.Options{Subagent: f.subagent, MaxLineBytes: f.maxLine, MaxTextBytes: f.maxText,
 		AllowUnknown: f.allowUnknown, NoRecover: f.noRecover}}
 	var lf *load.File
 	var err error
@@ -177,16 +183,18 @@ func (a *app) printWarnings(lg *load.Log) {
 	}
 }
 
-// lineLimit is the refusal of a line over --max-line-bytes, with how to
-// raise the limit after it. Like every refusal of a log it exits with
-// ExitUsage.
+// lineLimit is the refusal of a line over --max-line-bytes, or of a text
+// over --max-text-bytes, with how to raise the limit after it. Like every
+// refusal of a log it exits with ExitUsage.
 type lineLimit struct {
 	err   *sessionlog.Error
-	limit int
+	flag  string
+	limit int64
+	what  string
 }
 
 func (e *lineLimit) Error() string {
-	return fmt.Sprintf("%v; --max-line-bytes %d is the limit; raise it to read the line", e.err, e.limit)
+	return fmt.Sprintf("%v; --%s %d is the limit; raise it to read the %s", e.err, e.flag, e.limit, e.what)
 }
 
 func (e *lineLimit) Unwrap() error { return e.err }
@@ -201,7 +209,9 @@ func (a *app) inputErr(err error, f *logFlags) error {
 	case !errors.As(err, &e):
 		return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: logName(nil, f), Seq: -1}, err.Error(), err)
 	case errors.Is(e, sessionlog.ErrTooLong):
-		return &lineLimit{err: e, limit: f.maxLine}
+		return &lineLimit{err: e, flag: "max-line-bytes", limit: int64(f.maxLine), what: "line"}
+	case errors.Is(e, sessionlog.ErrTextTooLong):
+		return &lineLimit{err: e, flag: "max-text-bytes", limit: f.maxText, what: "log"}
 	}
 	return e
 }

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
+	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/screen/picture"
@@ -26,15 +29,6 @@ var (
 	renderFormats = []string{"text", "ansi", "fixture", "svg", "html"}
 	showFormats   = []string{"svg", "html", "ansi"}
 )
-
-func oneOf(v string, values []string) bool {
-	for _, x := range values {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
 
 // completeValues makes a flag's shell completion offer its values.
 func completeValues(cmd *cobra.Command, flag string, values []string) {
@@ -73,7 +67,7 @@ Formats: svg (a standalone picture), html (a self-contained page), ansi
 		Args:              argsUsage(cobra.ExactArgs(1)),
 		ValidArgsFunction: a.completeFixtures(&dir),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			if !oneOf(format, showFormats) {
+			if !slices.Contains(showFormats, format) {
 				return usagef("--format %q: want %s", format, strings.Join(showFormats, ", "))
 			}
 			if section != "screen" && section != "document" {
@@ -85,7 +79,7 @@ Formats: svg (a standalone picture), html (a self-contained page), ansi
 				if rerr != nil {
 					return rerr
 				}
-				path = filepath.Join(root, "fixtures", path+harness.FixtureSuffix)
+				path = suitedir.Dir{Root: root}.Fixture(path)
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -131,7 +125,7 @@ func (a *app) completeFixtures(dir *string) func(*cobra.Command, []string, strin
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveDefault
 		}
-		files, _ := harness.FixtureNames(filepath.Join(root, "fixtures"))
+		files, _ := harness.FixtureNames(suitedir.Dir{Root: root}.Fixtures())
 		var out []string
 		for _, f := range files {
 			if n, ok := strings.CutSuffix(f, harness.FixtureSuffix); ok && strings.HasPrefix(n, toComplete) {
@@ -166,6 +160,9 @@ part of a failing run.`,
 				return usagef("report needs --html FILE")
 			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
+			if saidNothingPending(a.stdout, "report", err) {
+				return nil // no page: there is nothing to draw
+			}
 			if err != nil {
 				return err
 			}
@@ -179,9 +176,13 @@ part of a failing run.`,
 				if b, err := os.ReadFile(p.Fixture); err == nil {
 					rec = b
 				}
-				cards = append(cards, reportCard(p.Scenario, "fixtures/"+p.Name+harness.FixtureSuffix, rec, nw))
+				c := reportCard(p.Scenario, suitedir.FixtureFile(p.Name), rec, nw)
+				if pendingDir != "" {
+					c.PendingDir = harness.ShellQuote(pendingDir)
+				}
+				cards = append(cards, c)
 			}
-			if err := writeFileAtomic(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards)); err != nil {
+			if err := safefile.WriteFile(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
 			}
 			fmt.Fprintf(a.stdout, "report: %s in %s\n", words.Plural(len(cards), "fixture"), htmlFile)
@@ -198,7 +199,7 @@ part of a failing run.`,
 // changed one its change as record groups changes (changeKey), so that
 // the report shows a change shared by several fixtures once.
 func reportCard(scenario, fixture string, rec, nw []byte) picture.Card {
-	c := picture.Card{Scenario: scenario, Fixture: fixture, Recorded: rec, New: nw, Diff: compactDiff(string(rec), string(nw))}
+	c := picture.Card{Scenario: scenario, Fixture: fixture, Recorded: rec, New: nw, Diff: suitedir.CompactDiff(string(rec), string(nw))}
 	if rec != nil {
 		c.Change = changeKey(c.Diff)
 	}
@@ -207,15 +208,19 @@ func reportCard(scenario, fixture string, rec, nw []byte) picture.Card {
 
 // writeRunReport writes run --report's page: a card per snapshot of the
 // run that differed from its fixture or had none.
-func (a *app) writeRunReport(path, root string, res *suiteResult) error {
+func (a *app) writeRunReport(path, root string, res *harness.Result) error {
 	var cards []picture.Card
 	for _, o := range res.Outcomes {
 		for _, m := range o.Mismatches {
-			cards = append(cards, reportCard(m.Scenario, m.Fixture, m.Recorded, m.New))
+			c := reportCard(m.Scenario, m.Fixture, m.Recorded, m.New)
+			if d := m.PendingDir(); d != "" {
+				c.PendingDir = harness.ShellQuote(d)
+			}
+			cards = append(cards, c)
 		}
 	}
 	sort.SliceStable(cards, func(i, j int) bool { return cards[i].Fixture < cards[j].Fixture })
-	if err := writeFileAtomic(path, picture.Report("dshtest run: "+filepath.Base(root), cards)); err != nil {
+	if err := safefile.WriteFile(path, picture.Report("dshtest run: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 		return fmt.Errorf("--report %s: %w", path, err)
 	}
 	fmt.Fprintf(a.stderr, "report: %s in %s\n", words.Plural(len(cards), "changed fixture"), path)

@@ -8,6 +8,8 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 	"time"
+
+	"github.com/dshtest/dshtest/internal/ground/membudget"
 )
 
 // Profiling for developers measuring a command as a process (make
@@ -82,8 +84,8 @@ func peakHeapProfile(path string, stderr io.Writer) func() {
 			fmt.Fprintf(stderr, "dshtest: %s: %v\n", envHeapProfile, err)
 		}
 	}
-	stop := every(20*time.Millisecond, func() {
-		if live := liveHeap(); live > peak+peak/10 {
+	stop := membudget.Every(20*time.Millisecond, func() {
+		if live := membudget.LiveHeap(); live > peak+peak/10 {
 			peak = live
 			write()
 		}

@@ -2,16 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/ground/words"
 )
 
@@ -82,181 +81,93 @@ dshtest review, accept or reject instead.`,
 	return cmd
 }
 
-// tree is the content of a flat directory of files by name.
-type tree map[string][]byte
-
-// render is what an update render left in the scratch copy.
-type render struct {
-	res       *suiteResult
-	fixtures  tree
-	scenarios tree
-}
-
-// recordOptions render in the command's scratch directories, which an
-// interrupt removes, and start no scenario once one has come.
-var recordOptions = harness.RerecordOptions{
-	Scratch: func() (string, func(), error) {
-		dir, err := newScratch()
-		return dir, func() { dropScratch(dir) }, err
-	},
-	MayStart: scenarioMayStart,
-}
-
-// splitFiles splits a recording's files ("scenarios/NAME",
-// "fixtures/NAME") into the two directories' trees.
-func splitFiles(files map[string][]byte) (scenarios, fixtures tree) {
-	scenarios, fixtures = tree{}, tree{}
-	for name, b := range files {
-		if n, ok := strings.CutPrefix(name, "fixtures/"); ok {
-			fixtures[n] = b
-		} else {
-			scenarios[strings.TrimPrefix(name, "scenarios/")] = b
-		}
-	}
-	return scenarios, fixtures
-}
-
-// refused prints why a recording may not be written and returns the
-// refusal: an invariants step that failed, a scenario that failed for a
-// reason other than a changed screen, files two renders disagree on.
-func (a *app) refused(rec *harness.Rerecording) error {
-	summary := func() {
-		res := &suiteResult{Setup: rec.Setup, Elapsed: rec.Elapsed}
-		for _, o := range rec.Outcomes {
-			out := outcome{Name: o.Name, Status: "pass", Elapsed: o.Elapsed}
-			out.Seconds = float64(o.Elapsed.Milliseconds()) / 1000
-			switch {
-			case o.Failed:
-				out.Status, out.Output = "fail", o.Log
-			case o.Skipped:
-				out.Status, out.Output = "skip", o.Log
-			}
-			res.Outcomes = append(res.Outcomes, out)
-		}
-		printSummary(a.stdout, res, true)
-	}
-	if bad := rec.Invariants; len(bad) > 0 {
-		summary()
-		var what []string
-		for _, f := range bad {
-			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
-		}
-		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
-	}
-	if failed := rec.Failed(); len(failed) > 0 {
-		summary()
-		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			words.Plural(len(failed), "scenario"), strings.Join(failed, ", "))
-	}
-	if bad := rec.Unreproducible; len(bad) > 0 {
-		for _, d := range bad {
-			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", d.Name, indent(d.Diff, "    "))
-		}
-		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(bad))
-	}
-	return nil
-}
-
 func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) error {
 	// The guard comes first: an interrupt that lands while the scenarios
 	// are read or the preflight runs is said and exits 130 like any other.
 	guard := a.guardInterrupts(root)
 	defer guard.stop()
-	sdir, fdir := filepath.Join(root, "scenarios"), filepath.Join(root, "fixtures")
-	names, all, err := selectScenarios(sdir, pattern, "")
+	d := suitedir.Dir{Root: root}
+	names, all, err := selectScenarios(d.Scenarios(), pattern, "")
 	if err != nil {
 		return err
 	}
 	if len(names) == 0 {
-		return usagef("no scenario matches %q in %s", pattern, relTo(root, sdir))
+		return usagef("no scenario matches %q in %s", pattern, d.Rel(d.Scenarios()))
 	}
-	if err := a.recordPreflight(sdir, fdir, names); err != nil {
-		return err
+	removed, err := d.Preflight(names)
+	if err != nil {
+		return refused(err)
+	}
+	if len(removed) > 0 {
+		fmt.Fprintf(a.stdout, "record: removed %s left by an interrupted run: %s\n",
+			words.Plural(len(removed), "temporary file"), strings.Join(removed, ", "))
 	}
 	proj, _, err := a.projectionFor()
 	if err != nil {
 		return err
 	}
-	cfg := harness.Config{ScenarioDir: sdir, FixtureDir: fdir, Projection: proj}
-	if !all {
-		cfg.Scenarios = names
-	}
 	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", words.Plural(len(names), "scenario"))
-	rec, err := harness.Rerecord(cfg, recordOptions)
-	if err != nil {
+	r, err := d.Record(names, all, proj)
+	var inv *suitedir.InvariantsFailed
+	var failed *suitedir.RenderFailed
+	var unstable *suitedir.Unreproducible
+	switch {
+	case errors.As(err, &inv):
+		res := inv.Result
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		var what []string
+		for _, f := range inv.Failures {
+			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
+		}
+		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
+	case errors.As(err, &failed):
+		res := failed.Result
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
+			words.Plural(len(failed.Failed), "scenario"), strings.Join(failed.Failed, ", "))
+	case errors.As(err, &unstable):
+		for _, f := range unstable.Files {
+			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", f.Name,
+				indent(suitedir.CompactDiff(string(f.First), string(f.Second)), "    "))
+		}
+		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(unstable.Files))
+	case err != nil:
 		return err
-	}
-	if err := a.refused(rec); err != nil {
-		return err
-	}
-	origScen, origFix := splitFiles(rec.Old)
-	first := &render{res: &suiteResult{Recorded: rec.Recorded}}
-	first.scenarios, first.fixtures = splitFiles(rec.New)
-
-	// Classify fixtures.
-	recorded := map[string]bool{}
-	for _, n := range first.res.Recorded {
-		recorded[n+harness.FixtureSuffix] = true
-	}
-	var created, changed, unchanged, orphaned []string
-	for name, b := range first.fixtures {
-		old, ok := origFix[name]
-		switch {
-		case !ok:
-			created = append(created, name)
-		case !bytes.Equal(old, b):
-			changed = append(changed, name)
-		case recorded[name]:
-			unchanged = append(unchanged, name)
-		}
-		if ok && !recorded[name] && all {
-			orphaned = append(orphaned, name)
-		}
-	}
-	var scenChanged []string
-	for name, b := range first.scenarios {
-		if !bytes.Equal(origScen[name], b) {
-			scenChanged = append(scenChanged, name)
-		}
-	}
-	for _, s := range [][]string{created, changed, unchanged, orphaned, scenChanged} {
-		sort.Strings(s)
 	}
 
 	// Report.
-	for _, n := range created {
-		fmt.Fprintf(a.stdout, "created   fixtures/%s (%d lines)\n", n, bytes.Count(first.fixtures[n], []byte("\n")))
+	for _, n := range r.Created {
+		fmt.Fprintf(a.stdout, "created   %s (%d lines)\n", suitedir.InFixtures(n), bytes.Count(r.Render.Fixtures[n], []byte("\n")))
 	}
-	printChanges(a.stdout, "fixtures/", changed, origFix, first.fixtures)
-	printChanges(a.stdout, "scenarios/", scenChanged, origScen, first.scenarios)
+	printChanges(a.stdout, suitedir.InFixtures, r.Changed, r.OldFixtures, r.Render.Fixtures)
+	printChanges(a.stdout, suitedir.InScenarios, r.ScenariosChanged, r.OldScenarios, r.Render.Scenarios)
 	if verbose {
-		for _, n := range unchanged {
-			fmt.Fprintf(a.stdout, "unchanged fixtures/%s\n", n)
+		for _, n := range r.Unchanged {
+			fmt.Fprintf(a.stdout, "unchanged %s\n", suitedir.InFixtures(n))
 		}
-	} else if len(unchanged) > 0 {
-		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(unchanged), "fixture"))
+	} else if len(r.Unchanged) > 0 {
+		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(r.Unchanged), "fixture"))
 	}
-	for _, n := range orphaned {
+	for _, n := range r.Orphaned {
 		what := "no snapshot step takes it; --prune deletes it"
 		if prune {
 			what = "deleted"
 		}
-		fmt.Fprintf(a.stdout, "orphaned  fixtures/%s (%s)\n", n, what)
+		fmt.Fprintf(a.stdout, "orphaned  %s (%s)\n", suitedir.InFixtures(n), what)
 	}
 	if !all {
 		fmt.Fprintln(a.stdout, "(a partial run: orphaned fixtures are not known)")
 	}
-
+	counts := fmt.Sprintf("%d created, %d changed, %d unchanged, %d orphaned", len(r.Created), len(r.Changed), len(r.Unchanged), len(r.Orphaned))
 	if dryRun {
 		what := "dry run"
 		if check {
 			what = "check"
 		}
-		fmt.Fprintf(a.stdout, "record: %s: %d created, %d changed, %d unchanged, %d orphaned; nothing written\n",
-			what, len(created), len(changed), len(unchanged), len(orphaned))
-		would := len(created) + len(changed) + len(scenChanged)
+		fmt.Fprintf(a.stdout, "record: %s: %s; nothing written\n", what, counts)
+		would := len(r.Created) + len(r.Changed) + len(r.ScenariosChanged)
 		if prune {
-			would += len(orphaned)
+			would += len(r.Orphaned)
 		}
 		if check && would > 0 {
 			return failf("record --check: %s would change; run dshtest record%s", words.Plural(would, "file"), patternArg(pattern))
@@ -264,39 +175,28 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return nil
 	}
 	// Apply, as one batch an interrupted record finishes when run again.
-	if err := guard.writeAll(batchFiles(created, changed, scenChanged), func(rel string) []byte {
-		if n, ok := strings.CutPrefix(rel, "fixtures/"); ok {
-			return first.fixtures[n]
-		}
-		return first.scenarios[strings.TrimPrefix(rel, "scenarios/")]
-	}); err != nil {
+	if err := guard.WriteAll(r); err != nil {
 		return err
 	}
 	if prune {
-		for _, n := range orphaned {
-			if err := os.Remove(filepath.Join(fdir, n)); err != nil && !os.IsNotExist(err) {
-				return err
-			}
+		if err := d.Prune(r); err != nil {
+			return err
 		}
 	}
 	// Check: the recorded scenarios now pass as they are (which also
 	// removes their stale pending files).
-	work, err := newScratch()
+	after, err := d.Check(names, all, proj)
 	if err != nil {
 		return err
 	}
-	defer dropScratch(work)
-	cfg.PendingDir, cfg.WorkdirRoot = fdir, work
-	after := runSuite(suiteRun{cfg: cfg})
 	if !all || !prune {
 		after.Inventory = nil // orphans are reported above
 	}
-	if after.failed() {
-		printSummary(a.stdout, after, all)
+	if after.Failed() {
+		printSummary(a.stdout, &after, all)
 		return failf("record: fixtures written, but the scenarios still fail")
 	}
-	fmt.Fprintf(a.stdout, "record: %d created, %d changed, %d unchanged, %d orphaned\n",
-		len(created), len(changed), len(unchanged), len(orphaned))
+	fmt.Fprintf(a.stdout, "record: %s\n", counts)
 	return nil
 }
 
@@ -309,11 +209,18 @@ func patternArg(pattern string) string {
 }
 
 // shellQuote quotes s for a shell when it needs it.
-func shellQuote(s string) string { return harness.ShellQuote(s) }
+func shellQuote(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
 
 // printChanges prints each changed file with a compact diff, grouping files
 // whose change is the same.
-func printChanges(w io.Writer, prefix string, names []string, old, new tree) {
+func printChanges(w io.Writer, in func(string) string, names []string, old, new suitedir.Tree) {
 	type group struct {
 		diff  string
 		names []string
@@ -321,7 +228,7 @@ func printChanges(w io.Writer, prefix string, names []string, old, new tree) {
 	var groups []*group
 	byKey := map[string]*group{}
 	for _, n := range names {
-		d := compactDiff(string(old[n]), string(new[n]))
+		d := suitedir.CompactDiff(string(old[n]), string(new[n]))
 		k := changeKey(d)
 		g := byKey[k]
 		if g == nil {
@@ -329,7 +236,7 @@ func printChanges(w io.Writer, prefix string, names []string, old, new tree) {
 			byKey[k] = g
 			groups = append(groups, g)
 		}
-		g.names = append(g.names, prefix+n)
+		g.names = append(g.names, in(n))
 	}
 	for _, g := range groups {
 		if len(g.names) == 1 {

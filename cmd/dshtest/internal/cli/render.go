@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -118,7 +119,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			if err != nil {
 				return err
 			}
-			if !oneOf(format, renderFormats) {
+			if !slices.Contains(renderFormats, format) {
 				return usagef("--format %q: want %s", format, strings.Join(renderFormats, ", "))
 			}
 			if projecting != "transcript" && projecting != "surface" {

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -11,17 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/internal/ground/ahead"
+	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
-	"github.com/dshtest/dshtest/internal/repro/emit"
+	"github.com/dshtest/dshtest/internal/repro"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
-	"github.com/dshtest/dshtest/internal/repro/minimize"
-	"github.com/dshtest/dshtest/load"
-	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
-	"github.com/dshtest/dshtest/terminal"
-	"github.com/dshtest/dshtest/terminal/cards"
-	"github.com/dshtest/dshtest/transcript"
+	"github.com/dshtest/dshtest/load/summary"
 )
 
 // parseSize parses --size (invariant.ParseSize) as a usage error.
@@ -83,9 +75,8 @@ for the live path and the history pages) and holds only the two
 transcripts.
 
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
-for one that draws the transcript from the model surface, where a compaction
-erases the conversation it shadowed. The invariants must then fail on any log
-with a compaction.`,
+for one that draws the transcript from the model surface (the bug the design
+note fixed). The invariants must then fail on any log with a compaction.`,
 		Example: `  dshtest repro user.jsonl
   dshtest repro user.jsonl --size 80x24 --size 44x18 --eager
   dshtest repro user.jsonl --emit scenarios/user-report.txtar --scrub
@@ -113,36 +104,12 @@ with a compaction.`,
 	return cmd
 }
 
-// reproReport is repro's machine output.
-type reproReport struct {
-	File       string             `json:"file"`
-	Events     int                `json:"events"`
-	Sizes      []string           `json:"sizes"`
-	Projection string             `json:"projection"`
-	Eager      bool               `json:"eager"`
-	Invariants []invariant.Result `json:"invariants"`
-	OK         bool               `json:"ok"`
-	Minimized  *minimized         `json:"minimized,omitempty"`
-	Emitted    string             `json:"emitted,omitempty"`
-	// Warnings are the warnings printed on standard error (a torn tail).
-	Warnings []string `json:"warnings,omitempty"`
-}
-
-type minimized struct {
-	Invariant string   `json:"invariant"`
-	Before    int      `json:"before"`
-	After     int      `json:"after"`
-	Path      string   `json:"path"`
-	Events    []string `json:"events"`
-	Detail    string   `json:"detail"`
-}
-
 func (a *app) repro(args []string, f *reproFlags) error {
 	path := logName(args, &f.log)
 	if err := checkMaxToolLines(f.maxLines); err != nil {
 		return err
 	}
-	sizes := invariant.DefaultSizes()
+	sizes := repro.DefaultSizes()
 	if len(f.sizes) > 0 {
 		sizes = nil
 		for _, s := range f.sizes {
@@ -198,97 +165,26 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		return fail(err)
 	}
 	defer lf.Close()
-	opts := transcript.Options{EagerSteps: f.eager}
-	var (
-		lg               *load.Log
-		c                *invariant.Checker
-		n                int
-		loaded           func()
-		loadErr, changed error
-	)
-	if f.minimize == "" && f.emit == "" && lf.Held() {
-		// Nothing after the checks needs the events: the checker reads
-		// the log as it needs it and keeps none of them. Its first read
-		// is the validating one; a refusal there is the command's error.
-		src := lf.Source(func(got *load.Log, read int, err error) {
-			lg, n = got, read
-			if lg != nil {
-				a.printWarnings(lg)
-			}
-			if err != nil && err != load.ErrStopped { // stopped: the checker says why
-				loadErr = a.inputErr(err, &f.log)
-			}
-		})
-		read := func(yield func(*sessionlog.Event) bool) error {
-			err := src(yield)
-			if errors.Is(err, load.ErrChanged) {
-				changed = err
-			}
-			return err
-		}
-		c = invariant.Read(read, sizes, opts, proj, func() string { return sessionIDOf(lf.Header(), lf.Path()) })
-		loaded = func() {}
-	} else {
-		lg, err = lf.Collect(false)
-		if lg != nil {
-			a.printWarnings(lg)
-		}
-		if err == nil {
-			err = lf.Unchanged()
-		}
-		if err != nil {
-			return fail(a.inputErr(err, &f.log))
-		}
-		// Validate the log while the checks run: their results are thrown
-		// away if it is not valid.
-		n = len(lg.Events)
-		loaded = ahead.Go(func() { loadErr = lg.Validate() })
-		c = invariant.New(lg.Events, sizes, opts, proj, sessionIDOf(lg.Header, lg.Path))
+	run, err := repro.Check(lf, repro.Options{Sizes: sizes, Eager: f.eager, Projection: proj, ProjectionName: projName,
+		MaxToolLines: f.maxLines, Keep: f.minimize != "" || f.emit != "",
+		Loaded: a.printWarnings, Refusal: func(err error) error { return a.inputErr(err, &f.log) }})
+	if err != nil {
+		return fail(err)
 	}
 	path = lf.Path()
-	c.MaxToolOutputLines = f.maxLines
-	rep := &reproReport{File: path, Projection: projName, Eager: f.eager, OK: true}
-	for _, sz := range sizes {
-		rep.Sizes = append(rep.Sizes, sz.String())
-	}
-	results := c.CheckAll()
-	loaded()
-	rep.Events = n
-	if changed == nil {
-		changed = lf.Unchanged()
-	}
-	if changed != nil {
-		return fail(changed)
-	}
-	if loadErr != nil {
-		return fail(loadErr)
-	}
-	if lg != nil { // nil when the checker stopped the first read
-		for _, w := range lg.Warnings {
-			rep.Warnings = append(rep.Warnings, w.String())
-		}
-	}
-	for _, r := range results {
-		rep.Invariants = append(rep.Invariants, r)
-		rep.OK = rep.OK && r.OK
-	}
+	rep := run.Report
 	if !f.asJSON {
 		a.printReport(rep)
 	}
-
-	var events []sessionlog.Event
-	if lg != nil {
-		events = lg.Events
-	}
 	if f.minimize != "" {
-		m, small, err := a.minimizeLog(events, f, c, rep, outT)
+		m, err := run.Minimize(f.minimize, outT, summary.Describe)
 		if err != nil {
-			return err
+			return targetErr("--out", outT.Path(), err)
 		}
-		if m != nil {
-			rep.Minimized = m
-			events = small
-			if !f.asJSON {
+		if !f.asJSON {
+			if m == nil {
+				fmt.Fprintf(a.stdout, "nothing to minimize: %s holds\n", f.minimize)
+			} else {
 				fmt.Fprintf(a.stdout, "minimized %s: %d → %d events, %s still fails: %s\n",
 					f.minimize, m.Before, m.After, f.minimize, m.Detail)
 				for _, d := range m.Events {
@@ -299,8 +195,8 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		}
 	}
 	if f.emit != "" {
-		if err := a.emitScenario(emitT, path, events, sizes, f, rep); err != nil {
-			return err
+		if err := run.Emit(emitT, path, f.scrub); err != nil {
+			return targetErr("--emit", emitT.Path(), err)
 		}
 		rep.Emitted = f.emit
 		if !f.asJSON {
@@ -319,7 +215,17 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	return nil
 }
 
-func (a *app) printReport(rep *reproReport) {
+// targetErr is err, a refused write of the flag's file as targetError
+// says it.
+func targetErr(flag, path string, err error) error {
+	var we *repro.WriteError
+	if errors.As(err, &we) {
+		return targetError(flag, path, we.Err)
+	}
+	return err
+}
+
+func (a *app) printReport(rep *repro.Report) {
 	steps := "lazy steps"
 	if rep.Eager {
 		steps = "eager steps"
@@ -331,19 +237,6 @@ func (a *app) printReport(rep *reproReport) {
 	}
 }
 
-// sessionIDOf names the session: its header's id, else the file's name.
-func sessionIDOf(header json.RawMessage, path string) string {
-	if header != nil {
-		var h struct {
-			ID string `json:"id"`
-		}
-		if json.Unmarshal(header, &h) == nil && h.ID != "" {
-			return h.ID
-		}
-	}
-	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-}
-
 // checkEmitPath checks a scenario path before any work is done: its name
 // makes valid fixture names, and safefile's rule allows the write.
 func checkEmitPath(path, input string, force bool) (*safefile.Target, error) {
@@ -351,7 +244,7 @@ func checkEmitPath(path, input string, force bool) (*safefile.Target, error) {
 	if !ok {
 		return nil, usagef("--emit %s: a scenario file ends in .txtar", path)
 	}
-	if !validScenarioName(name) {
+	if name == "" || name[0] == '-' || !harness.ValidFixtureName(name) { // its fixtures are NAME-COLSxROWS
 		return nil, usagef("--emit %s: name the scenario with lower-case letters, digits and '-' (its fixtures are NAME-COLSxROWS)", path)
 	}
 	return checkTarget("--emit", path, input, force)
@@ -385,111 +278,6 @@ func targetError(flag, path string, err error) error {
 		err = se.Err
 	}
 	return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: %w", flag, path, err)}
-}
-
-// writeFileAtomic writes data to path by safefile's rule, replacing a file
-// that is there (record's fixtures and scenarios): temp file, fsync,
-// rename, fsync of the directory, mode 0644.
-func writeFileAtomic(path string, data []byte) error {
-	return safefile.WriteFile(path, data, safefile.Options{Force: true})
-}
-
-// encodeLog writes events as JSONL.
-func encodeLog(events []sessionlog.Event) ([]byte, error) {
-	var b bytes.Buffer
-	if err := jsonl.WriteLog(&b, events); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// minimizeLog shrinks the log while the invariant f.minimize still fails
-// and writes the result. It returns nil when the invariant held.
-func (a *app) minimizeLog(events []sessionlog.Event, f *reproFlags, c *invariant.Checker, rep *reproReport, target *safefile.Target) (*minimized, []sessionlog.Event, error) {
-	for _, r := range rep.Invariants {
-		if r.Name == f.minimize && r.OK {
-			if !f.asJSON {
-				fmt.Fprintf(a.stdout, "nothing to minimize: %s holds\n", f.minimize)
-			}
-			return nil, nil, nil
-		}
-	}
-	out := target.Path()
-	fails := func(events []sessionlog.Event) bool {
-		ch := c.WithEvents(events)
-		ch.Quick = true
-		return !ch.Check(f.minimize).OK
-	}
-	small := minimize.Minimize(events, fails)
-	data, err := encodeLog(small)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := target.Write(data); err != nil {
-		return nil, nil, targetError("--out", out, err)
-	}
-	final := c.WithEvents(small).Check(f.minimize)
-	m := &minimized{Invariant: f.minimize, Before: len(events), After: len(small), Path: out, Detail: final.Detail}
-	for i := range small {
-		m.Events = append(m.Events, describeEvent(&small[i]))
-	}
-	return m, small, nil
-}
-
-// validScenarioName reports whether name makes valid fixture names.
-func validScenarioName(name string) bool {
-	if name == "" || name[0] == '-' {
-		return false
-	}
-	for _, c := range name {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-// emitScenario writes a scenario embedding events, snapshotted at every
-// size, with the repro verdicts in its header.
-func (a *app) emitScenario(target *safefile.Target, input string, events []sessionlog.Event, sizes []invariant.Size, f *reproFlags, rep *reproReport) error {
-	path := target.Path()
-	name := strings.TrimSuffix(filepath.Base(path), ".txtar")
-	var verdicts []string
-	for _, r := range rep.Invariants {
-		v := "ok"
-		if !r.OK {
-			v = "FAIL"
-		}
-		verdicts = append(verdicts, v+" "+r.Name)
-	}
-	comment := "dshtest repro verdicts on the reported log: " + strings.Join(verdicts, ", ") + "."
-	if rep.Minimized != nil {
-		comment += fmt.Sprintf("\nMinimized on %s from %d to %d events.", rep.Minimized.Invariant, rep.Minimized.Before, rep.Minimized.After)
-	}
-	opts := emit.Options{
-		Source:  "dshtest repro " + filepath.Base(input),
-		Comment: comment,
-		Scrub:   f.scrub,
-		Eager:   f.eager,
-		Now:     terminal.FrozenNow(events),
-		// Every check, asserted before the snapshots: the scenario fails
-		// while the bug is present instead of pinning its screens.
-		Invariants: invariant.Names(),
-	}
-	if f.maxLines != cards.DefaultMaxToolOutputLines {
-		opts.MaxToolLines = f.maxLines
-	}
-	for _, sz := range sizes {
-		opts.Sizes = append(opts.Sizes, emit.Size{W: sz.W, H: sz.H})
-	}
-	data, err := emit.Scenario(name, events, opts)
-	if err != nil {
-		return err
-	}
-	if err := target.Write(data); err != nil {
-		return targetError("--emit", path, err)
-	}
-	return nil
 }
 
 // hangingIndent writes prefix and then text wrapped at width columns, its

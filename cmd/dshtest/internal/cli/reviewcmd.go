@@ -9,33 +9,34 @@ import (
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/review"
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 )
 
 // decider carries out review's decisions as accept and reject do.
 type decider struct {
 	root   string
-	byName map[string]pendingFix
+	byName map[string]suitedir.Pending
 }
 
 // Accept renders the items' scenarios twice and writes the fixtures, as
 // dshtest accept does.
 func (d decider) Accept(its []review.Item) (int, error) {
-	done, err := acceptPending(d.root, d.pending(its))
-	return len(done), err
+	done, err := suitedir.Dir{Root: d.root}.Accept(d.pending(its))
+	return len(done), refused(err)
 }
 
 // Reject deletes the pending screens, in order.
 func (d decider) Reject(its []review.Item) (int, error) {
 	for i, p := range d.pending(its) {
-		if err := rejectPending([]pendingFix{p}); err != nil {
+		if err := suitedir.Reject([]suitedir.Pending{p}); err != nil {
 			return i, err
 		}
 	}
 	return len(its), nil
 }
 
-func (d decider) pending(its []review.Item) []pendingFix {
-	ps := make([]pendingFix, len(its))
+func (d decider) pending(its []review.Item) []suitedir.Pending {
+	ps := make([]suitedir.Pending, len(its))
 	for i, it := range its {
 		ps[i] = d.byName[it.Name]
 	}
@@ -43,9 +44,9 @@ func (d decider) pending(its []review.Item) []pendingFix {
 }
 
 // reviewItems reads the pending screens and their fixtures.
-func reviewItems(ps []pendingFix) ([]review.Item, map[string]pendingFix, error) {
+func reviewItems(ps []suitedir.Pending) ([]review.Item, map[string]suitedir.Pending, error) {
 	var items []review.Item
-	byName := map[string]pendingFix{}
+	byName := map[string]suitedir.Pending{}
 	for _, p := range ps {
 		nw, err := os.ReadFile(p.Path)
 		if err != nil {
@@ -63,7 +64,7 @@ func reviewItems(ps []pendingFix) ([]review.Item, map[string]pendingFix, error) 
 
 // printDecisions prints what review decided, a line a screen (as accept
 // and reject print them) and the summary line.
-func (a *app) printDecisions(root string, m *review.Model, ps []pendingFix) {
+func (a *app) printDecisions(root string, m *review.Model, ps []suitedir.Pending) {
 	for i, d := range m.Decisions() {
 		p := ps[i]
 		switch d {
@@ -164,7 +165,11 @@ run when CI is set.`,
 // scenario folder, deciding as accept and reject do: for tests that drive
 // it with teatest.
 func Review(root, pattern string, width, height int) (*review.Model, error) {
-	ps, err := listPending(root, root+string(os.PathSeparator)+"fixtures", pattern)
+	re, err := compilePattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := suitedir.Dir{Root: root}.Pending("", re)
 	if err != nil {
 		return nil, err
 	}

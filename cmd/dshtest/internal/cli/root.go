@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dshtest/dshtest/harness/suitedir"
 )
 
 // modulePath is the module whose checkout dshtest run and record work in.
@@ -104,7 +106,7 @@ func findRoot(dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if !isDir(filepath.Join(abs, "scenarios")) {
+		if !suitedir.HasScenarios(abs) {
 			return "", usagef("--dir %s: no scenarios/ folder there (a scenario folder holds scenarios/*.txtar and fixtures/)", dir)
 		}
 		return abs, nil
@@ -114,7 +116,7 @@ func findRoot(dir string) (string, error) {
 		return "", err
 	}
 	for d := wd; ; {
-		if isDir(filepath.Join(d, "scenarios")) && (isDir(filepath.Join(d, "fixtures")) || isRepoRoot(d)) {
+		if suitedir.HasScenarios(d) && (suitedir.HasFixtures(d) || isRepoRoot(d)) {
 			return d, nil
 		}
 		parent := filepath.Dir(d)
@@ -125,13 +127,8 @@ func findRoot(dir string) (string, error) {
 	}
 }
 
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
 func isRepoRoot(dir string) bool {
-	if fi, err := os.Stat(filepath.Join(dir, "scenarios")); err != nil || !fi.IsDir() {
+	if !suitedir.HasScenarios(dir) {
 		return false
 	}
 	f, err := os.Open(filepath.Join(dir, "go.mod"))

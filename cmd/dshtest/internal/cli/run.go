@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/ground/words"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func (a *app) runCommand() *cobra.Command {
@@ -72,14 +75,14 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 			if err != nil {
 				return err
 			}
-			cfg := harness.Config{
-				ScenarioDir: filepath.Join(root, "scenarios"),
-				FixtureDir:  filepath.Join(root, "fixtures"),
-				CI:          harness.IsCI(a.getenv("CI")),
-				Verbose:     verbose,
-				Projection:  proj,
-			}
+			cfg := suitedir.Dir{Root: root}.Config()
+			cfg.CI, cfg.Verbose, cfg.Projection = harness.IsCI(a.getenv("CI")), verbose, proj
 			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
+			for _, out := range []struct{ flag, path string }{{"--junit", junit}, {"--report", report}} {
+				if in, ok := suitedir.InputAt(out.path, cfg.ScenarioDir, cfg.FixtureDir); ok {
+					return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", out.flag, esc(out.path), esc(in))}
+				}
+			}
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
 				return err
@@ -88,12 +91,12 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 				// A suite with fewer scenarios than shards leaves some
 				// empty: a CI matrix job with nothing to run passes.
 				if asJSON {
-					writeSummaryJSON(a.stdout, &suiteResult{})
+					writeSummaryJSON(a.stdout, &harness.Result{})
 				} else {
 					fmt.Fprintf(a.stdout, "scenarios: none in shard %s of %s\n", shard, relTo(root, cfg.ScenarioDir))
 				}
 				if junit != "" {
-					return writeJUnitFile(junit, &suiteResult{})
+					return writeJUnitFile(junit, &harness.Result{})
 				}
 				return nil
 			}
@@ -121,12 +124,12 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 					return err
 				}
 			}
-			if report != "" && res.failed() {
+			if report != "" && res.Failed() {
 				if err := a.writeRunReport(report, root, res); err != nil {
 					return err
 				}
 			}
-			if res.failed() {
+			if res.Failed() {
 				return errFailed
 			}
 			return nil
@@ -162,11 +165,11 @@ func (a *app) pendingDir(flag, fixtureDir string) string {
 
 // runWithProgress runs the suite, reporting each scenario as it finishes:
 // a JSON line, or a plain line (with a live progress line on a terminal).
-func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *suiteResult {
+func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness.Result {
 	tty := !asJSON && a.isTTY(a.stdout)
-	r := suiteRun{cfg: cfg, verbose: verbose}
+	cfg.Verbose = verbose
 	failed := 0
-	r.started = func(name string, i, n int) {
+	cfg.Started = func(name string, i, n int) {
 		if tty {
 			status := ""
 			if failed > 0 {
@@ -175,7 +178,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *suiteRe
 			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …%s", i, n, name, status)
 		}
 	}
-	r.finished = func(o outcome, i, n int) {
+	cfg.Finished = func(o harness.Outcome, i, n int) {
 		if o.Status == "fail" {
 			failed++
 		}
@@ -191,16 +194,16 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *suiteRe
 			fmt.Fprintln(a.stdout, indent(o.Output, "    "))
 		}
 	}
-	res := runSuite(r)
+	res := harness.RunSuite(cfg)
 	if tty {
 		fmt.Fprint(a.stdout, "\r\x1b[K")
 	}
-	return res
+	return &res
 }
 
-func outcomeLine(o outcome) string {
+func outcomeLine(o harness.Outcome) string {
 	verdict := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "skip"}[o.Status]
-	return fmt.Sprintf("%s %-40s %6.2fs", verdict, o.Name, o.Elapsed.Seconds())
+	return fmt.Sprintf("%s %-40s %6.2fs", verdict, esc(o.Name), o.Elapsed.Seconds())
 }
 
 func indent(s, prefix string) string {
@@ -215,12 +218,12 @@ func indent(s, prefix string) string {
 
 // printSummary prints the failures with their output, the inventory and
 // the closing counts line.
-func printSummary(w io.Writer, res *suiteResult, all bool) {
+func printSummary(w io.Writer, res *harness.Result, all bool) {
 	for _, o := range res.Outcomes {
 		if o.Status != "fail" {
 			continue
 		}
-		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", o.Name, o.Elapsed.Seconds(), indent(o.Output, "    "))
+		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(display.Escape(o.Output), "    "))
 	}
 	if res.Setup != "" {
 		fmt.Fprintf(w, "\n--- FAIL: suite setup\n    %s\n", res.Setup)
@@ -231,7 +234,7 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 			fmt.Fprintf(w, "%s\n", indent(e, "    "))
 		}
 	}
-	pass, fail, skip := res.counts()
+	pass, fail, skip := res.Counts()
 	note := ""
 	if !all {
 		note = "; a partial run: fixture inventory not checked"
@@ -252,8 +255,8 @@ func printSummary(w io.Writer, res *suiteResult, all bool) {
 }
 
 // writeSummaryJSON writes the closing JSON line of run --json.
-func writeSummaryJSON(w io.Writer, res *suiteResult) {
-	pass, fail, skip := res.counts()
+func writeSummaryJSON(w io.Writer, res *harness.Result) {
+	pass, fail, skip := res.Counts()
 	s := struct {
 		Summary struct {
 			Passed    int      `json:"passed"`
@@ -269,7 +272,7 @@ func writeSummaryJSON(w io.Writer, res *suiteResult) {
 	s.Summary.Seconds = float64(res.Elapsed.Milliseconds()) / 1000
 	s.Summary.Inventory = append([]string{}, res.Inventory...)
 	s.Summary.Setup = res.Setup
-	s.Summary.OK = !res.failed()
+	s.Summary.OK = !res.Failed()
 	writeJSONLine(w, s)
 }
 
@@ -283,4 +286,31 @@ func writeJSONLine(w io.Writer, v any) {
 		fmt.Fprintf(&b, "{\"error\":%q}\n", err.Error())
 	}
 	_, _ = w.Write(b.Bytes())
+}
+
+// selectScenarios returns the names of dir's scenarios that match pattern
+// (an unanchored regular expression, as go test -run takes) and fall in
+// shard (i/n, 1-based; "" for all), and whether that is all of them.
+func selectScenarios(dir, pattern, shard string) (names []string, all bool, err error) {
+	re, err := compilePattern(pattern)
+	if err != nil {
+		return nil, false, err
+	}
+	si, sn, ok := harness.ParseShard(shard)
+	if !ok {
+		return nil, false, usagef("--shard %q: want i/n with 1 ≤ i ≤ n, e.g. 2/4", shard)
+	}
+	return harness.SelectScenarios(dir, re, si, sn)
+}
+
+// compilePattern compiles a PATTERN argument (nil for "").
+func compilePattern(pattern string) (*regexp.Regexp, error) {
+	if pattern == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, usagef("pattern %q: %v", pattern, err)
+	}
+	return re, nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -69,7 +70,7 @@ the terminal (/dev/tty), as a pager reads them.`,
 					return err
 				}
 				defer done()
-				return viewer.Run(viewer.SurfacePager(sessionIDOf(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), in, underlying(a.stdout))
+				return viewer.Run(viewer.SurfacePager(load.SessionID(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), in, underlying(a.stdout))
 			}
 			return a.viewLog(args, &lfl, s, opts, proj, projName == "transcript")
 		}),

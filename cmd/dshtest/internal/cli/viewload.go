@@ -145,13 +145,13 @@ gather:
 			return result
 		}
 		now := terminal.FrozenNow(first)
-		m := transcriptModel(sessionIDOf(got.Header, got.Path), first, true, s, opts, proj, func() int64 { return now })
+		m := transcriptModel(load.SessionID(got.Header, got.Path), first, true, s, opts, proj, func() int64 { return now })
 		return run(m)
 	}
 
 	var now atomic.Int64
 	now.Store(terminal.FrozenNow(first))
-	id := sessionIDOf(header, lf.Path())
+	id := load.SessionID(header, lf.Path())
 	// Mounted on nothing and fed what was read as the rest will be: the
 	// live projector starts here, not at the first key's batch.
 	m := transcriptModel(id, nil, false, s, opts, proj, now.Load)

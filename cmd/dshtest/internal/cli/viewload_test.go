@@ -12,6 +12,7 @@ import (
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/transcript"
@@ -68,7 +69,7 @@ func TestViewReadsBehind(t *testing.T) {
 	events := sessiongen.Generate(5, sessiongen.Config{Events: 30000, Terse: 2})
 	path := writeLog(t, dir, "long.jsonl", events)
 	a := &app{stdout: new(bytes.Buffer), stderr: new(bytes.Buffer), env: map[string]string{}}
-	flags := func() *logFlags { return &logFlags{maxLine: 64 << 20} }
+	flags := func() *logFlags { return &logFlags{maxLine: 64 << 20, maxText: container.DefaultMaxText} }
 	s := terminal.Settings{}
 	var opts transcript.Options
 	now := terminal.FrozenNow(events)

@@ -1,4 +1,4 @@
-package cli
+package harness
 
 import (
 	"bytes"
@@ -13,17 +13,15 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/dshtest/dshtest/harness"
 )
 
-// This file runs the scenario suite outside go test: it implements
-// testscript.T so that harness.NewSuite's parameters run under testscript
-// exactly as they do under TestScenarios, and collects one outcome per
-// scenario.
+// This file runs the suite outside go test: RunSuite implements
+// testscript.T, so that the suite's parameters run under testscript exactly
+// as they do under Run, and collects one outcome per scenario.
 
-// outcome is one scenario's verdict.
-type outcome struct {
+// Outcome is one scenario's verdict in a RunSuite run; its JSON form is a
+// line of dshtest run --json.
+type Outcome struct {
 	Name    string        `json:"scenario"`
 	Status  string        `json:"status"` // "pass", "fail" or "skip"
 	Elapsed time.Duration `json:"-"`
@@ -31,34 +29,36 @@ type outcome struct {
 	Output  string        `json:"output,omitempty"`
 	// Mismatches are the scenario's snapshots that differed from their
 	// fixtures (or had none).
-	Mismatches []harness.Mismatch `json:"-"`
+	Mismatches []Mismatch `json:"-"`
 	// Failures are the scenario's failures, each with its file and line
 	// (and fixture and diff for a snapshot), for CI reports.
-	Failures []failure `json:"failures,omitempty"`
+	Failures []Failure `json:"failures,omitempty"`
 }
 
-// suiteRun configures one run of the suite.
-type suiteRun struct {
-	cfg     harness.Config
-	verbose bool
-	// started is called before a scenario runs, finished after.
-	started  func(name string, i, n int)
-	finished func(o outcome, i, n int)
+// Failure is one failure of a scenario, located.
+type Failure struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Fixture string `json:"fixture,omitempty"`
+	Message string `json:"message"`
+	Diff    string `json:"diff,omitempty"`
+	Pending string `json:"pending,omitempty"`
 }
 
-// suiteResult is a whole run.
-type suiteResult struct {
-	Outcomes  []outcome
-	Inventory []string // closed-inventory errors (full runs only)
+// Result is a whole RunSuite run.
+type Result struct {
+	Outcomes  []Outcome
+	Inventory []string // closed-inventory errors
 	Complete  bool     // every scenario ran and passed
 	Setup     string   // a failure before any scenario ran
 	Elapsed   time.Duration
 	Recorded  []string // fixture names snapshotted
 	// Invariants are the failed invariants steps.
-	Invariants []harness.InvariantFailure
+	Invariants []InvariantFailure
 }
 
-func (r *suiteResult) counts() (pass, fail, skip int) {
+// Counts counts the outcomes by status.
+func (r *Result) Counts() (pass, fail, skip int) {
 	for _, o := range r.Outcomes {
 		switch o.Status {
 		case "pass":
@@ -72,36 +72,41 @@ func (r *suiteResult) counts() (pass, fail, skip int) {
 	return
 }
 
-// failed reports whether the run failed: a scenario, the inventory, or
+// Failed reports whether the run failed: a scenario, the inventory, or
 // the setup.
-func (r *suiteResult) failed() bool {
-	_, fail, _ := r.counts()
+func (r *Result) Failed() bool {
+	_, fail, _ := r.Counts()
 	return fail > 0 || len(r.Inventory) > 0 || r.Setup != ""
 }
 
-// selectScenarios returns the names of dir's scenarios that match pattern
-// (an unanchored regular expression, as go test -run takes) and fall in
-// shard (i/n, 1-based; "" for all), and whether that is all of them.
-func selectScenarios(dir, pattern, shard string) (names []string, all bool, err error) {
-	every, err := harness.ScenarioNames(dir)
-	if err != nil {
-		return nil, false, err
-	}
-	var re *regexp.Regexp
-	if pattern != "" {
-		if re, err = regexp.Compile(pattern); err != nil {
-			return nil, false, usagef("pattern %q: %v", pattern, err)
+// FailedScenarios names the scenarios that failed, and "setup" when the
+// setup did.
+func (r *Result) FailedScenarios() []string {
+	var out []string
+	for _, o := range r.Outcomes {
+		if o.Status == "fail" {
+			out = append(out, o.Name)
 		}
 	}
-	si, sn, err := parseShard(shard)
+	if r.Setup != "" {
+		out = append(out, "setup")
+	}
+	return out
+}
+
+// SelectScenarios returns the names of dir's scenarios that pattern
+// matches (nil for all) and that fall in shard i of n (1-based, ShardOf),
+// and whether that is all of them.
+func SelectScenarios(dir string, pattern *regexp.Regexp, i, n int) (names []string, all bool, err error) {
+	every, err := ScenarioNames(dir)
 	if err != nil {
 		return nil, false, err
 	}
 	for _, name := range every {
-		if re != nil && !re.MatchString(name) {
+		if pattern != nil && !pattern.MatchString(name) {
 			continue
 		}
-		if sn > 1 && shardOf(name, sn) != si {
+		if n > 1 && ShardOf(name, n) != i {
 			continue
 		}
 		names = append(names, name)
@@ -109,43 +114,42 @@ func selectScenarios(dir, pattern, shard string) (names []string, all bool, err 
 	return names, len(names) == len(every), nil
 }
 
-// parseShard parses "i/n" with 1 ≤ i ≤ n; "" is 1/1.
-func parseShard(s string) (i, n int, err error) {
+// ParseShard parses a shard "i/n", 1 ≤ i ≤ n; "" is 1/1.
+func ParseShard(s string) (i, n int, ok bool) {
 	if s == "" {
-		return 1, 1, nil
+		return 1, 1, true
 	}
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		i, err1 := strconv.Atoi(a)
-		n, err2 := strconv.Atoi(b)
-		if err1 == nil && err2 == nil && n >= 1 && i >= 1 && i <= n {
-			return i, n, nil
-		}
+	a, b, _ := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, false
 	}
-	return 0, 0, usagef("--shard %q: want i/n with 1 ≤ i ≤ n, e.g. 2/4", s)
+	return i, n, true
 }
 
-// shardOf is the 1-based shard of a scenario name among n: a hash of the
+// ShardOf is the 1-based shard of a scenario name among n: a hash of the
 // name, so a scenario stays in its shard when others are added or removed.
-func shardOf(name string, n int) int {
+func ShardOf(name string, n int) int {
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	return int(h.Sum32()%uint32(n)) + 1
 }
 
-// runSuite runs cfg's scenarios under testscript with a scenarioT per
-// scenario, sequentially, and then the closed-inventory check.
-func runSuite(r suiteRun) *suiteResult {
+// RunSuite runs cfg's scenarios under testscript, one after another, and
+// then the closed-inventory check. Config.Started and Config.Finished are
+// told of each scenario; Config.Stopping ends the run between scenarios.
+func RunSuite(cfg Config) Result {
 	start := time.Now()
-	res := &suiteResult{}
-	s := harness.NewSuite(r.cfg)
-	total := len(r.cfg.Scenarios)
+	res := &Result{}
+	s := NewSuite(cfg)
+	total := len(cfg.Scenarios)
 	if total == 0 {
-		if names, err := harness.ScenarioNames(r.cfg.ScenarioDir); err == nil {
+		if names, err := ScenarioNames(cfg.ScenarioDir); err == nil {
 			total = len(names)
 		}
 	}
-	top := &suiteT{run: r, res: res, total: total, suite: s}
+	top := &suiteT{cfg: cfg, res: res, total: total, suite: s}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -167,15 +171,15 @@ func runSuite(r suiteRun) *suiteResult {
 	res.Recorded = s.Recorded()
 	res.Invariants = s.InvariantFailures()
 	res.Elapsed = time.Since(start)
-	return res
+	return *res
 }
 
 // suiteT is the top-level testscript.T: testscript calls its Run once per
 // scenario.
 type suiteT struct {
-	suite *harness.Suite
-	run   suiteRun
-	res   *suiteResult
+	suite *Suite
+	cfg   Config
+	res   *Result
 	total int
 	mu    sync.Mutex
 	logs  bytes.Buffer
@@ -191,19 +195,19 @@ func (t *suiteT) Log(args ...any) {
 	fmt.Fprintln(&t.logs, args...)
 }
 func (t *suiteT) FailNow()      { t.fatal = "failed"; runtime.Goexit() }
-func (t *suiteT) Verbose() bool { return t.run.verbose }
+func (t *suiteT) Verbose() bool { return t.cfg.Verbose }
 
 // Run runs one scenario to completion in its own goroutine (so that
 // FailNow can end it) and records its outcome.
 func (t *suiteT) Run(name string, f func(testscript.T)) {
-	if !scenarioMayStart() {
-		return // an interrupt is ending the process
+	if t.cfg.Stopping != nil && t.cfg.Stopping() {
+		return // the run is being ended
 	}
 	i := len(t.res.Outcomes) + 1
-	if t.run.started != nil {
-		t.run.started(name, i, t.total)
+	if t.cfg.Started != nil {
+		t.cfg.Started(name, i, t.total)
 	}
-	st := &scenarioT{verbose: t.run.verbose}
+	st := &scenarioT{verbose: t.cfg.Verbose}
 	start := time.Now()
 	done := make(chan struct{})
 	go func() {
@@ -219,7 +223,7 @@ func (t *suiteT) Run(name string, f func(testscript.T)) {
 		f(st)
 	}()
 	<-done
-	o := outcome{Name: name, Status: "pass", Elapsed: time.Since(start)}
+	o := Outcome{Name: name, Status: "pass", Elapsed: time.Since(start)}
 	o.Seconds = float64(o.Elapsed.Milliseconds()) / 1000
 	st.mu.Lock()
 	switch {
@@ -229,7 +233,7 @@ func (t *suiteT) Run(name string, f func(testscript.T)) {
 	case st.skipped:
 		o.Status = "skip"
 		o.Output = strings.TrimRight(st.log.String(), "\n")
-	case t.run.verbose:
+	case t.cfg.Verbose:
 		o.Output = strings.TrimRight(st.log.String(), "\n")
 	}
 	st.mu.Unlock()
@@ -249,16 +253,58 @@ func (t *suiteT) Run(name string, f func(testscript.T)) {
 	}
 	// Name the user's files relative to the folder, never by a scratch
 	// or absolute path.
-	if base := filepath.Dir(t.run.cfg.ScenarioDir); base != "." {
+	if base := filepath.Dir(t.cfg.ScenarioDir); base != "." {
 		o.Output = strings.ReplaceAll(o.Output, base+string(filepath.Separator), "")
 	}
 	if o.Status == "fail" {
-		o.Failures = failuresOf(o)
+		o.Failures = failuresOf(o, t.suite.scenarioFile(name))
 	}
 	t.res.Outcomes = append(t.res.Outcomes, o)
-	if t.run.finished != nil {
-		t.run.finished(o, i, t.total)
+	if t.cfg.Finished != nil {
+		t.cfg.Finished(o, i, t.total)
 	}
+}
+
+// failLine is testscript's failure line: "FAIL: FILE:LINE: MESSAGE".
+var failLine = regexp.MustCompile(`(?m)^FAIL: ([^:\n]+\.txtar):(\d+): (.*)$`)
+
+// failuresOf locates an outcome's failures: one per snapshot mismatch, and
+// one per other failing step of its log; file names the scenario when no
+// step is named.
+func failuresOf(o Outcome, file string) []Failure {
+	var out []Failure
+	for _, m := range o.Mismatches {
+		msg := m.Fixture + ": the screen differs from the recorded fixture"
+		if m.Missing {
+			msg = m.Fixture + ": missing"
+		}
+		out = append(out, Failure{File: m.File, Line: m.Line, Fixture: m.Fixture,
+			Message: msg + "; " + m.Hint(), Diff: m.Diff, Pending: m.Pending})
+	}
+	for _, sm := range failLine.FindAllStringSubmatch(o.Output, -1) {
+		if isMismatchLine(sm[3], o) {
+			continue
+		}
+		n, _ := strconv.Atoi(sm[2])
+		out = append(out, Failure{File: sm[1], Line: n, Message: sm[3]})
+	}
+	if len(out) == 0 {
+		msg, _, _ := strings.Cut(strings.TrimSpace(o.Output), "\n")
+		if msg == "" {
+			msg = "failed"
+		}
+		out = append(out, Failure{File: file, Message: msg})
+	}
+	return out
+}
+
+func isMismatchLine(msg string, o Outcome) bool {
+	for _, m := range o.Mismatches {
+		if strings.HasPrefix(msg, m.Fixture+": ") {
+			return true
+		}
+	}
+	return false
 }
 
 // scenarioT is one scenario's testscript.T.
@@ -300,7 +346,7 @@ func (t *scenarioT) FailNow() {
 
 func (t *scenarioT) Verbose() bool { return t.verbose }
 
-// Failed reports whether the scenario has failed; the harness reads it in
+// Failed reports whether the scenario has failed; the suite reads it in
 // its deferred bookkeeping.
 func (t *scenarioT) Failed() bool {
 	t.mu.Lock()

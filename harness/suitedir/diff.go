@@ -1,4 +1,4 @@
-package cli
+package suitedir
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 // maxDiffLines bounds a compact diff; the rest is counted, not shown.
 const maxDiffLines = 40
 
-// compactDiff is a unified line diff of old and new with one line of
+// CompactDiff is a unified line diff of old and new with one line of
 // context and no file header, cut to maxDiffLines lines.
-func compactDiff(old, new string) string {
+func CompactDiff(old, new string) string {
 	if old == new {
 		return ""
 	}

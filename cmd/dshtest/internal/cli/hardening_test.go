@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHardeningRound2 pins the command-level rules of the second
+// hardening round: a zip's member names are escaped in check's summary,
+// numeric flags are bounded, the text cap names its flag, and run's
+// outputs never replace a scenario or a fixture.
+func TestHardeningRound2(t *testing.T) {
+	dir := t.TempDir()
+	log := []byte(`{"type":"session","version":0,"id":"s1","createdAt":1700000000000,"cwd":"/w"}
+{"type":"turn/start","seq":0,"time":0,"data":{"turn":1,"trigger":{"kind":"message","source":{"kind":"user"}}}}
+{"type":"user/message","seq":1,"time":0,"data":{"content":[{"type":"text","text":"hi"}],"source":{"kind":"user"},"role":"user","id":"u1"},"surfaceOp":"append"}
+{"type":"turn/end","seq":2,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}
+`)
+	logPath := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(logPath, log, 0o644)
+	zipPath := filepath.Join(dir, "esc.zip")
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for _, name := range []string{"session.jsonl", "subagents/x\x1b]0;PWNED\x07\x1b[2J\u202e\u0085/session.jsonl"} {
+		w, _ := zw.Create(name)
+		w.Write(log)
+	}
+	zw.Close()
+	os.WriteFile(zipPath, zb.Bytes(), 0o644)
+
+	// run's suite: one scenario and its fixtures.
+	root := filepath.Join(dir, "suite")
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		os.MkdirAll(filepath.Join(root, sub), 0o755)
+	}
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(to, b, 0o644)
+	}
+	repo := filepath.Join("..", "..", "..", "..")
+	copyFile(filepath.Join(repo, "scenarios", "context-cards.txtar"), filepath.Join(root, "scenarios", "context-cards.txtar"))
+	for _, f := range []string{"context-cards.screen", "context-cards-expanded.screen"} {
+		copyFile(filepath.Join(repo, "fixtures", f), filepath.Join(root, "fixtures", f))
+	}
+	scenario := filepath.Join(root, "scenarios", "context-cards.txtar")
+	fixture := filepath.Join(root, "fixtures", "context-cards.screen")
+	before, _ := os.ReadFile(scenario)
+	beforeFixture, _ := os.ReadFile(fixture)
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a substring
+		err    string // a substring of standard error
+		never  string // never in stdout or stderr
+	}{
+		{"zip member names escaped", []string{"check", zipPath}, ExitOK, "subagents", "", "\x1b"},
+		{"zip member names escaped (C1, BiDi)", []string{"check", zipPath}, ExitOK, `\u202e`, "", "\u202e"},
+		{"history --max too large", []string{"history", exampleLog, "--max", "9223372036854775807"}, ExitUsage, "", "want 1 to 1000000 messages", "panic"},
+		{"history --max 1e9", []string{"history", exampleLog, "--max", "1000000000"}, ExitUsage, "", "want 1 to 1000000 messages", ""},
+		{"text cap names its flag", []string{"check", logPath, "--max-text-bytes", "300"}, ExitUsage, "", "text limit; --max-text-bytes 300 is the limit", ""},
+		{"text cap positive", []string{"check", exampleLog, "--max-text-bytes", "0"}, ExitUsage, "", "--max-text-bytes 0: want a positive number", ""},
+		{"--junit onto a scenario", []string{"run", "--dir", root, "--junit", scenario}, ExitUsage, "", "refusing to replace", ""},
+		{"--report onto a fixture", []string{"run", "--dir", root, "--report", fixture}, ExitUsage, "", "an input of the run", ""},
+		{"--junit onto a scenario by another name", []string{"run", "--dir", root, "--junit", filepath.Join(root, "scenarios", ".", "..", "scenarios", "context-cards.txtar")}, ExitUsage, "", "refusing to replace", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Run(tt.args, strings.NewReader(""), &stdout, &stderr, nil)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), tt.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tt.stdout, stdout.String())
+			}
+			if !strings.Contains(stderr.String(), tt.err) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tt.err)
+			}
+			if tt.never != "" && (strings.Contains(stdout.String(), tt.never) || strings.Contains(stderr.String(), tt.never)) {
+				t.Errorf("output holds %q:\n%s%s", tt.never, stdout.String(), stderr.String())
+			}
+		})
+	}
+	after, _ := os.ReadFile(scenario)
+	afterFixture, _ := os.ReadFile(fixture)
+	if !bytes.Equal(before, after) || !bytes.Equal(beforeFixture, afterFixture) {
+		t.Fatal("an output replaced an input")
+	}
+}

@@ -1,0 +1,156 @@
+// Package membudget keeps a process that reads a log within a memory
+// budget, a multiple of the log's text: it is the load.Budget hook the CLI
+// hands the reader.
+//
+// A command that reads a log works within a memory budget: a multiple of
+// the log's text (its JSONL lines after any decompression), and at least
+// budgetMin, so that a CI runner can plan for it. The budget is the
+// runtime's soft memory limit (debug.SetMemoryLimit) less budgetReserve,
+// the part of the process's resident memory the runtime does not count
+// (the binary's pages); the collector works harder only as the heap nears
+// it. GOMEMLIMIT, when set, decides instead.
+//
+// The text's size is known only as it is read (a .jsonl.zstd file's size
+// says little of it), so the budget grows with what the reader has read.
+//
+// A budget the live heap itself outgrows would make the collector run
+// without end (a log whose events hold more than the budget allows), so
+// the limit is also at least budgetSlack times the live heap: the command
+// then runs over its budget, which make bench-shapes reports, instead of
+// thrashing within it.
+package membudget
+
+import (
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+const (
+	budgetMin     = 64 << 20
+	budgetReserve = 12 << 20
+	budgetStep    = 1 << 20 // how often, in bytes of text, the limit is raised
+	budgetSlack   = 1.25    // the least limit, in times the live heap
+)
+
+// Budget is the memory limit of one command.
+type Budget struct {
+	factor float64
+	mu     sync.Mutex
+	text   int64 // the text read so far
+	next   int64 // read's next step
+	limit  int64 // the limit set, 0 before the first
+	before int64 // the limit to restore
+	off    bool
+}
+
+// budgetWatch is how often the limit is checked against the live heap
+// while the command runs.
+const budgetWatch = 50 * time.Millisecond
+
+// Start starts a budget of factor times the text (off for a factor ≤ 0 or
+// with GOMEMLIMIT set in getenv's environment); restore sets the limit
+// back as it was, when the command ends.
+func Start(factor float64, getenv func(string) string) (b *Budget, restore func()) {
+	b = &Budget{factor: factor, off: factor <= 0 || getenv("GOMEMLIMIT") != ""}
+	if b.off {
+		return b, func() {}
+	}
+	b.before = debug.SetMemoryLimit(-1)
+	b.Grow(0)
+	// The live heap can outgrow the budget after the read.
+	stop := Every(budgetWatch, func() { b.Grow(-1) })
+	return b, func() {
+		stop()
+		debug.SetMemoryLimit(b.before)
+	}
+}
+
+// Spend has the collector run only as the heap nears b's limit
+// (debug.SetGCPercent(-1): the memory limit alone paces it) until restore
+// is called. repro's live heap comes near its budget on a long log
+// anyway; on the way there the default pacing collects at every doubling
+// of a heap still small, for nothing: on the 100k small log that was 18 of
+// repro's 55 collections and 6% of its wall time, on the 1M one 15%. It
+// does nothing when GOGC is set, or when b is off: with no limit, nothing
+// would collect at all.
+func (b *Budget) Spend(getenv func(string) string) (restore func()) {
+	if b.off || getenv("GOGC") != "" {
+		return func() {}
+	}
+	before := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(before) }
+}
+
+// budgetLimit is the soft memory limit for text bytes of log at factor.
+func budgetLimit(factor float64, text int64) int64 {
+	return max(int64(float64(text)*factor), budgetMin) - budgetReserve
+}
+
+// Read tells the budget how much text has been read, raising the limit a
+// budgetStep at a time.
+func (b *Budget) Read(text int64) {
+	if b == nil || text < b.next {
+		return
+	}
+	b.next = text + budgetStep
+	b.Grow(text)
+}
+
+// Grow raises the limit to the budget of text bytes of log (-1: the text
+// read so far), and to budgetSlack times the live heap.
+func (b *Budget) Grow(text int64) {
+	if b == nil || b.off {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if text < 0 {
+		text = b.text
+	}
+	b.text = max(b.text, text)
+	l := budgetLimit(b.factor, b.text)
+	if b.limit > 0 { // the first limit is set before anything is live
+		l = max(l, int64(float64(LiveHeap())*budgetSlack))
+	}
+	if l > b.limit {
+		b.limit = l
+		debug.SetMemoryLimit(l)
+	}
+}
+
+// Every runs f every d on a goroutine of its own until the returned stop
+// is called; stop waits for the goroutine to end. The memory budget and
+// the peak heap profile watch the live heap this way while a command runs.
+func Every(d time.Duration, f func()) (stop func()) {
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+// LiveHeap returns the live heap the last collection found
+// (/gc/heap/live:bytes), or 0 if the runtime does not say.
+func LiveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}

@@ -1,0 +1,85 @@
+package repro_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/internal/repro"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/load"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal/cards"
+)
+
+// smallLog is a session header and one prompt.
+const smallLog = `{"type":"session","version":0,"id":"s-1","createdAt":1785974400000}
+{"type":"user/message","seq":0,"time":1785974400001,"data":{"content":[{"type":"text","text":"Hello"}],"source":{"kind":"user"}},"surfaceOp":"append"}
+`
+
+// TestRun: Check reports every invariant at every size, held or read once
+// ahead; Minimize does nothing when the invariant holds; Emit writes a
+// scenario that snapshots the log at every size.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, []byte(smallLog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sizes := []invariant.Size{{W: 80, H: 24}, {W: 44, H: 18}}
+	for _, tc := range []struct {
+		name       string
+		hold, keep bool
+	}{
+		{"held, streamed", true, false},
+		{"held, kept", true, true},
+		{"read once", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lf, err := load.Open(path, load.Options{Hold: tc.hold})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lf.Close()
+			loaded := 0
+			run, err := repro.Check(lf, repro.Options{Sizes: sizes, ProjectionName: "transcript", Keep: tc.keep,
+				MaxToolLines: cards.DefaultMaxToolOutputLines, Loaded: func(*load.Log) { loaded++ }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := run.Report
+			if !rep.OK || rep.Events != 1 || rep.File != path || strings.Join(rep.Sizes, " ") != "80x24 44x18" ||
+				len(rep.Invariants) != len(invariant.Names()) || loaded == 0 {
+				t.Errorf("report = %+v (loaded %d)", rep, loaded)
+			}
+			if !tc.keep {
+				return
+			}
+			out, err := safefile.Check(filepath.Join(dir, "min.jsonl"), safefile.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := invariant.Names()[0]
+			m, err := run.Minimize(name, out, func(*sessionlog.Event) string { return "" })
+			if m != nil || err != nil {
+				t.Errorf("Minimize(%s) of a log that holds = %+v, %v", name, m, err)
+			}
+			target, err := safefile.Check(filepath.Join(dir, "user-"+strings.NewReplacer(", ", "-", " ", "-").Replace(tc.name)+".txtar"), safefile.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := run.Emit(target, path, false); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(target.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(data), "\nsnapshot "); n != len(sizes) {
+				t.Errorf("the scenario has %d snapshot steps, want %d:\n%s", n, len(sizes), data)
+			}
+		})
+	}
+}
