@@ -19,8 +19,13 @@
 //
 // Run the suite from go test with [Run], and anywhere else with
 // [RunSuite], which returns one [Outcome] per scenario and the closed
-// fixture inventory (dshtest run is built on it). Package suitedir knows a
-// suite folder's layout, its pending screens and record's renders.
+// fixture inventory (dshtest run is built on it). To re-record, set
+// GOLDIE_UPDATE=1, or pass -update when the test binary links a package
+// that defines that flag (goldie's, or teatest's golden package, as every
+// teatest user's does): the harness looks the flag up and never defines
+// it. Both re-record through [Rerecord], as dshtest record does. Package
+// suitedir knows a suite folder's layout, its pending screens and
+// record's classification of what changed.
 // The verbs are listed by the help verb and in help_gen.go, which is
 // generated from the doc comments of the verb_*.go files.
 package harness

@@ -29,10 +29,15 @@ type Config struct {
 	// inventory check.
 	Scenarios []string
 
-	// Update re-records fixtures whose content changed (GOLDIE_UPDATE).
+	// Update re-records (GOLDIE_UPDATE): the screens of the snapshot
+	// steps, and the archive files their cmp steps compare with
+	// (testscript's UpdateScripts: surface, transcript and history
+	// outputs). Run re-records through Rerecord, as dshtest record does:
+	// rendered twice, written only when every scenario passed and the two
+	// renders agree, refused under CI.
 	Update bool
 	// CI refuses every recording: nothing is written, and a missing
-	// fixture is a failure even with Update.
+	// fixture is a failure.
 	CI bool
 	// PendingDir is where a snapshot that differs from its fixture (or has
 	// none) writes its new screen, as NAME.screen.new; "" writes none.
@@ -42,10 +47,6 @@ type Config struct {
 	// Verbose has RunSuite log every scenario step, as go test -v does
 	// (Run takes go test's -v instead).
 	Verbose bool
-	// UpdateScripts lets a failing cmp against a file of a scenario's
-	// archive rewrite that file (testscript's UpdateScripts), to re-record
-	// surface, transcript and history outputs. Ignored when CI is set.
-	UpdateScripts bool
 	// WorkdirRoot, when set, is where the scenarios' work directories are
 	// made (and left: the caller removes it), instead of the temporary
 	// directory.
@@ -74,18 +75,19 @@ type Config struct {
 }
 
 // ConfigFromEnv returns a Config for the given directories with Update set
-// from GOLDIE_UPDATE (1, t or true), CI from CI (IsCI), PendingDir from
-// PendingDirFromEnv, and UpdateScripts when updating outside CI.
+// from GOLDIE_UPDATE (1, t or true) or go test's -update flag, when the
+// test binary defines one (goldie's or teatest's golden package: the
+// harness never defines it, and looks it up when called), CI from CI
+// (IsCI) and PendingDir from PendingDirFromEnv.
 func ConfigFromEnv(scenarioDir, fixtureDir string) Config {
-	cfg := Config{
+	update, _ := updateFlag()
+	return Config{
 		ScenarioDir: scenarioDir,
 		FixtureDir:  fixtureDir,
-		Update:      truthy(os.Getenv("GOLDIE_UPDATE")),
+		Update:      update || truthy(os.Getenv("GOLDIE_UPDATE")),
 		CI:          IsCI(os.Getenv("CI")),
 		PendingDir:  PendingDirFromEnv(os.Getenv, fixtureDir),
 	}
-	cfg.UpdateScripts = cfg.Update && !cfg.CI
-	return cfg
 }
 
 func truthy(s string) bool {
@@ -127,6 +129,10 @@ type Suite struct {
 	failed      map[string]bool
 	divergences []Divergence
 	mismatches  []Mismatch
+	invariants  []InvariantFailure
+	// goTest says the suite runs under go test (Run): a mismatch then also
+	// says how go test re-records.
+	goTest bool
 }
 
 // NewSuite returns a suite for cfg.
@@ -144,15 +150,15 @@ func (s *Suite) Config() Config { return s.cfg }
 
 // Params returns the testscript parameters that run the suite: the
 // scenario files, the verbs, and a per-scenario setup. With Update (and not
-// CI) and UpdateScripts a failing cmp against a file of the archive
-// rewrites the archive.
+// CI) a failing cmp against a file of the archive rewrites the archive in
+// place: re-record through Rerecord, which does so in a scratch copy.
 func (s *Suite) Params() testscript.Params {
 	p := testscript.Params{
 		Dir:                s.cfg.ScenarioDir,
 		Setup:              s.setup,
 		Cmds:               commands(),
 		RequireUniqueNames: true,
-		UpdateScripts:      s.cfg.UpdateScripts && !s.cfg.CI,
+		UpdateScripts:      s.cfg.Update && !s.cfg.CI,
 		WorkdirRoot:        s.cfg.WorkdirRoot,
 	}
 	if len(s.cfg.Scenarios) > 0 {
@@ -177,6 +183,28 @@ func (s *Suite) Mismatches() []Mismatch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Mismatch(nil), s.mismatches...)
+}
+
+// InvariantFailure is an invariants step that failed: the scenario, its
+// file ("scenarios/NAME.txtar") and the checks that failed.
+type InvariantFailure struct {
+	Scenario string
+	File     string
+	Checks   []string
+}
+
+// InvariantFailures returns every failed invariants step so far, in the
+// order they ran. A scenario with one pins a bug: it must not be recorded.
+func (s *Suite) InvariantFailures() []InvariantFailure {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]InvariantFailure(nil), s.invariants...)
+}
+
+func (s *Suite) invariantsFailed(f InvariantFailure) {
+	s.mu.Lock()
+	s.invariants = append(s.invariants, f)
+	s.mu.Unlock()
 }
 
 func (s *Suite) mismatch(m Mismatch) {
@@ -214,6 +242,9 @@ func (s *Suite) setup(env *testscript.Env) error {
 		// of them is reported; the scenario fails here, at its end.
 		for _, m := range st.mismatches {
 			t.Log("FAIL: " + m.Message())
+		}
+		if len(st.mismatches) > 0 && s.goTest {
+			t.Log(updateHint())
 		}
 		if len(st.mismatches) > 0 && !failed {
 			t.FailNow()
@@ -281,10 +312,19 @@ func ScenarioNames(dir string) ([]string, error) {
 }
 
 // Run runs every scenario as a subtest of t (TestScenarios/NAME) and, once
-// they have all finished, the closed-inventory check.
+// they have all finished, the closed-inventory check. With cfg.Update it
+// first re-records as dshtest record does (Rerecord: screens and cmp files,
+// rendered twice, nothing written if a scenario fails or the renders
+// differ, refused under CI), and the run is then the check that the
+// recorded suite passes.
 func Run(t *testing.T, cfg Config) *Suite {
 	t.Helper()
+	if cfg.Update {
+		rerecordForTest(t, cfg)
+		cfg.Update = false
+	}
 	s := NewSuite(cfg)
+	s.goTest = true
 	t.Cleanup(func() {
 		for _, err := range s.Inventory() {
 			t.Error(err)

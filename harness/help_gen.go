@@ -117,6 +117,27 @@ inject --kind KIND TEXT [--as NAME]
         inject reminders '"<system-reminder>\nRun the tests first.\n</system-reminder>"'
         inject --kind agent-instructions @AGENTS.md
 `},
+		{name: "invariants", run: verbInvariants, help: `invariants [--size WxH[,WxH]]... CHECK...
+
+    Asserts transcript invariants on the scenario's log as it is now, the
+    checks dshtest repro runs, by name: live-replay, no-lost-message,
+    one-marker, no-payload, history-pages. The log is rendered by the
+    terminal the suite mounts (its projection, and the scenario's eager and
+    max-tool-lines options) at every --size (repeatable, or a comma list;
+    default 80x24, 44x18 and 104x30), both replayed and fed live. If a check
+    fails, the step fails with the verdict lines dshtest repro prints, one
+    per check, and dshtest record refuses to record the scenario: a
+    reproduction of a bug fails until the bug is fixed, instead of pinning
+    the broken screens as expected. dshtest repro --emit writes this step
+    before the snapshots.
+
+    Example:
+
+        load session.jsonl
+        invariants --size 80x24,44x18 no-lost-message one-marker no-payload
+        mount 80 24
+        snapshot user-report-80x24
+`},
 		{name: "label", run: verbLabel, help: `label NAME SEQ
 
     Names an existing seq (for example of a loaded log), as --as does for an
@@ -308,8 +329,9 @@ retry N/always DELAYMS MESSAGE [--as NAME]
 		{name: "snapshot", run: verbSnapshot, help: `snapshot NAME
 
     Pins what the mounted terminal shows: the full transcript document and
-    the screen, serialised as fixtures/NAME.screen. With GOLDIE_UPDATE=1 it
-    (re-)records the file (never when CI is set); otherwise it compares, and
+    the screen, serialised as fixtures/NAME.screen. With GOLDIE_UPDATE=1 (or
+    dshtest record) it (re-)records the file, in a scratch copy rendered
+    twice (never when CI is set); otherwise it compares, and
     on a difference (or a missing fixture) writes the new screen as the
     pending file NAME.screen.new and lets the scenario run on, which then
     fails at its end with a line diff for every differing snapshot. A screen with theme violations is

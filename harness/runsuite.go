@@ -53,6 +53,8 @@ type Result struct {
 	Setup     string   // a failure before any scenario ran
 	Elapsed   time.Duration
 	Recorded  []string // fixture names snapshotted
+	// Invariants are the failed invariants steps.
+	Invariants []InvariantFailure
 }
 
 // Counts counts the outcomes by status.
@@ -167,6 +169,7 @@ func RunSuite(cfg Config) Result {
 	}
 	res.Complete = s.Complete()
 	res.Recorded = s.Recorded()
+	res.Invariants = s.InvariantFailures()
 	res.Elapsed = time.Since(start)
 	return *res
 }

@@ -14,8 +14,9 @@ import (
 //	snapshot NAME
 //
 // Pins what the mounted terminal shows: the full transcript document and
-// the screen, serialised as fixtures/NAME.screen. With GOLDIE_UPDATE=1 it
-// (re-)records the file (never when CI is set); otherwise it compares, and
+// the screen, serialised as fixtures/NAME.screen. With GOLDIE_UPDATE=1 (or
+// dshtest record) it (re-)records the file, in a scratch copy rendered
+// twice (never when CI is set); otherwise it compares, and
 // on a difference (or a missing fixture) writes the new screen as the
 // pending file NAME.screen.new and lets the scenario run on, which then
 // fails at its end with a line diff for every differing snapshot. A screen with theme violations is

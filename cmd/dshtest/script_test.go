@@ -55,6 +55,8 @@ func TestMain(m *testing.M) {
 //	cutbytes FILE N          drop FILE's last N bytes
 //	flipbyte FILE OFFSET     invert one byte (OFFSET < 0 counts from the end)
 //	bom FILE                 prefix FILE with a UTF-8 byte-order mark
+//	subst FILE OLD NEW       replace every OLD in FILE (there must be one)
+//	                         by NEW: a scenario can carry an archive
 func TestScript(t *testing.T) {
 	testscript.Run(t, scriptParams(t, "script", nil))
 }
@@ -82,6 +84,7 @@ func scriptParams(t *testing.T, dir string, extra map[string]func(ts *testscript
 		"cutbytes":  cmdCutBytes,
 		"flipbyte":  cmdFlipByte,
 		"bom":       cmdBOM,
+		"subst":     cmdSubst,
 	}
 	for name, cmd := range extra {
 		cmds[name] = cmd
@@ -216,4 +219,16 @@ func cmdBigLine(ts *testscript.TestScript, neg bool, args []string) {
 	_, err = f.Write(line)
 	ts.Check(err)
 	ts.Check(f.Close())
+}
+
+func cmdSubst(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: subst FILE OLD NEW")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if !strings.Contains(string(b), args[1]) {
+		ts.Fatalf("subst: %q not in %s", args[1], args[0])
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(string(b), args[1], args[2])), 0o644))
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestCompactDiffBounded(t *testing.T) {
@@ -21,22 +19,5 @@ func TestCompactDiffBounded(t *testing.T) {
 	}
 	if CompactDiff("same\n", "same\n") != "" {
 		t.Error("a diff of equal texts")
-	}
-}
-
-// TestUnstable: the files that differ between two renders, either side
-// missing one, named as messages name them.
-func TestUnstable(t *testing.T) {
-	a := Tree{"x.screen": []byte("1\n"), "y.screen": []byte("2\n")}
-	b := Tree{"x.screen": []byte("1\n"), "y.screen": []byte("3\n"), "z.screen": []byte("4\n")}
-	var names []string
-	for _, u := range unstable(a, b, InFixtures) {
-		names = append(names, u.File)
-	}
-	if diff := cmp.Diff([]string{"fixtures/y.screen", "fixtures/z.screen"}, names); diff != "" {
-		t.Errorf("unstable (-want +got):\n%s", diff)
-	}
-	if got := unstable(Tree{}, Tree{}, InScenarios); got != nil {
-		t.Errorf("unstable of empty trees = %v", got)
 	}
 }

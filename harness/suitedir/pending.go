@@ -14,6 +14,7 @@ import (
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/ground/words"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // This file holds the pending screens (NAME.screen.new, written by a run
@@ -77,8 +78,9 @@ func (d Dir) Pending(pdir string, pattern *regexp.Regexp) ([]Pending, error) {
 
 // rerender renders the scenarios owning ps twice, as record does, and
 // returns each fixture's new bytes by name. It is refused when a scenario
-// fails for a reason other than a changed screen, or when the two renders
-// of a fixture differ.
+// fails for a reason other than a changed screen (an invariants step too),
+// when the two renders of a fixture differ, or when a cmp step's archive
+// file is stale as well (record re-records both).
 func (d Dir) rerender(ps []Pending) (map[string][]byte, error) {
 	set := map[string]bool{}
 	var scen []string
@@ -93,36 +95,43 @@ func (d Dir) rerender(ps []Pending) (map[string][]byte, error) {
 		}
 	}
 	sort.Strings(scen)
-	origScen, origFix, err := d.trees()
-	if err != nil {
-		return nil, err
-	}
-	first, err := d.render(origScen, origFix, scen, false)
-	if err != nil {
-		return nil, err
-	}
-	if failed := first.Result.FailedScenarios(); len(failed) > 0 {
+	first, err := d.rerecord(scen, false, terminal.Projection{})
+	var failed *RenderFailed
+	var inv *InvariantsFailed
+	var unstable *Unreproducible
+	switch {
+	case errors.As(err, &inv):
+		failed = &RenderFailed{Result: inv.Result, Failed: inv.Result.FailedScenarios()}
+		fallthrough
+	case errors.As(err, &failed):
 		var msgs []string
-		for _, o := range first.Result.Outcomes {
+		for _, o := range failed.Result.Outcomes {
 			if o.Status == "fail" {
 				msgs = append(msgs, o.Name+": "+o.Output)
 			}
 		}
 		return nil, refusef("%s failed for a reason other than a changed screen: %s; nothing written",
-			words.Plural(len(failed), "scenario"), strings.Join(msgs, "; "))
-	}
-	second, err := d.render(origScen, origFix, scen, false)
-	if err != nil {
+			words.Plural(len(msgs), "scenario"), strings.Join(msgs, "; "))
+	case errors.As(err, &unstable):
+		// Only the pending screens' fixtures are written.
+		for _, p := range ps {
+			for _, f := range unstable.Files {
+				if f.Name == FixtureFile(p.Name) {
+					return nil, refusef("%s is not reproducible (two renders differ):\n%s\nnothing written", f.Name, CompactDiff(string(f.First), string(f.Second)))
+				}
+			}
+		}
+	case err != nil:
 		return nil, err
+	}
+	for name, b := range first.Scenarios {
+		if !bytes.Equal(first.oldScen[name], b) {
+			return nil, refusef("%s: a cmp step's file is stale too; dshtest record re-records both; nothing written", InScenarios(name))
+		}
 	}
 	out := map[string][]byte{}
 	for _, p := range ps {
-		f := p.Name + harness.FixtureSuffix
-		a, b := first.Fixtures[f], second.Fixtures[f]
-		if !bytes.Equal(a, b) {
-			return nil, refusef("%s is not reproducible (two renders differ):\n%s\nnothing written", FixtureFile(p.Name), CompactDiff(string(a), string(b)))
-		}
-		out[p.Name] = a
+		out[p.Name] = first.Fixtures[p.Name+harness.FixtureSuffix]
 	}
 	return out, nil
 }

@@ -12,10 +12,12 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/terminal"
 )
 
-// This file is record's work on a folder: two renders in scratch copies,
-// the reproducibility check, and the classification of what changed.
+// This file is record's work on a folder: harness.Rerecord's two renders
+// in scratch copies and its reproducibility check, and the classification
+// of what changed.
 
 // Recording is what record would write: the two renders agreed, and every
 // fixture is classified against what is on disk.
@@ -47,14 +49,18 @@ func (e *RenderFailed) Error() string {
 	return "a scenario failed for a reason other than a changed screen"
 }
 
-// Unreproducible is a record refused because two renders differ.
-type Unreproducible struct{ Files []Unstable }
-
-// Unstable is a file whose two renders differ.
-type Unstable struct {
-	File          string // "fixtures/NAME.screen" or "scenarios/NAME.txtar"
-	First, Second []byte
+// InvariantsFailed is a record refused because an invariants step failed:
+// the screens would pin a bug as expected.
+type InvariantsFailed struct {
+	Result   harness.Result // the first render's
+	Failures []harness.InvariantFailure
 }
+
+func (e *InvariantsFailed) Error() string { return "invariants fail: the screens would pin the bug" }
+
+// Unreproducible is a record refused because two renders differ; each
+// file is named as messages name it ("fixtures/NAME.screen").
+type Unreproducible struct{ Files []harness.FileDiff }
 
 func (e *Unreproducible) Error() string { return "not reproducible (two renders differ)" }
 
@@ -73,38 +79,24 @@ func (d Dir) Preflight(names []string) (removed []string, err error) {
 }
 
 // Record renders the scenarios names (all of the folder's when all) twice
-// in scratch copies and classifies what the first render would change. A
-// failing scenario is a *RenderFailed, two renders that differ an
-// *Unreproducible. It writes nothing.
-func (d Dir) Record(names []string, all bool) (*Recording, error) {
-	origScen, origFix, err := d.trees()
+// in scratch copies, through harness.Rerecord (screens and the archive
+// files of cmp steps), with the projection proj (the zero value is the
+// real one), and classifies what the first render would change. A failed
+// invariants step is an *InvariantsFailed, another failing scenario a
+// *RenderFailed, two renders that differ an *Unreproducible. It writes
+// nothing.
+func (d Dir) Record(names []string, all bool, proj terminal.Projection) (*Recording, error) {
+	first, err := d.rerecord(names, all, proj)
 	if err != nil {
 		return nil, err
 	}
-	first, err := d.render(origScen, origFix, names, all)
-	if err != nil {
-		return nil, err
-	}
-	if failed := first.Result.FailedScenarios(); len(failed) > 0 {
-		return nil, &RenderFailed{Result: first.Result, Failed: failed}
-	}
-	second, err := d.render(origScen, origFix, names, all)
-	if err != nil {
-		return nil, err
-	}
-	var bad []Unstable
-	bad = append(bad, unstable(first.Fixtures, second.Fixtures, InFixtures)...)
-	bad = append(bad, unstable(first.Scenarios, second.Scenarios, InScenarios)...)
-	if len(bad) > 0 {
-		return nil, &Unreproducible{Files: bad}
-	}
-	r := &Recording{Names: names, All: all, OldFixtures: origFix, OldScenarios: origScen, Render: first}
+	r := &Recording{Names: names, All: all, OldFixtures: first.oldFix, OldScenarios: first.oldScen, Render: first.Render}
 	recorded := map[string]bool{}
 	for _, n := range first.Result.Recorded {
 		recorded[n+harness.FixtureSuffix] = true
 	}
 	for name, b := range first.Fixtures {
-		old, ok := origFix[name]
+		old, ok := r.OldFixtures[name]
 		switch {
 		case !ok:
 			r.Created = append(r.Created, name)
@@ -118,7 +110,7 @@ func (d Dir) Record(names []string, all bool) (*Recording, error) {
 		}
 	}
 	for name, b := range first.Scenarios {
-		if !bytes.Equal(origScen[name], b) {
+		if !bytes.Equal(r.OldScenarios[name], b) {
 			r.ScenariosChanged = append(r.ScenariosChanged, name)
 		}
 	}
@@ -128,27 +120,58 @@ func (d Dir) Record(names []string, all bool) (*Recording, error) {
 	return r, nil
 }
 
-// unstable lists the files that differ between two renders, sorted.
-func unstable(a, b Tree, in func(string) string) []Unstable {
-	keys := map[string]bool{}
-	for k := range a {
-		keys[k] = true
+// rerendered is a harness.Rerecording of the folder split into its two
+// directories' trees.
+type rerendered struct {
+	*Render
+	oldScen, oldFix Tree
+}
+
+// rerecord renders the scenarios names (all when all) as record does
+// (harness.Rerecord, in scratch directories an interrupt removes, starting
+// no scenario after one) and returns the first render, or the refusal
+// (with the first render too when the renders differ).
+func (d Dir) rerecord(names []string, all bool, proj terminal.Projection) (*rerendered, error) {
+	cfg := d.Config()
+	cfg.Projection, cfg.Stopping = proj, stopping
+	if !all {
+		cfg.Scenarios = names
 	}
-	for k := range b {
-		keys[k] = true
+	rec, err := harness.Rerecord(cfg, harness.RerecordOptions{Scratch: func() (string, func(), error) {
+		dir, err := newScratch()
+		return dir, func() { dropScratch(dir) }, err
+	}})
+	if err != nil {
+		return nil, err
 	}
-	var names []string
-	for k := range keys {
-		names = append(names, k)
+	res := rec.Result
+	if len(res.Invariants) > 0 {
+		return nil, &InvariantsFailed{Result: res, Failures: res.Invariants}
 	}
-	sort.Strings(names)
-	var out []Unstable
-	for _, k := range names {
-		if !bytes.Equal(a[k], b[k]) {
-			out = append(out, Unstable{File: in(k), First: a[k], Second: b[k]})
+	if failed := res.FailedScenarios(); len(failed) > 0 {
+		return nil, &RenderFailed{Result: res, Failed: failed}
+	}
+	r := &rerendered{Render: &Render{Result: res}}
+	r.oldScen, r.oldFix = split(rec.Old)
+	r.Scenarios, r.Fixtures = split(rec.New)
+	if len(rec.Unreproducible) > 0 {
+		return r, &Unreproducible{Files: rec.Unreproducible}
+	}
+	return r, nil
+}
+
+// split splits a recording's files ("scenarios/NAME", "fixtures/NAME", as
+// harness names them after the folder's two directories) into two trees.
+func split(files map[string][]byte) (scenarios, fixtures Tree) {
+	scenarios, fixtures = Tree{}, Tree{}
+	for name, b := range files {
+		if n, ok := strings.CutPrefix(name, InFixtures("")); ok {
+			fixtures[n] = b
+		} else if n, ok := strings.CutPrefix(name, InScenarios("")); ok {
+			scenarios[n] = b
 		}
 	}
-	return out
+	return scenarios, fixtures
 }
 
 // Writes lists the recording's writes, relative to the folder: new and

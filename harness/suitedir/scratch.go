@@ -10,6 +10,7 @@ import (
 
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/terminal"
 )
 
 // This file holds the scratch copies record and accept render in, and the
@@ -166,125 +167,25 @@ func (d Dir) SweepStale() []string {
 // Tree is the content of a flat directory of files by name.
 type Tree map[string][]byte
 
-// readTree reads the files of dir, leaving out dot files and pending
-// screens; a missing dir is empty.
-func readTree(dir string) (Tree, error) {
-	t := Tree{}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return t, nil
-		}
-		return nil, err
-	}
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || harness.IsPending(e.Name()) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		t[e.Name()] = b
-	}
-	return t, nil
-}
-
-func writeTree(dir string, t Tree) error {
-	// One level only: a scratch directory an interrupt removed is not
-	// made again.
-	if err := os.Mkdir(dir, 0o755); err != nil && !os.IsExist(err) {
-		return err
-	}
-	for name, b := range t {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// trees reads the folder's scenarios and fixtures.
-func (d Dir) trees() (scenarios, fixtures Tree, err error) {
-	if scenarios, err = readTree(d.Scenarios()); err != nil {
-		return nil, nil, err
-	}
-	if fixtures, err = readTree(d.Fixtures()); err != nil {
-		return nil, nil, err
-	}
-	return scenarios, fixtures, nil
-}
-
-// Render is one update-mode run of the suite in a scratch copy of a
-// folder: its result and what it left there.
+// Render is the first render of a record (harness.Rerecord) of a folder:
+// its result and what it left in the scratch copy.
 type Render struct {
 	Result    harness.Result
 	Fixtures  Tree
 	Scenarios Tree
 }
 
-// render runs the suite in update mode on a scratch copy of the scenarios
-// and fixtures (of names, or all) and returns what it left there.
-//
-// Messages name the user's files: the scratch directory's path is replaced
-// by the folder's in every output.
-func (d Dir) render(scenarios, fixtures Tree, names []string, all bool) (*Render, error) {
-	tmp, err := newScratch()
-	if err != nil {
-		return nil, err
-	}
-	defer dropScratch(tmp)
-	s := Dir{Root: tmp}
-	if err := writeTree(s.Scenarios(), scenarios); err != nil {
-		return nil, err
-	}
-	if err := writeTree(s.Fixtures(), fixtures); err != nil {
-		return nil, err
-	}
-	cfg := s.Config()
-	cfg.Update, cfg.WorkdirRoot, cfg.Stopping = true, tmp, stopping
-	if !all {
-		cfg.Scenarios = names
-	}
-	r := &Render{Result: harness.RunSuite(cfg)}
-	unscratch(&r.Result, tmp, d.Root)
-	if r.Fixtures, err = readTree(s.Fixtures()); err != nil {
-		return nil, err
-	}
-	if r.Scenarios, err = readTree(s.Scenarios()); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// unscratch rewrites every output of a run made in the scratch directory
-// tmp so that it names the files under root instead (as paths relative to
-// the working directory's view of root: "scenarios/x.txtar").
-func unscratch(r *harness.Result, tmp, root string) {
-	fix := func(s string) string {
-		s = strings.ReplaceAll(s, tmp+string(filepath.Separator), "")
-		return strings.ReplaceAll(s, tmp, root)
-	}
-	for i := range r.Outcomes {
-		r.Outcomes[i].Output = fix(r.Outcomes[i].Output)
-	}
-	for i := range r.Inventory {
-		r.Inventory[i] = fix(r.Inventory[i])
-	}
-	r.Setup = fix(r.Setup)
-}
-
 // Check runs the scenarios (names, or all) as they are now on disk, in a
 // scratch work directory, with pending screens beside the fixtures (so a
 // passing snapshot removes its stale pending file): record's last step.
-func (d Dir) Check(names []string, all bool) (harness.Result, error) {
+func (d Dir) Check(names []string, all bool, proj terminal.Projection) (harness.Result, error) {
 	work, err := newScratch()
 	if err != nil {
 		return harness.Result{}, err
 	}
 	defer dropScratch(work)
 	cfg := d.Config()
-	cfg.PendingDir, cfg.WorkdirRoot, cfg.Stopping = d.Fixtures(), work, stopping
+	cfg.PendingDir, cfg.WorkdirRoot, cfg.Stopping, cfg.Projection = d.Fixtures(), work, stopping, proj
 	if !all {
 		cfg.Scenarios = names
 	}

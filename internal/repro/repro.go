@@ -30,9 +30,7 @@ import (
 
 // DefaultSizes are the sizes to render at when none is given: upstream's
 // compaction scenario sizes.
-func DefaultSizes() []invariant.Size {
-	return []invariant.Size{{W: 80, H: 24}, {W: 44, H: 18}, {W: 104, H: 30}}
-}
+func DefaultSizes() []invariant.Size { return invariant.DefaultSizes() }
 
 // Options configure Check.
 type Options struct {
@@ -218,7 +216,8 @@ func (r *Run) Minimize(name string, target *safefile.Target, describe func(*sess
 }
 
 // Emit writes to target a scenario embedding the log (the minimized one
-// after Minimize), snapshotted at every size, with the verdicts in its
+// after Minimize), its invariants asserted and snapshotted at every size
+// (so it fails while the bug is present), with the verdicts in its
 // header; input names the reported log, and scrub anonymises its texts. A
 // refused write is a *WriteError. The caller sets Report.Emitted, naming
 // the file as its user did.
@@ -244,6 +243,9 @@ func (r *Run) Emit(target *safefile.Target, input string, scrub bool) error {
 		Scrub:   scrub,
 		Eager:   r.opts.Eager,
 		Now:     terminal.FrozenNow(r.events),
+		// Every check, asserted before the snapshots: the scenario fails
+		// while the bug is present instead of pinning its screens.
+		Invariants: invariant.Names(),
 	}
 	if r.opts.MaxToolLines != cards.DefaultMaxToolOutputLines {
 		opts.MaxToolLines = r.opts.MaxToolLines

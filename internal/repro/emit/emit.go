@@ -60,6 +60,12 @@ type Options struct {
 	// it: the replay path.
 	Live     bool
 	LiveFrom int
+	// Invariants names transcript invariants (the checks of package
+	// invariant) to assert on the whole log, at every size of Sizes,
+	// before the snapshots: an invariants step that fails while the
+	// reported bug is present, so the scenario cannot record the bug as the
+	// expected screen.
+	Invariants []string
 	// Before holds script lines to run before event i is appended (live
 	// form only); Before[len(events)] runs after the last one. A
 	// "resize W H" line among them changes the size later snapshot names
@@ -141,7 +147,10 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 			"white space, punctuation and controls kept) and ids are aliases (id-N, call-N, cmp-N, cmd-N, session-N).")
 	}
 	b.WriteString("#\n")
-	comment(&b, "Record: copy this file to scenarios/ and run dshtest record '^"+name+"$'.")
+	if len(opts.Invariants) > 0 {
+		comment(&b, "The invariants step fails while the reported bug is present, and dshtest record refuses the scenario until it is fixed.")
+	}
+	comment(&b, "Record its screens from the folder holding scenarios/ and fixtures/: dshtest record '^"+name+"$'.")
 	b.WriteString("\n")
 	if opts.Eager {
 		b.WriteString("option eager\n")
@@ -202,6 +211,14 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 				fmt.Sscan(f[2], &cur.H)
 			}
 		}
+	}
+	if len(opts.Invariants) > 0 {
+		for _, n := range opts.Invariants {
+			if !nameRE.MatchString(n) {
+				return nil, fmt.Errorf("emit: invariant name %q: want letters, digits, '.', '_' or '-'", n)
+			}
+		}
+		fmt.Fprintf(&b, "invariants --size %s %s\n", strings.ReplaceAll(sizeList(sizes), ", ", ","), strings.Join(opts.Invariants, " "))
 	}
 	fmt.Fprintf(&b, "clock %d\n", now)
 	for i, s := range sizes {

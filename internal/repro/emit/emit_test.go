@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/dshtest/dshtest/harness"
+	"github.com/dshtest/dshtest/internal/repro/invariant"
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
@@ -31,6 +32,7 @@ func TestScenario(t *testing.T) {
 		Source:  "sessiongen seed 2",
 		Comment: "Property live-replay failed.\nsecond line \x1b[31m",
 		Eager:   true, HideReasoning: true, ToolPresses: 2, Light: true,
+		Invariants: []string{"no-lost-message", "one-marker"},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -59,13 +61,14 @@ func TestScenario(t *testing.T) {
 	}
 	now := events[len(events)-1].Time + 1000
 	want := []string{"option eager", "scheme light", "toggle reasoning", "toggle tools", "toggle tools",
-		"load session.jsonl", "clock " + itoa(now),
+		"load session.jsonl", "invariants --size 80x24,44x18 no-lost-message one-marker", "clock " + itoa(now),
 		"mount 80 24", "snapshot gen-2-80x24", "resize 44 18", "snapshot gen-2-44x18"}
 	if diff := cmp.Diff(want, script); diff != "" {
 		t.Errorf("script (-want +got):\n%s", diff)
 	}
 	for _, w := range []string{"# gen-2: a session log of", "# Source: sessiongen seed 2", "# Property live-replay failed.",
-		`# second line \x1b[31m`, "dshtest record '^gen-2$'"} {
+		`# second line \x1b[31m`, "# Record its screens from the folder holding scenarios/ and fixtures/: dshtest record '^gen-2$'.",
+		"# The invariants step fails while the reported bug is present"} {
 		if !bytes.Contains(ar.Comment, []byte(w)) {
 			t.Errorf("header lacks %q:\n%s", w, ar.Comment)
 		}
@@ -88,6 +91,9 @@ func TestScenarioErrors(t *testing.T) {
 	bad[0].Seq = 5
 	if _, err := Scenario("x", bad, Options{}); err == nil {
 		t.Error("invalid log accepted")
+	}
+	if _, err := Scenario("x", events, Options{Invariants: []string{"one-marker\nsnapshot x"}}); err == nil {
+		t.Error("a multi-line invariant name accepted")
 	}
 	if _, err := Scenario("x", events, Options{Sizes: []Size{{0, 10}}}); err == nil {
 		t.Error("zero size accepted")
@@ -259,6 +265,9 @@ func TestScenarioRunsInHarness(t *testing.T) {
 	for i, seed := range []int64{3, 11, 12, 13} {
 		events := sessiongen.Generate(seed, sessiongen.Config{Turns: 2})
 		opts := Options{Sizes: []Size{{60, 20}, {30, 12}}, Scrub: i == 1, Live: i >= 2, Source: "emit test"}
+		if i%2 == 0 { // the replay form and the live form, each asserting every invariant
+			opts.Invariants = invariant.Names()
+		}
 		if i == 3 {
 			opts.LiveFrom = len(events) / 2
 			opts.Before = map[int][]string{

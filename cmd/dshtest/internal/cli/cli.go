@@ -17,7 +17,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -162,34 +161,8 @@ func envMap(env []string) map[string]string {
 	return m
 }
 
-// oneLine makes s safe to print as one line: line breaks are written as
-// \n, tabs as spaces, and every other control character goes through the
-// terminal package's escaper (errors and warnings carry log-derived text);
-// a very long message is shortened in the middle.
-func oneLine(s string) string {
-	const max = 400
-	s = strings.NewReplacer("\n", `\n`, "\t", " ").Replace(s)
-	if !utf8.ValidString(s) {
-		// Name the invalid bytes rather than hide them behind U+FFFD.
-		var b strings.Builder
-		for i := 0; i < len(s); {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				fmt.Fprintf(&b, `\x%02x`, s[i])
-			} else {
-				b.WriteString(s[i : i+size])
-			}
-			i += size
-		}
-		s = b.String()
-	}
-	out := display.EscapeInline(s)
-	if len(out) > max {
-		out = out[:max/2] + " … " + out[len(out)-max/2:]
-		out = strings.ToValidUTF8(out, "")
-	}
-	return out
-}
+// oneLine makes s safe to print as one line (display.OneLine).
+func oneLine(s string) string { return display.OneLine(s) }
 
 // argsUsage wraps a cobra positional-argument validator so that its error is
 // a usage error.

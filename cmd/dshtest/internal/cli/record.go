@@ -31,7 +31,9 @@ default) after an intended change to the renderer or a scenario.
 It renders the suite twice, each time in a scratch copy of scenarios/ and
 fixtures/, and refuses (exit 1, nothing written) when the two renders differ:
 a fixture must be reproducible. It also refuses when a scenario fails for a
-reason other than a changed screen. Otherwise it writes the new fixtures (and
+reason other than a changed screen, and names the checks of an invariants
+step that fails: a reproduction of a bug must not record the bug's screens
+as expected. Otherwise it writes the new fixtures (and
 any archive file a cmp step re-recorded), runs the recorded scenarios once
 more as a check, and lists every fixture as created, changed, unchanged or
 orphaned, with a compact line diff per change. Identical changes across
@@ -44,6 +46,9 @@ Orphans are only known when every scenario ran.
 when anything would change (a created or changed fixture, a changed archive
 file, or with --prune an orphan). Both are allowed under CI. Otherwise record
 refuses to run when CI is set (exit 2): fixtures are read-only in CI.
+
+Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
+seed's bug, as dshtest repro and run do.
 
 To decide on the pending screens a failing run wrote one by one, use
 dshtest review, accept or reject instead.`,
@@ -97,11 +102,24 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		fmt.Fprintf(a.stdout, "record: removed %s left by an interrupted run: %s\n",
 			words.Plural(len(removed), "temporary file"), strings.Join(removed, ", "))
 	}
+	proj, _, err := a.projectionFor()
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(a.stdout, "recording %s (rendering twice) …\n", words.Plural(len(names), "scenario"))
-	r, err := d.Record(names, all)
+	r, err := d.Record(names, all, proj)
+	var inv *suitedir.InvariantsFailed
 	var failed *suitedir.RenderFailed
 	var unstable *suitedir.Unreproducible
 	switch {
+	case errors.As(err, &inv):
+		res := inv.Result
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		var what []string
+		for _, f := range inv.Failures {
+			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
+		}
+		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
 	case errors.As(err, &failed):
 		res := failed.Result
 		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
@@ -109,7 +127,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 			words.Plural(len(failed.Failed), "scenario"), strings.Join(failed.Failed, ", "))
 	case errors.As(err, &unstable):
 		for _, f := range unstable.Files {
-			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", f.File,
+			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", f.Name,
 				indent(suitedir.CompactDiff(string(f.First), string(f.Second)), "    "))
 		}
 		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(unstable.Files))
@@ -167,7 +185,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	}
 	// Check: the recorded scenarios now pass as they are (which also
 	// removes their stale pending files).
-	after, err := d.Check(names, all)
+	after, err := d.Check(names, all, proj)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,16 +16,13 @@ import (
 	"github.com/dshtest/dshtest/load/summary"
 )
 
+// parseSize parses --size (invariant.ParseSize) as a usage error.
 func parseSize(s string) (invariant.Size, error) {
-	w, h, ok := strings.Cut(strings.ToLower(s), "x")
-	if ok {
-		wi, err1 := strconv.Atoi(w)
-		hi, err2 := strconv.Atoi(h)
-		if err1 == nil && err2 == nil && wi >= 1 && wi <= 1000 && hi >= 1 && hi <= 1000 {
-			return invariant.Size{W: wi, H: hi}, nil
-		}
+	sz, err := invariant.ParseSize(s)
+	if err != nil {
+		return sz, usagef("--size %v", err)
 	}
-	return invariant.Size{}, usagef("--size %q: want COLSxROWS with COLS and ROWS from 1 to 1000, e.g. 80x24", s)
+	return sz, nil
 }
 
 type reproFlags struct {
@@ -63,8 +59,10 @@ live: fed the events one by one) and checks the invariants:
 It prints one line per invariant, ok or FAIL with a detail, and exits 0 only
 if every invariant held.
 
---emit writes a scenario that embeds the log and snapshots it at every size,
-ready for "dshtest record"; --scrub anonymises the texts first.
+--emit writes a scenario that embeds the log, asserts every invariant on it
+at every size (the invariants step) and snapshots it there, ready for
+"dshtest record", which refuses it while an invariant fails; --scrub
+anonymises the texts first.
 --minimize INVARIANT shrinks the log while that invariant still fails and
 writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 
@@ -235,11 +233,7 @@ func (a *app) printReport(rep *repro.Report) {
 	fmt.Fprintf(a.stdout, "repro %s: %d events; sizes %s; %s; %s projection\n",
 		esc(rep.File), rep.Events, strings.Join(rep.Sizes, " "), steps, rep.Projection)
 	for _, r := range rep.Invariants {
-		verdict := "ok  "
-		if !r.OK {
-			verdict = "FAIL"
-		}
-		fmt.Fprintf(a.stdout, "%s %-16s %s\n", verdict, r.Name, oneLine(r.Detail))
+		fmt.Fprintln(a.stdout, r.Line())
 	}
 }
 

@@ -53,7 +53,10 @@ and without one nothing is written. A passing snapshot removes its stale
 pending file. It finds the scenario folder from the working directory: the
 nearest folder at or above it that holds scenarios/ and fixtures/ (or
 scenarios/ beside this module's go.mod); --dir names it instead. Exit 1 if
-anything failed.`,
+anything failed.
+
+Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
+seed's bug, as dshtest repro does; an invariants step then fails.`,
 		Example: `  dshtest run
   dshtest run compaction
   dshtest run --shard 2/4 --json
