@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -62,8 +63,8 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	env            map[string]string
-	restore        func() // undoes what a command set for the process (its memory budget)
-	stdinSpool     string // the copy of standard input read as LOG "-", removed at the end
+	restore        func()      // undoes what a command set for the process (its memory budget)
+	stdinLog       *load.Stdin // standard input read as LOG "-"; its spool is removed at the end
 }
 
 // getenv returns the value of key in the invocation's environment.
@@ -87,7 +88,7 @@ func (a *app) warnf(format string, args ...any) {
 // returns the process exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	out := &outWriter{w: stdout}
-	a := &app{stdin: stdin, stdout: out, stderr: stderr, env: envMap(env)}
+	a := &app{stdin: stdin, stdout: out, stderr: stderr, env: envMap(env), stdinLog: load.NewStdin(stdin)}
 	defer startProfiles(a.env, stderr)()
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -98,9 +99,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	if a.restore != nil {
 		a.restore()
 	}
-	if a.stdinSpool != "" {
-		os.Remove(a.stdinSpool)
-	}
+	a.stdinLog.Close()
 	if out.err != nil {
 		fmt.Fprintln(stderr, writeFailed(out.err))
 		return ExitUsage

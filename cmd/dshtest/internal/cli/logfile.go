@@ -50,46 +50,10 @@ var logArgs = argsUsage(func(cmd *cobra.Command, args []string) error {
 	return nil
 })
 
-// stdinArg is the LOG that names standard input.
-const stdinArg = "-"
-
-// spoolStdin copies standard input to a temporary file, once a run, and
-// returns its path; Run removes it. Standard input cannot be read twice,
-// and a log is read more than once: repro's checker reads it again (held,
-// and checked unchanged), history reads it again for its page, and
-// SQLite, zip and Zstandard need random access. A file on disk serves
-// them all and keeps the text out of memory, where the budget (budget.go)
-// would count it; errors still call the log "-" (load.Options.Name).
-func (a *app) spoolStdin() (string, error) {
-	if a.stdinSpool != "" {
-		return a.stdinSpool, nil
-	}
-	refuse := func(err error) (string, error) {
-		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: stdinArg, Seq: -1}, "cannot read standard input: "+err.Error(), err)
-	}
-	tmp, err := os.CreateTemp("", "dshtest-stdin-*")
-	if err != nil {
-		return refuse(err)
-	}
-	a.stdinSpool = tmp.Name()
-	in := a.stdin
-	if in == nil {
-		in = eofReader{}
-	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return refuse(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return refuse(err)
-	}
-	return a.stdinSpool, nil
-}
-
 // keys is what view reads its keys from: standard input, unless the log
 // is read from it (LOG "-"); then the terminal, as a pager reads it.
 func (a *app) keys(args []string) (io.Reader, func(), error) {
-	if len(args) == 0 || args[0] != stdinArg {
+	if len(args) == 0 || args[0] != load.StdinName {
 		return a.stdin, func() {}, nil
 	}
 	tty, err := os.Open("/dev/tty")
@@ -121,14 +85,11 @@ func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bo
 	var err error
 	if len(args) > 0 {
 		opts.Read.Session = f.session
-		path := args[0]
-		if path == stdinArg {
-			if path, err = a.spoolStdin(); err != nil {
-				return nil, err
-			}
-			opts.Name = stdinArg
+		if args[0] == load.StdinName {
+			lf, err = a.stdinLog.Open(opts)
+		} else {
+			lf, err = load.Open(args[0], opts)
 		}
-		lf, err = load.Open(path, opts)
 	} else {
 		home, _ := os.UserHomeDir()
 		dir, derr := store.Dir(f.store, a.getenv, home)
@@ -205,7 +166,3 @@ func (a *app) inputErr(err error, f *logFlags) error {
 	}
 	return e
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
