@@ -84,6 +84,13 @@ func (a *app) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "dshtest: warning: %s\n", oneLine(fmt.Sprintf(format, args...)))
 }
 
+// printWarnings prints what the reader warned of.
+func (a *app) printWarnings(lg *load.Log) {
+	for _, w := range lg.Warnings {
+		a.warnf("%s", w)
+	}
+}
+
 // Run runs dshtest with args (the arguments after the program name) and
 // returns the process exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {

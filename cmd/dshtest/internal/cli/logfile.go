@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -49,19 +48,6 @@ var logArgs = argsUsage(func(cmd *cobra.Command, args []string) error {
 	}
 	return nil
 })
-
-// keys is what view reads its keys from: standard input, unless the log
-// is read from it (LOG "-"); then the terminal, as a pager reads it.
-func (a *app) keys(args []string) (io.Reader, func(), error) {
-	if len(args) == 0 || args[0] != load.StdinName {
-		return a.stdin, func() {}, nil
-	}
-	tty, err := os.Open("/dev/tty")
-	if err != nil {
-		return nil, nil, usagef("the log is read from standard input, so the keys are read from /dev/tty, which cannot be opened: %v", err)
-	}
-	return tty, func() { tty.Close() }, nil
-}
 
 // logName is what messages call the log before it is read.
 func logName(args []string, f *logFlags) string {
@@ -129,13 +115,6 @@ func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) 
 		a.printWarnings(lg)
 	}
 	return lg, a.inputErr(err, f)
-}
-
-// printWarnings prints what the reader warned of.
-func (a *app) printWarnings(lg *load.Log) {
-	for _, w := range lg.Warnings {
-		a.warnf("%s", w)
-	}
 }
 
 // lineLimit is the refusal of a line over --max-line-bytes, with how to
