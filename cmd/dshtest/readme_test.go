@@ -12,9 +12,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dshtest/dshtest/cmd/dshtest/internal/cli"
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/review"
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/screen"
+	"github.com/dshtest/dshtest/terminal/review"
 )
 
 // TestREADMEWalkthrough runs the commands of the README's walkthrough (from

@@ -1,7 +1,7 @@
 // Package suitedir is a scenario folder on disk: its layout (scenarios/
-// beside fixtures/), the index of its snapshot steps, its pending screens
-// and the decisions on them (accept, reject), and record's renders in
-// scratch copies of it.
+// beside fixtures/), the files of a new suite (Init), the index of its
+// snapshot steps, its pending screens and the decisions on them (accept,
+// reject), and record's renders in scratch copies of it.
 //
 // The harness runs a suite given its two directories; this package is
 // where a folder's layout is known, so that a command names the files the

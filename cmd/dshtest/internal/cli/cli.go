@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -61,8 +62,8 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	env            map[string]string
-	restore        func() // undoes what a command set for the process (its memory budget)
-	stdinSpool     string // the copy of standard input read as LOG "-", removed at the end
+	restore        func()      // undoes what a command set for the process (its memory budget)
+	stdinLog       *load.Stdin // standard input read as LOG "-"; its spool is removed at the end
 }
 
 // getenv returns the value of key in the invocation's environment.
@@ -82,11 +83,18 @@ func (a *app) warnf(format string, args ...any) {
 	fmt.Fprintf(a.stderr, "dshtest: warning: %s\n", oneLine(fmt.Sprintf(format, args...)))
 }
 
+// printWarnings prints what the reader warned of.
+func (a *app) printWarnings(lg *load.Log) {
+	for _, w := range lg.Warnings {
+		a.warnf("%s", w)
+	}
+}
+
 // Run runs dshtest with args (the arguments after the program name) and
 // returns the process exit code.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string) int {
 	out := &outWriter{w: stdout}
-	a := &app{stdin: stdin, stdout: out, stderr: stderr, env: envMap(env)}
+	a := &app{stdin: stdin, stdout: out, stderr: stderr, env: envMap(env), stdinLog: load.NewStdin(stdin)}
 	defer startProfiles(a.env, stderr)()
 	root := a.rootCommand()
 	root.SetArgs(args)
@@ -97,9 +105,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	if a.restore != nil {
 		a.restore()
 	}
-	if a.stdinSpool != "" {
-		os.Remove(a.stdinSpool)
-	}
+	a.stdinLog.Close()
 	if out.err != nil {
 		fmt.Fprintln(stderr, writeFailed(out.err))
 		return ExitUsage

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dshtest/dshtest/harness/suitedir"
 )
 
 // TestInitWorkflow: the workflow init writes is valid YAML, a GitHub
@@ -17,7 +19,7 @@ import (
 func TestInitWorkflow(t *testing.T) {
 	root := (&app{}).rootCommand()
 	for _, shards := range []int{1, 3} {
-		b, err := workflowFile(shards, "latest")
+		b, err := suitedir.Workflow(shards, "latest")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 
@@ -53,55 +52,6 @@ var logArgs = argsUsage(func(cmd *cobra.Command, args []string) error {
 	return nil
 })
 
-// stdinArg is the LOG that names standard input.
-const stdinArg = "-"
-
-// spoolStdin copies standard input to a temporary file, once a run, and
-// returns its path; Run removes it. Standard input cannot be read twice,
-// and a log is read more than once: repro's checker reads it again (held,
-// and checked unchanged), history reads it again for its page, and
-// SQLite, zip and Zstandard need random access. A file on disk serves
-// them all and keeps the text out of memory, where the budget (budget.go)
-// would count it; errors still call the log "-" (load.Options.Name).
-func (a *app) spoolStdin() (string, error) {
-	if a.stdinSpool != "" {
-		return a.stdinSpool, nil
-	}
-	refuse := func(err error) (string, error) {
-		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: stdinArg, Seq: -1}, "cannot read standard input: "+err.Error(), err)
-	}
-	tmp, err := os.CreateTemp("", "dshtest-stdin-*")
-	if err != nil {
-		return refuse(err)
-	}
-	a.stdinSpool = tmp.Name()
-	in := a.stdin
-	if in == nil {
-		in = eofReader{}
-	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return refuse(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return refuse(err)
-	}
-	return a.stdinSpool, nil
-}
-
-// keys is what view reads its keys from: standard input, unless the log
-// is read from it (LOG "-"); then the terminal, as a pager reads it.
-func (a *app) keys(args []string) (io.Reader, func(), error) {
-	if len(args) == 0 || args[0] != stdinArg {
-		return a.stdin, func() {}, nil
-	}
-	tty, err := os.Open("/dev/tty")
-	if err != nil {
-		return nil, nil, usagef("the log is read from standard input, so the keys are read from /dev/tty, which cannot be opened: %v", err)
-	}
-	return tty, func() { tty.Close() }, nil
-}
-
 // logName is what messages call the log before it is read.
 func logName(args []string, f *logFlags) string {
 	if len(args) > 0 {
@@ -127,14 +77,11 @@ func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bo
 	var err error
 	if len(args) > 0 {
 		opts.Read.Session = f.session
-		path := args[0]
-		if path == stdinArg {
-			if path, err = a.spoolStdin(); err != nil {
-				return nil, err
-			}
-			opts.Name = stdinArg
+		if args[0] == load.StdinName {
+			lf, err = a.stdinLog.Open(opts)
+		} else {
+			lf, err = load.Open(args[0], opts)
 		}
-		lf, err = load.Open(path, opts)
 	} else {
 		home, _ := os.UserHomeDir()
 		dir, derr := store.Dir(f.store, a.getenv, home)
@@ -176,13 +123,6 @@ func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) 
 	return lg, a.inputErr(err, f)
 }
 
-// printWarnings prints what the reader warned of.
-func (a *app) printWarnings(lg *load.Log) {
-	for _, w := range lg.Warnings {
-		a.warnf("%s", w)
-	}
-}
-
 // lineLimit is the refusal of a line over --max-line-bytes, or of a text
 // over --max-text-bytes, with how to raise the limit after it. Like every
 // refusal of a log it exits with ExitUsage.
@@ -215,7 +155,3 @@ func (a *app) inputErr(err error, f *logFlags) error {
 	}
 	return e
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }

@@ -11,13 +11,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/viewer"
 	"github.com/dshtest/dshtest/transcript"
 )
 

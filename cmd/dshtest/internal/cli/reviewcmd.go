@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/review"
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/harness/suitedir"
+	"github.com/dshtest/dshtest/terminal/review"
+	"github.com/dshtest/dshtest/terminal/viewer"
 )
 
 // decider carries out review's decisions as accept and reject do.

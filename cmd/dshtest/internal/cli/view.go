@@ -3,10 +3,10 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/viewer"
 	"github.com/dshtest/dshtest/transcript"
 )
 

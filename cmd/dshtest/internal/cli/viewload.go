@@ -3,17 +3,19 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"runtime"
 	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/viewer"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -204,4 +206,17 @@ func readingStatus(read, size int64) string {
 		return "reading"
 	}
 	return fmt.Sprintf("reading %d%%", min(read*100/size, 99))
+}
+
+// keys is what view reads its keys from: standard input, unless the log
+// is read from it (LOG "-"); then the terminal, as a pager reads it.
+func (a *app) keys(args []string) (io.Reader, func(), error) {
+	if len(args) == 0 || args[0] != load.StdinName {
+		return a.stdin, func() {}, nil
+	}
+	tty, err := os.Open("/dev/tty")
+	if err != nil {
+		return nil, nil, usagef("the log is read from standard input, so the keys are read from /dev/tty, which cannot be opened: %v", err)
+	}
+	return tty, func() { tty.Close() }, nil
 }

@@ -12,11 +12,11 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/internal/testkit/hostile"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/surface"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/viewer"
 )
 
 // recorder keeps every frame a model draws.
@@ -46,7 +46,7 @@ func (r *recorder) View() tea.View {
 // aside, nothing of the log's controls, BiDi or tag characters is drawn,
 // in the title row or anywhere else.
 func TestViewHostile(t *testing.T) {
-	in, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl"))
+	in, err := os.ReadFile(filepath.Join("..", "..", "sessionlog", "testdata", "example-session.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,11 +16,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"github.com/dshtest/dshtest/cmd/dshtest/internal/viewer"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/viewer"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -32,7 +32,7 @@ var programOptions = teatest.WithProgramOptions(
 
 func exampleLog(t *testing.T) []sessionlog.Event {
 	t.Helper()
-	path := filepath.Join("..", "..", "..", "..", "sessionlog", "testdata", "example-session.jsonl")
+	path := filepath.Join("..", "..", "sessionlog", "testdata", "example-session.jsonl")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,186 @@
+package suitedir
+
+import (
+	"bytes"
+	_ "embed" // the files Init writes
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/template"
+
+	"github.com/dshtest/dshtest/internal/ground/safefile"
+	"github.com/dshtest/dshtest/terminal/display"
+)
+
+// The files of a new suite. The example's fixture is not among them: the
+// caller records it, as dshtest record would, so it is always this
+// renderer's.
+var (
+	//go:embed initfiles/example.txtar
+	initExample []byte
+	//go:embed initfiles/dshtest.yml
+	initWorkflow string
+)
+
+// IgnoreLine is the line of .gitignore that keeps pending screens out of
+// a commit.
+const IgnoreLine = "*.screen.new"
+
+// workflowPath is where Init writes the CI workflow.
+var workflowPath = filepath.Join(".github", "workflows", "dshtest.yml")
+
+// InitOptions say how Init makes a suite.
+type InitOptions struct {
+	// Shards is the number of CI runners the workflow spreads the suite
+	// over (run --shard i/N), 1 or more.
+	Shards int
+	// Version is the dshtest version the workflow installs.
+	Version string
+}
+
+// Made is a file Init wrote.
+type Made struct {
+	Path string // slash-separated, in the suite's folder
+	How  string // "created" or "updated"
+	Note string // what to add after the path, as " (3 shards)"; may be empty
+}
+
+// Scaffold is what Init wrote of a new suite.
+type Scaffold struct {
+	// Made are the files written, in order.
+	Made    []Made
+	dir     string
+	created []string // the files Init made, relative to dir
+}
+
+// ExistsError is Init's refusal of a folder that has one of a new suite's
+// files: it writes nothing.
+type ExistsError struct {
+	Dir   string
+	Paths []string // slash-separated, in the suite's folder
+}
+
+func (e *ExistsError) Error() string {
+	return strings.Join(e.Paths, ", ") + " already in " + display.EscapeInline(e.Dir) + "; nothing written"
+}
+
+// Init makes a scenario suite in dir (made if missing): an example
+// scenario, a CI workflow, and .gitignore with IgnoreLine (added to one
+// that exists). It never overwrites a file: if the scenario, its fixture
+// or the workflow exists, it writes nothing and returns an *ExistsError.
+// On a failure to write, the Scaffold says what was written by then.
+func Init(dir string, opts InitOptions) (*Scaffold, error) {
+	workflow, err := Workflow(opts.Shards, opts.Version)
+	if err != nil {
+		return nil, err
+	}
+	files := []struct {
+		rel  string
+		data []byte
+		note string
+	}{
+		{filepath.Join(scenariosName, "example.txtar"), initExample, ""},
+		{workflowPath, workflow, ""},
+	}
+	if opts.Shards > 1 {
+		files[1].note = " (" + strconv.Itoa(opts.Shards) + " shards)"
+	}
+	// Nothing is written unless every file is new.
+	var exist []string
+	for _, rel := range []string{files[0].rel, filepath.Join(fixturesName, "example.screen"), files[1].rel} {
+		if _, err := os.Lstat(filepath.Join(dir, rel)); err == nil {
+			exist = append(exist, filepath.ToSlash(rel))
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if len(exist) > 0 {
+		return nil, &ExistsError{Dir: dir, Paths: exist}
+	}
+	s := &Scaffold{dir: dir}
+	ignorePath := filepath.Join(dir, ".gitignore")
+	ignore, how, err := gitignore(ignorePath)
+	if err != nil {
+		return s, err
+	}
+	for _, d := range []string{scenariosName, fixturesName, filepath.Dir(workflowPath)} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return s, err
+		}
+	}
+	for _, f := range files {
+		if err := safefile.WriteFile(filepath.Join(dir, f.rel), f.data, safefile.Options{}); err != nil {
+			return s, err
+		}
+		s.created = append(s.created, f.rel)
+		s.Made = append(s.Made, Made{Path: filepath.ToSlash(f.rel), How: "created", Note: f.note})
+	}
+	if ignore != nil {
+		// Force: an existing .gitignore is replaced by itself plus the line.
+		if err := safefile.WriteFile(ignorePath, ignore, safefile.Options{Force: true}); err != nil {
+			return s, err
+		}
+		s.Made = append(s.Made, Made{Path: ".gitignore", How: how, Note: " (" + IgnoreLine + ")"})
+	}
+	return s, nil
+}
+
+// Remove removes the scenario and the workflow Init made, leaving no
+// suite that fails, so that Init can run again once the cause is fixed.
+// A .gitignore is left: it may be the user's.
+func (s *Scaffold) Remove() {
+	for _, rel := range s.created {
+		os.Remove(filepath.Join(s.dir, rel))
+	}
+}
+
+// gitignore is the .gitignore at path with IgnoreLine in it, and what
+// Init did ("created" or "updated"); nil when it has the line already.
+func gitignore(path string) ([]byte, string, error) {
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return []byte("# pending screens that dshtest run writes beside their fixtures\n" + IgnoreLine + "\n"), "created", nil
+	case err != nil:
+		return nil, "", err
+	}
+	for _, l := range strings.Split(string(old), "\n") {
+		if strings.TrimSpace(l) == IgnoreLine {
+			return nil, "", nil
+		}
+	}
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		old = append(old, '\n')
+	}
+	return append(old, IgnoreLine+"\n"...), "updated", nil
+}
+
+// Workflow is the GitHub Actions workflow Init writes for a suite run on
+// shards runners, installing dshtest at version.
+func Workflow(shards int, version string) ([]byte, error) {
+	t, err := template.New("workflow").Delims("[[", "]]").Parse(initWorkflow)
+	if err != nil {
+		return nil, err
+	}
+	matrix := make([]string, shards)
+	for i := range matrix {
+		matrix[i] = strconv.Itoa(i + 1)
+	}
+	data := struct {
+		Sharded         bool
+		Shards          int
+		Matrix          string
+		Suffix, Version string
+	}{Sharded: shards > 1, Shards: shards, Matrix: "[" + strings.Join(matrix, ", ") + "]", Version: version}
+	if data.Sharded {
+		data.Suffix = "-${{ matrix.shard }}"
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,79 @@
+package suitedir_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/dshtest/dshtest/harness/suitedir"
+)
+
+// TestInit: Init writes the scenario, the workflow and .gitignore (made,
+// added to, or left when it has the line), refuses a folder that has one
+// of its files with nothing written, and Remove takes back what it made
+// but a .gitignore.
+func TestInit(t *testing.T) {
+	made := func(ignore string, shards string) []suitedir.Made {
+		m := []suitedir.Made{{"scenarios/example.txtar", "created", ""}, {".github/workflows/dshtest.yml", "created", shards}}
+		if ignore != "" {
+			m = append(m, suitedir.Made{Path: ".gitignore", How: ignore, Note: " (*.screen.new)"})
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name   string
+		have   map[string]string // files already in the folder
+		shards int
+		made   []suitedir.Made
+		ignore string // .gitignore after
+		exists []string
+	}{
+		{"empty", nil, 1, made("created", ""), "# pending screens that dshtest run writes beside their fixtures\n*.screen.new\n", nil},
+		{"a .gitignore", map[string]string{".gitignore": "node_modules"}, 3, made("updated", " (3 shards)"), "node_modules\n*.screen.new\n", nil},
+		{"a .gitignore with the line", map[string]string{".gitignore": "*.screen.new\n"}, 1, made("", ""), "*.screen.new\n", nil},
+		{"a suite", map[string]string{"fixtures/example.screen": "x", ".github/workflows/dshtest.yml": "ours"}, 1, nil, "",
+			[]string{"fixtures/example.screen", ".github/workflows/dshtest.yml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "suite")
+			for rel, data := range tc.have {
+				p := filepath.Join(dir, rel)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := suitedir.Init(dir, suitedir.InitOptions{Shards: tc.shards, Version: "latest"})
+			if tc.exists != nil {
+				var ee *suitedir.ExistsError
+				if !errors.As(err, &ee) || !reflect.DeepEqual(ee.Paths, tc.exists) || s != nil {
+					t.Fatalf("err %v, want the refusal of %v", err, tc.exists)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "scenarios")); err == nil {
+					t.Error("scenarios/ was written")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(s.Made, tc.made) {
+				t.Errorf("made %v, want %v", s.Made, tc.made)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); string(b) != tc.ignore {
+				t.Errorf(".gitignore %q, want %q", b, tc.ignore)
+			}
+			s.Remove()
+			for _, m := range tc.made {
+				_, err := os.Stat(filepath.Join(dir, m.Path))
+				if gone := errors.Is(err, os.ErrNotExist); gone != (m.Path != ".gitignore") {
+					t.Errorf("after Remove, %s gone: %v", m.Path, gone)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,75 @@
+package load_test
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/dshtest/dshtest/load"
+)
+
+// TestStdin: standard input is read once, into a spool every Open reads
+// again; refusals call the log "-", and Close removes the spool.
+func TestStdin(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()) // count only this test's spools
+	for _, tc := range []struct {
+		name string
+		in   func() *load.Stdin
+		want string // each Open's error
+	}{
+		{"log", func() *load.Stdin { return load.NewStdin(strings.NewReader(head + "\n")) }, ""},
+		{"bad log", func() *load.Stdin { return load.NewStdin(strings.NewReader(badReplace)) },
+			"-:3: surface replace: start seq 5 not found in surface (seq 2)"},
+		{"read fails", func() *load.Stdin { return load.NewStdin(iotest.ErrReader(errors.New("boom"))) },
+			"-: cannot read standard input: boom"},
+		{"nil reads as empty", func() *load.Stdin { return load.NewStdin(nil) }, "-:1: empty log: no events"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.in()
+			for i := range 2 { // the second Open reads the spool, not the drained input
+				f, err := s.Open(load.Options{})
+				if err == nil {
+					_, err = f.Collect(true)
+					f.Close()
+				}
+				if got := errText(err); got != tc.want {
+					t.Fatalf("open %d: %q, want %q", i+1, got, tc.want)
+				}
+				if tc.name == "read fails" {
+					break // a failed copy is not read again
+				}
+			}
+			spools := spoolsOf(t)
+			must(t, s.Close())
+			if left := spoolsOf(t); len(left) != len(spools)-1 {
+				t.Errorf("spools %v after Close, %v before", left, spools)
+			}
+		})
+	}
+	if err := load.NewStdin(strings.NewReader("")).Close(); err != nil {
+		t.Errorf("Close of an unread Stdin: %v", err)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// spoolsOf lists the spools in the temporary directory.
+func spoolsOf(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir(os.TempDir())
+	must(t, err)
+	var names []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "dshtest-stdin-") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
