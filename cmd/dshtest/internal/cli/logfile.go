@@ -56,37 +56,23 @@ var logArgs = argsUsage(func(cmd *cobra.Command, args []string) error {
 // stdinArg is the LOG that names standard input.
 const stdinArg = "-"
 
-// spoolStdin copies standard input to a temporary file, once a run, and
-// returns its path; Run removes it. Standard input cannot be read twice,
-// and a log is read more than once: repro's checker reads it again (held,
-// and checked unchanged), history reads it again for its page, and
-// SQLite, zip and Zstandard need random access. A file on disk serves
-// them all and keeps the text out of memory, where the budget (budget.go)
-// would count it; errors still call the log "-" (load.Options.Name).
-func (a *app) spoolStdin() (string, error) {
+// spoolStdin copies standard input to a temporary file (load.Spool: no
+// longer than --max-text-bytes), once a run, and returns its path; Run
+// removes it. Errors still call the log "-" (load.Options.Name).
+func (a *app) spoolStdin(opts reader.Options) (string, error) {
 	if a.stdinSpool != "" {
 		return a.stdinSpool, nil
 	}
-	refuse := func(err error) (string, error) {
-		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: stdinArg, Seq: -1}, "cannot read standard input: "+err.Error(), err)
-	}
-	tmp, err := os.CreateTemp("", "dshtest-stdin-*")
-	if err != nil {
-		return refuse(err)
-	}
-	a.stdinSpool = tmp.Name()
 	in := a.stdin
 	if in == nil {
 		in = eofReader{}
 	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return refuse(err)
+	path, err := load.Spool(in, stdinArg, opts)
+	if err != nil {
+		return "", err
 	}
-	if err := tmp.Close(); err != nil {
-		return refuse(err)
-	}
-	return a.stdinSpool, nil
+	a.stdinSpool = path
+	return path, nil
 }
 
 // keys is what view reads its keys from: standard input, unless the log
@@ -129,8 +115,8 @@ func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bo
 		opts.Read.Session = f.session
 		path := args[0]
 		if path == stdinArg {
-			if path, err = a.spoolStdin(); err != nil {
-				return nil, err
+			if path, err = a.spoolStdin(opts.Read); err != nil {
+				return nil, a.inputErr(err, f)
 			}
 			opts.Name = stdinArg
 		}
