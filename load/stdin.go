@@ -3,8 +3,6 @@ package load
 import (
 	"io"
 	"os"
-
-	"github.com/dshtest/dshtest/sessionlog"
 )
 
 // StdinName is the LOG that names standard input, and what refusals of
@@ -29,7 +27,7 @@ func NewStdin(r io.Reader) *Stdin { return &Stdin{r: r} }
 // Open opens the log standard input holds, named StdinName, copying it
 // to the spool on the first call; later calls open the spool again.
 func (s *Stdin) Open(opts Options) (*File, error) {
-	path, err := s.spool()
+	path, err := s.spool(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -37,32 +35,22 @@ func (s *Stdin) Open(opts Options) (*File, error) {
 	return Open(path, opts)
 }
 
-// spool copies standard input to a temporary file once and returns its
-// path.
-func (s *Stdin) spool() (string, error) {
+// spool copies standard input to a temporary file once (Spool: no longer
+// than the text cap) and returns its path.
+func (s *Stdin) spool(opts Options) (string, error) {
 	if s.path != "" {
 		return s.path, nil
 	}
-	refuse := func(err error) (string, error) {
-		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: StdinName, Seq: -1}, "cannot read standard input: "+err.Error(), err)
-	}
-	tmp, err := os.CreateTemp("", "dshtest-stdin-*")
-	if err != nil {
-		return refuse(err)
-	}
-	s.path = tmp.Name()
 	in := s.r
 	if in == nil {
 		in = eofReader{}
 	}
-	if _, err := io.Copy(tmp, in); err != nil {
-		tmp.Close()
-		return refuse(err)
+	path, err := Spool(in, StdinName, opts.Read)
+	if err != nil {
+		return "", err
 	}
-	if err := tmp.Close(); err != nil {
-		return refuse(err)
-	}
-	return s.path, nil
+	s.path = path
+	return path, nil
 }
 
 // Close removes the spool, if standard input was read.

@@ -67,8 +67,7 @@ func (s *scanner) readSlice() ([]byte, error) {
 	b, err := s.br.ReadSlice('\n')
 	s.text += int64(len(b))
 	if s.text > s.maxText {
-		return nil, refuse(sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1},
-			fmt.Sprintf("the log's text is longer than the %d-byte text limit", s.maxText), sessionlog.ErrTextTooLong)
+		return nil, TextTooLong(sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1}, s.maxText)
 	}
 	return b, err
 }

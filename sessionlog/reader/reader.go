@@ -93,7 +93,10 @@ type Stream struct {
 	opts Options
 	lg   *container.Log // nil for a header-less log
 	bare *jsonl.Decoder // a header-less log
-	file *os.File
+	// bareCap is the text cap under bare: a read past it is the
+	// container's refusal, not a read error.
+	bareCap *container.TextCap
+	file    *os.File
 
 	dec      *jsonl.LineDecoder
 	up       *upgrade.Upgrader
@@ -164,8 +167,7 @@ func Open(path string, opts Options) (*Stream, error) {
 				return nil, inputErr(path, err)
 			}
 			s.file = f
-			s.bare = jsonl.NewDecoder(f, path)
-			s.bare.SetMaxLineBytes(opts.MaxLineBytes)
+			s.openBare(f, path, copts)
 			return s, nil
 		}
 		if skip > 0 {
@@ -231,8 +233,7 @@ func (s *Stream) fromReader(r io.Reader, name string, copts container.Options) e
 	}
 	peek, _ := br.Peek(4096)
 	if !startsContainer(peek) {
-		s.bare = jsonl.NewDecoder(br, name)
-		s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
+		s.openBare(br, name, copts)
 		return nil
 	}
 	lg, err := container.OpenReader(br, name, copts)
@@ -242,6 +243,14 @@ func (s *Stream) fromReader(r io.Reader, name string, copts container.Options) e
 	s.lg = lg
 	s.dec = jsonl.NewLineDecoder(lg.Name())
 	return nil
+}
+
+// openBare sets s to read a header-less log from r, under the container's
+// text cap as every form is.
+func (s *Stream) openBare(r io.Reader, name string, copts container.Options) {
+	s.bareCap = container.NewTextCap(r, copts.TextLimit())
+	s.bare = jsonl.NewDecoder(s.bareCap, name)
+	s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
 }
 
 // hasHeader reports whether a regular file is one of upstream's containers
@@ -439,6 +448,10 @@ func (s *Stream) nextBare() bool {
 	}
 	if err != nil {
 		s.done = true
+		if s.bareCap.Over() {
+			s.err = container.TextTooLong(sessionlog.Pos{Path: s.name, Line: s.bare.Line(), Seq: -1}, s.bareCap.Limit())
+			return false
+		}
 		var de *sessionlog.Error
 		if !errors.As(err, &de) {
 			s.err = sessionlog.Refuse(sessionlog.LayerDecode, sessionlog.Pos{Path: s.name, Line: s.bare.Line(), Seq: -1}, err.Error(), err)

@@ -356,7 +356,7 @@ func (r *sqliteRows) Next() bool {
 	}
 	if r.text += int64(len(line)) + 1; r.text > r.maxText {
 		r.done = true
-		r.err = refuse(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, fmt.Sprintf("the log's text is longer than the %d-byte text limit", r.maxText), sessionlog.ErrTextTooLong)
+		r.err = container.TextTooLong(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, r.maxText)
 		return false
 	}
 	r.expected += n
