@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/load"
+	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal/display"
 )
 
@@ -45,6 +46,22 @@ func failf(format string, args ...any) error {
 func usagef(format string, args ...any) error {
 	return &exitError{code: ExitUsage, err: fmt.Errorf(format, args...), usage: true}
 }
+
+// lineLimit is the refusal of a line over --max-line-bytes, or of a text
+// over --max-text-bytes, with how to raise the limit after it. Like every
+// refusal of a log it exits with ExitUsage.
+type lineLimit struct {
+	err   *sessionlog.Error
+	flag  string
+	limit int64
+	what  string
+}
+
+func (e *lineLimit) Error() string {
+	return fmt.Sprintf("%v; --%s %d is the limit; raise it to read the %s", e.err, e.flag, e.limit, e.what)
+}
+
+func (e *lineLimit) Unwrap() error { return e.err }
 
 // exitError carries an exit code. Errors of any other type exit with
 // ExitUsage: they are bad input or an environment the command cannot work in.

@@ -123,22 +123,6 @@ func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) 
 	return lg, a.inputErr(err, f)
 }
 
-// lineLimit is the refusal of a line over --max-line-bytes, or of a text
-// over --max-text-bytes, with how to raise the limit after it. Like every
-// refusal of a log it exits with ExitUsage.
-type lineLimit struct {
-	err   *sessionlog.Error
-	flag  string
-	limit int64
-	what  string
-}
-
-func (e *lineLimit) Error() string {
-	return fmt.Sprintf("%v; --%s %d is the limit; raise it to read the %s", e.err, e.flag, e.limit, e.what)
-}
-
-func (e *lineLimit) Unwrap() error { return e.err }
-
 // inputErr is the refusal a command reports for a log it cannot read: the
 // *sessionlog.Error, with the --max-line-bytes hint for a line over it.
 func (a *app) inputErr(err error, f *logFlags) error {
