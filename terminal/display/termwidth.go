@@ -175,3 +175,13 @@ func TextWidth(s string) int {
 	}
 	return w
 }
+
+// Cut shortens a line that may hold escape sequences to at most w cells,
+// ending a cut line with "…": the status and help rows of the full-screen
+// programs (view, review), which never wrap.
+func Cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, w, "…")
+}

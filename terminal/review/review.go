@@ -22,6 +22,7 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/screen/picture"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // Item is one pending screen.
@@ -355,17 +356,17 @@ func (m *Model) Screen() []string {
 		head = fmt.Sprintf("review %d/%d · fixtures/%s.screen (%s) · %s · %s · %s",
 			m.cur+1, len(m.items), it.Name, it.Scenario, section, changed, m.decisions[m.cur])
 	}
-	rows := []string{cut(head, m.width)}
+	rows := []string{display.Cut(head, m.width)}
 	body := m.body()
 	for i := m.top; i < m.top+m.bodyHeight(); i++ {
 		if i < len(body) {
-			rows = append(rows, cut(body[i], m.width))
+			rows = append(rows, display.Cut(body[i], m.width))
 		} else {
 			rows = append(rows, "")
 		}
 	}
-	rows = append(rows, cut(m.status, m.width))
-	rows = append(rows, cut("a accept · r reject · s skip · A/R/S all remaining · d document · n/p next/prev · ↑↓ scroll · q quit", m.width))
+	rows = append(rows, display.Cut(m.status, m.width))
+	rows = append(rows, display.Cut("a accept · r reject · s skip · A/R/S all remaining · d document · n/p next/prev · ↑↓ scroll · q quit", m.width))
 	return rows[:min(len(rows), m.height)]
 }
 
@@ -374,13 +375,6 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(strings.Join(m.Screen(), "\n"))
 	v.AltScreen = true
 	return v
-}
-
-func cut(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	return ansi.Truncate(s, w, "…")
 }
 
 // oneLine makes an error message one safe line.

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dshtest/dshtest/terminal/display"
 )
@@ -158,11 +157,11 @@ func (p *Pager) Screen() []string {
 	if p.height <= 0 {
 		return nil
 	}
-	rows := []string{cut(p.title, p.width)}
+	rows := []string{display.Cut(p.title, p.width)}
 	h := p.window()
 	for i := p.top; i < p.top+h; i++ {
 		if i < len(p.lines) {
-			rows = append(rows, cut(p.lines[i], p.width))
+			rows = append(rows, display.Cut(p.lines[i], p.width))
 		} else {
 			rows = append(rows, "~")
 		}
@@ -172,7 +171,7 @@ func (p *Pager) Screen() []string {
 	if len(p.lines) > 0 {
 		status = "lines " + strconv.Itoa(p.top+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(p.lines)) + " · " + status
 	}
-	rows = append(rows, cut(status, p.width))
+	rows = append(rows, display.Cut(status, p.width))
 	return rows[:min(len(rows), p.height)]
 }
 
@@ -181,12 +180,4 @@ func (p *Pager) View() tea.View {
 	v := tea.NewView(strings.Join(p.Screen(), "\n"))
 	v.AltScreen = true
 	return v
-}
-
-// cut shortens a line to at most w cells.
-func cut(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	return ansi.Truncate(s, w, "…")
 }
