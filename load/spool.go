@@ -18,6 +18,13 @@ import (
 // a longer stream is refused with the text limit named, as every form is,
 // and no file is left on any error. name is what refusals call the log.
 func Spool(r io.Reader, name string, opts reader.Options) (string, error) {
+	return spool(r, name, opts, func(string) {})
+}
+
+// spool is Spool, telling made the temporary file's path as soon as the
+// file exists, so that a Stdin closed meanwhile (an interrupt) removes a
+// copy still in progress.
+func spool(r io.Reader, name string, opts reader.Options, made func(path string)) (string, error) {
 	refuse := func(err error) (string, error) {
 		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: name, Seq: -1}, "cannot read standard input: "+err.Error(), err)
 	}
@@ -25,6 +32,7 @@ func Spool(r io.Reader, name string, opts reader.Options) (string, error) {
 	if err != nil {
 		return refuse(err)
 	}
+	made(tmp.Name())
 	drop := func() { tmp.Close(); os.Remove(tmp.Name()) }
 	c := container.NewTextCap(r, container.Options{MaxText: opts.MaxTextBytes}.TextLimit())
 	if _, err := io.Copy(tmp, c); err != nil {

@@ -3,6 +3,7 @@ package load
 import (
 	"io"
 	"os"
+	"sync"
 )
 
 // StdinName is the LOG that names standard input, and what refusals of
@@ -16,9 +17,14 @@ const StdinName = "-"
 // reads it again for its page, and SQLite, zip and Zstandard need random
 // access. A file on disk serves them all and keeps the text out of
 // memory, where a Budget would count it; refusals still call the log "-".
+//
+// Close may be called from another goroutine while the copy runs (an
+// interrupt handler): it removes the copy in progress too.
 type Stdin struct {
 	r    io.Reader // nil reads as empty
-	path string    // the spool, once made
+	mu   sync.Mutex
+	path string // the spool, from the moment the file exists
+	done bool   // the copy is complete
 }
 
 // NewStdin returns the standard input r holds, not yet read.
@@ -38,27 +44,45 @@ func (s *Stdin) Open(opts Options) (*File, error) {
 // spool copies standard input to a temporary file once (Spool: no longer
 // than the text cap) and returns its path.
 func (s *Stdin) spool(opts Options) (string, error) {
-	if s.path != "" {
+	s.mu.Lock()
+	if s.done {
+		defer s.mu.Unlock()
 		return s.path, nil
 	}
+	s.mu.Unlock()
 	in := s.r
 	if in == nil {
 		in = eofReader{}
 	}
-	path, err := Spool(in, StdinName, opts.Read)
+	path, err := spool(in, StdinName, opts.Read, func(p string) {
+		s.mu.Lock()
+		s.path = p
+		s.mu.Unlock()
+	})
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if err != nil {
+		s.path = "" // spool removed it
 		return "", err
 	}
-	s.path = path
+	s.path, s.done = path, true
 	return path, nil
 }
 
-// Close removes the spool, if standard input was read.
+// Close removes the spool, or the copy in progress, if standard input
+// was read.
 func (s *Stdin) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.path == "" {
 		return nil
 	}
-	return os.Remove(s.path)
+	err := os.Remove(s.path)
+	s.path = ""
+	if os.IsNotExist(err) {
+		return nil
+	}
+	return err
 }
 
 type eofReader struct{}

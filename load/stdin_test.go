@@ -2,6 +2,7 @@ package load_test
 
 import (
 	"errors"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -79,4 +80,38 @@ func spoolsOf(t *testing.T) []string {
 		}
 	}
 	return names
+}
+
+// TestStdinCloseDuringCopy: Close from another goroutine (the command's
+// interrupt handler) while standard input is still being copied removes
+// the copy in progress, and nothing is left when the copy then ends.
+func TestStdinCloseDuringCopy(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	pr, pw := io.Pipe()
+	s := load.NewStdin(pr)
+	opened := make(chan error, 1)
+	go func() {
+		f, err := s.Open(load.Options{})
+		if err == nil {
+			f.Close()
+		}
+		opened <- err
+	}()
+	// A write returns once the copy has read it: the spool exists.
+	if _, err := pw.Write([]byte(head + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if got := spoolsOf(t); len(got) != 1 {
+		t.Fatalf("spools during the copy: %v, want one", got)
+	}
+	must(t, s.Close())
+	if got := spoolsOf(t); len(got) != 0 {
+		t.Errorf("spools after Close during the copy: %v", got)
+	}
+	pw.Close()
+	<-opened // the copy ends into the removed file; its Open may fail
+	must(t, s.Close())
+	if got := spoolsOf(t); len(got) != 0 {
+		t.Errorf("spools after the copy ended: %v", got)
+	}
 }

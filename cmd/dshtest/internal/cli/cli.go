@@ -81,6 +81,7 @@ type app struct {
 	env            map[string]string
 	restore        func()      // undoes what a command set for the process (its memory budget)
 	stdinLog       *load.Stdin // standard input read as LOG "-"; its spool is removed at the end
+	stdinGuard     *stdinGuard // removes that spool on an interrupt (signals.go)
 }
 
 // getenv returns the value of key in the invocation's environment.
@@ -122,6 +123,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	if a.restore != nil {
 		a.restore()
 	}
+	a.releaseStdin()
 	a.stdinLog.Close()
 	if out.err != nil {
 		fmt.Fprintln(stderr, writeFailed(out.err))

@@ -78,6 +78,7 @@ func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bo
 	if len(args) > 0 {
 		opts.Read.Session = f.session
 		if args[0] == load.StdinName {
+			a.guardStdin()
 			lf, err = a.stdinLog.Open(opts)
 		} else {
 			lf, err = load.Open(args[0], opts)

@@ -53,3 +53,41 @@ func (b *batch) stop() {
 	signal.Stop(b.sig)
 	close(b.done)
 }
+
+// stdinGuard removes the copy of standard input (LOG "-", load.Stdin) on
+// SIGINT or SIGTERM and exits 130, so that an interrupted command leaves
+// no copy in the temporary directory; Run removes it on every other exit.
+type stdinGuard struct {
+	sig  chan os.Signal
+	done chan struct{}
+}
+
+// guardStdin starts the guard, once, before standard input is copied.
+func (a *app) guardStdin() {
+	if a.stdinGuard != nil {
+		return
+	}
+	g := &stdinGuard{sig: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(g.sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-g.sig:
+			a.stdinLog.Close()
+			fmt.Fprintf(a.stderr, "dshtest: interrupted (%v); the copy of standard input is removed\n", s)
+			os.Exit(ExitInterrupted)
+		case <-g.done:
+		}
+	}()
+	a.stdinGuard = g
+}
+
+// releaseStdin ends the guard: at the end of Run, and before a
+// full-screen program takes the terminal, which handles the signals
+// itself and returns, so that Run removes the copy.
+func (a *app) releaseStdin() {
+	if g := a.stdinGuard; g != nil {
+		signal.Stop(g.sig)
+		close(g.done)
+		a.stdinGuard = nil
+	}
+}

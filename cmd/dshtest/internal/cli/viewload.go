@@ -67,6 +67,7 @@ func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts tran
 			return err
 		}
 		defer done()
+		a.releaseStdin()
 		return viewer.Run(m, in, underlying(a.stdout))
 	})
 }
