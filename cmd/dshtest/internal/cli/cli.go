@@ -81,7 +81,7 @@ type app struct {
 	env            map[string]string
 	restore        func()      // undoes what a command set for the process (its memory budget)
 	stdinLog       *load.Stdin // standard input read as LOG "-"; its spool is removed at the end
-	stdinGuard     *stdinGuard // removes that spool on an interrupt (signals.go)
+	stdinGuard     func()      // ends the guard that removes that spool on an interrupt (signals.go)
 }
 
 // getenv returns the value of key in the invocation's environment.

@@ -18,76 +18,70 @@ const ExitInterrupted = 130
 // end before it removes the scratch directories under it.
 const scratchGrace = 3 * time.Second
 
+// onInterrupt runs exit (which ends the process) on the first SIGINT or
+// SIGTERM that lands before stop is called: the one shape of the guards
+// below.
+func onInterrupt(exit func(os.Signal)) (stop func()) {
+	sig, done := make(chan os.Signal, 1), make(chan struct{})
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-sig:
+			exit(s)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
+}
+
 // batch writes record's files (suitedir.Writer) under an interrupt guard:
 // on SIGINT or SIGTERM the write in progress finishes (each is atomic),
 // none starts after it, the scratch directories are removed, what was
 // written is said, and the process exits 130.
 type batch struct {
 	*suitedir.Writer
-	sig  chan os.Signal
-	done chan struct{}
+	stop func() // ends the guard
 }
 
 // guardInterrupts starts catching SIGINT and SIGTERM for record; stop ends
 // it. Before any write, an interrupt removes the scratch directories and
 // exits 130 with nothing written.
 func (a *app) guardInterrupts(root string) *batch {
-	b := &batch{Writer: suitedir.Dir{Root: root}.Writer(), sig: make(chan os.Signal, 1), done: make(chan struct{})}
-	signal.Notify(b.sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case s := <-b.sig:
-			said := b.Halt() // a write in progress ends first; none starts after
-			unblock := suitedir.Interrupt(scratchGrace)
-			fmt.Fprintf(a.stderr, "dshtest: record interrupted (%v): %s\n", s, said)
-			unblock()
-			os.Exit(ExitInterrupted)
-		case <-b.done:
-		}
-	}()
+	b := &batch{Writer: suitedir.Dir{Root: root}.Writer()}
+	b.stop = onInterrupt(func(s os.Signal) {
+		said := b.Halt() // a write in progress ends first; none starts after
+		unblock := suitedir.Interrupt(scratchGrace)
+		fmt.Fprintf(a.stderr, "dshtest: record interrupted (%v): %s\n", s, said)
+		unblock()
+		os.Exit(ExitInterrupted)
+	})
 	return b
 }
 
-// stop ends the guard.
-func (b *batch) stop() {
-	signal.Stop(b.sig)
-	close(b.done)
-}
-
-// stdinGuard removes the copy of standard input (LOG "-", load.Stdin) on
-// SIGINT or SIGTERM and exits 130, so that an interrupted command leaves
-// no copy in the temporary directory; Run removes it on every other exit.
-type stdinGuard struct {
-	sig  chan os.Signal
-	done chan struct{}
-}
-
-// guardStdin starts the guard, once, before standard input is copied.
+// guardStdin starts, once, before standard input is copied (LOG "-",
+// load.Stdin), the guard that removes the copy on SIGINT or SIGTERM and
+// exits 130, so that an interrupted command leaves no copy in the
+// temporary directory; Run removes it on every other exit.
 func (a *app) guardStdin() {
 	if a.stdinGuard != nil {
 		return
 	}
-	g := &stdinGuard{sig: make(chan os.Signal, 1), done: make(chan struct{})}
-	signal.Notify(g.sig, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case s := <-g.sig:
-			a.stdinLog.Close()
-			fmt.Fprintf(a.stderr, "dshtest: interrupted (%v); the copy of standard input is removed\n", s)
-			os.Exit(ExitInterrupted)
-		case <-g.done:
-		}
-	}()
-	a.stdinGuard = g
+	a.stdinGuard = onInterrupt(func(s os.Signal) {
+		a.stdinLog.Close()
+		fmt.Fprintf(a.stderr, "dshtest: interrupted (%v); the copy of standard input is removed\n", s)
+		os.Exit(ExitInterrupted)
+	})
 }
 
 // releaseStdin ends the guard: at the end of Run, and before a
 // full-screen program takes the terminal, which handles the signals
 // itself and returns, so that Run removes the copy.
 func (a *app) releaseStdin() {
-	if g := a.stdinGuard; g != nil {
-		signal.Stop(g.sig)
-		close(g.done)
+	if a.stdinGuard != nil {
+		a.stdinGuard()
 		a.stdinGuard = nil
 	}
 }
