@@ -34,36 +34,26 @@ func spool(name string, r io.Reader, form Form, opts Options) (*os.File, int64, 
 	os.Remove(tmp.Name())
 	limit := opts.TextLimit()
 	src := io.LimitReader(r, limit+1)
-	w := &counter{w: tmp}
 	if form == FormZstd {
-		err = watchZstd(name, io.TeeReader(src, w), opts)
+		err = watchZstd(name, io.TeeReader(src, tmp), opts)
 	}
 	if err == nil {
-		_, err = io.Copy(w, src)
+		_, err = io.Copy(tmp, src)
+	}
+	size, _ := tmp.Seek(0, io.SeekCurrent) // the bytes written
+	if err == nil || !isRefusal(err) {
 		if err != nil {
 			err = refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
-		} else if w.n > limit {
+		} else if size > limit {
 			err = refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the stream is longer than the %d-byte text limit", limit), sessionlog.ErrTextTooLong)
 		}
 	}
-	spooled(w.n)
+	spooled(size)
 	if err != nil {
 		tmp.Close()
 		return nil, 0, err
 	}
-	return tmp, w.n, nil
-}
-
-// counter counts the bytes written through it.
-type counter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *counter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	return tmp, size, nil
 }
 
 // watchZstd decodes the Zstandard stream r, discarding the text, and
@@ -132,4 +122,10 @@ func (t *textWatch) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// isRefusal reports whether err is already a refusal (the watch's).
+func isRefusal(err error) bool {
+	var e *sessionlog.Error
+	return errors.As(err, &e)
 }
