@@ -321,27 +321,12 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 	case FormSQLite:
 		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "a SQLite database must be opened by its path", nil)
 	}
-	// Zstandard and zip need random access: spool the stream to a temporary
-	// file (disk, not memory). The file is unlinked at once, so that no exit
-	// leaves it behind (a signal or a crash included: the open descriptor
-	// holds it until the log is closed), and the spool stops at the text
-	// cap: compressed bytes are fewer than the text they hold.
-	tmp, err := os.CreateTemp("", "dshtest-log-*")
+	// Zstandard and zip need random access: spool the stream.
+	tmp, size, err := spool(name, br, sniff(magic), opts)
 	if err != nil {
-		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "cannot spool the stream: "+err.Error(), err)
+		return nil, err
 	}
-	os.Remove(tmp.Name())
 	cleanup := closerFunc(tmp.Close)
-	limit := opts.TextLimit()
-	size, err = io.Copy(tmp, io.LimitReader(br, limit+1))
-	if err != nil {
-		cleanup()
-		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "read failed: "+err.Error(), err)
-	}
-	if size > limit {
-		cleanup()
-		return nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("the stream is longer than the %d-byte text limit", limit), sessionlog.ErrTextTooLong)
-	}
 	lg, err := openReaderAt(name, tmp, size, magic, opts)
 	if err != nil {
 		cleanup()

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -130,5 +131,142 @@ func TestZipTwoSessionMembers(t *testing.T) {
 	_, err := Open(p, Options{})
 	if err == nil || !strings.Contains(err.Error(), "holds 2 members named session.jsonl (archive entries 1 and 3)") {
 		t.Fatalf("err %v, want both members named", err)
+	}
+}
+
+// rawFrame writes a Zstandard frame of stored blocks (no content size, a
+// 128 KiB window): structurally valid, as large as its text, and a deflated
+// zip member shrinks it a thousandfold. block returns the i-th block, nil
+// after the last.
+func rawFrame(w io.Writer, block func(i int) []byte) {
+	w.Write([]byte{0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x38})
+	b := block(0)
+	for i := 1; b != nil; i++ {
+		next := block(i)
+		h := uint32(len(b)) << 3
+		if next == nil {
+			h |= 1
+		}
+		w.Write([]byte{byte(h), byte(h >> 8), byte(h >> 16)})
+		w.Write(b)
+		b = next
+	}
+}
+
+// TestSpoolWatchesText: a Zstandard stream that must be spooled (a zip's
+// deflated member, a pipe) is refused the moment its text passes the line
+// cap or the text cap, with the reader's refusal, having spooled little
+// more than the cap it passed rather than the whole stream (up to the text
+// cap), in bounded time and memory, and leaving nothing in $TMPDIR.
+func TestSpoolWatchesText(t *testing.T) {
+	const lineCap, textCap = 1 << 20, 8 << 20
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	var wrote int64
+	spooled = func(n int64) { wrote = n }
+	t.Cleanup(func() { spooled = func(int64) {} })
+	blocks := func(n int, b []byte) func(int) []byte {
+		return func(i int) []byte {
+			if i >= n {
+				return nil
+			}
+			return b
+		}
+	}
+	stream := func(body func(int) []byte) []byte {
+		var buf bytes.Buffer
+		rawFrame(&buf, blocks(1, []byte(hdr+"\n")))
+		rawFrame(&buf, body)
+		return buf.Bytes()
+	}
+	zipped := func(z []byte) string {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: "session.jsonl", Method: zip.Deflate})
+		w.Write(z)
+		zw.Close()
+		p := filepath.Join(t.TempDir(), "x.zip")
+		os.WriteFile(p, buf.Bytes(), 0o644)
+		return p
+	}
+	line := bytes.Repeat([]byte("a"), 128<<10)
+	endless := stream(func(i int) []byte { // one 16 MiB line
+		switch {
+		case i < 128:
+			return line
+		case i == 128:
+			return []byte("\n")
+		}
+		return nil
+	})
+	var blank bytes.Buffer // 32 MiB of text in an 80 KiB stream: RLE blocks
+	blank.Write(stream(blocks(1, []byte("\n"))))
+	for range 8 << 10 { // a frame of one RLE block: 4 KiB of newlines
+		blank.Write([]byte{0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x38, 0x03 | (4096<<3)&0xff, byte(4096 << 3 >> 8), 0, '\n'})
+	}
+	cases := []struct {
+		name    string
+		z       []byte
+		opts    Options
+		want    string
+		cause   error
+		maxDisk int64 // the spool's bound, where it passed the cap
+	}{
+		{"an endless line", endless, Options{MaxLine: lineCap, MaxText: 4 * textCap}, "line is longer than the 1048576-byte line limit", sessionlog.ErrTooLong, 2 << 20},
+		{"blank lines", blank.Bytes(), Options{MaxLine: lineCap, MaxText: 1 << 20}, "the log's text is longer than the 1048576-byte text limit", sessionlog.ErrTextTooLong, 16 << 10},
+	}
+	readAll := func(lg *Log, err error) error {
+		if err != nil {
+			return err
+		}
+		for lg.Next() {
+		}
+		lg.Close()
+		return lg.Err()
+	}
+	for _, c := range cases {
+		// The reader's own refusal, reading the stream in place.
+		inPlace := readAll(Open(writeFile(t, t.TempDir(), "x.jsonl.zstd", c.z), c.opts))
+		var ref *sessionlog.Error
+		if !errors.As(inPlace, &ref) || !errors.Is(inPlace, c.cause) || ref.Reason != c.want {
+			t.Fatalf("%s: read in place: %v, want %q", c.name, inPlace, c.want)
+		}
+		for _, via := range []string{"zip member", "pipe"} {
+			t.Run(c.name+", "+via, func(t *testing.T) {
+				zip := zipped(c.z)
+				wrote = -1
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				var lg *Log
+				var err error
+				if via == "pipe" {
+					lg, err = OpenReader(io.MultiReader(bytes.NewReader(c.z)), "-", c.opts)
+				} else {
+					lg, err = Open(zip, c.opts)
+				}
+				if err == nil {
+					t.Errorf("opened; want the spool refused (read: %v)", readAll(lg, nil))
+				}
+				runtime.ReadMemStats(&after)
+				var e *sessionlog.Error
+				if !errors.As(err, &e) || !errors.Is(err, c.cause) || e.Reason != ref.Reason || e.Line != ref.Line {
+					t.Fatalf("err %v, want line %d: %s", err, ref.Line, ref.Reason)
+				}
+				if wrote < 0 || wrote > c.maxDisk {
+					t.Errorf("spooled %d bytes, want at most %d", wrote, c.maxDisk)
+				}
+				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+					t.Errorf("allocated %d bytes", alloc)
+				}
+				if d := time.Since(start); d > 10*time.Second {
+					t.Errorf("took %v", d)
+				}
+				if left, _ := os.ReadDir(tmp); len(left) != 0 {
+					t.Errorf("%d files left in $TMPDIR", len(left))
+				}
+			})
+		}
 	}
 }

@@ -140,7 +140,13 @@ func (s *scanner) tooLong() error {
 
 // lineTooLong is the refusal of a complete line over the limit.
 func (s *scanner) lineTooLong() error {
-	return refuse(sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1}, fmt.Sprintf("line is longer than the %d-byte line limit", s.maxLine), sessionlog.ErrTooLong)
+	return lineTooLong(sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1}, s.maxLine)
+}
+
+// lineTooLong is the refusal of the line at pos, over the line limit
+// limit: the scanner's, and a spool's that watches the text as it copies.
+func lineTooLong(pos sessionlog.Pos, limit int) error {
+	return refuse(pos, fmt.Sprintf("line is longer than the %d-byte line limit", limit), sessionlog.ErrTooLong)
 }
 
 // errTornLong is tooLong's report of a final over-long line without a

@@ -270,6 +270,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 	s := newScanner(name, maxLine, parts)
 	s.maxText = maxText
 	s.header = header
+	s.text = int64(len(header)) + 1 // the header frame is text too, as in every other form
 	s.headerID = headerID(header)
 	s.declared = lay.declared
 	return s, found, closer, nil

@@ -190,6 +190,7 @@ func copyState(path, to string, st fileState) error {
 	if err := copyFile(path, to, st.size); err != nil {
 		return err
 	}
+	copied("db")
 	for _, side := range []struct {
 		suffix string
 		n      int64
@@ -200,9 +201,14 @@ func copyState(path, to string, st fileState) error {
 				return err
 			}
 		}
+		copied(side.suffix)
 	}
 	return nil
 }
+
+// copied is a test seam, told each step of a copy as it ends ("db",
+// "-wal", "-journal"), so that a test can commit between the steps.
+var copied = func(step string) {}
 
 func copyFile(from, to string, n int64) error {
 	src, err := os.Open(from)

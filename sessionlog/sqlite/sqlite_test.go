@@ -456,3 +456,77 @@ func TestSQLiteSchema(t *testing.T) {
 		})
 	}
 }
+
+// TestSQLiteCommitDuringCopy: the owner commits (and, in WAL mode,
+// checkpoints) between the steps of the reader's copy: the commit
+// succeeds, the copy is taken again, the read is the state before or after
+// the commit (never torn) and nothing is created beside the database.
+func TestSQLiteCommitDuringCopy(t *testing.T) {
+	for _, mode := range []string{"wal", "delete"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "s.db")
+			owner := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+			defer owner.Close()
+			if _, err := owner.Exec("PRAGMA journal_mode = " + mode); err != nil {
+				t.Fatal(err)
+			}
+			const n = 50
+			var events []string
+			for i := 0; i < n; i++ {
+				events = append(events, logforms.Event(i, "x/y"))
+			}
+			logforms.InsertSession(t, owner, logforms.SplitLines([]byte(logforms.JSONL(append([]string{logforms.Header}, events...)...))))
+			if mode == "wal" {
+				if _, err := owner.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := listing(t, dir)
+			copies := 0
+			copied = func(step string) {
+				if step != "db" {
+					return
+				}
+				copies++
+				if copies > 1 {
+					return
+				}
+				if _, err := owner.Exec(`INSERT INTO events VALUES ('s1', ?, 'x/y', 0, '{}', NULL, NULL, NULL)`, n); err != nil {
+					t.Errorf("the owner's commit during the copy failed: %v", err)
+				}
+				if mode == "wal" {
+					if _, err := owner.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+						t.Errorf("the owner's checkpoint during the copy failed: %v", err)
+					}
+				}
+			}
+			defer func() { copied = func(string) {} }()
+			lg, err := container.Open(p, container.Options{Session: "s1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := 0
+			for lg.Next() {
+				lines++
+			}
+			lg.Close()
+			if lg.Err() != nil {
+				t.Fatalf("read: %v", lg.Err())
+			}
+			if copies < 2 {
+				t.Errorf("the copy was taken %d times; a commit during it must retake it", copies)
+			}
+			if lines != 1+n && lines != 1+n+1 {
+				t.Errorf("read %d lines: neither the state before (%d) nor after (%d) the commit", lines, 1+n, 1+n+1)
+			}
+			var rows int
+			if err := owner.QueryRow("SELECT count(*) FROM events").Scan(&rows); err != nil || rows != n+1 {
+				t.Errorf("the owner holds %d rows (%v), want %d", rows, err, n+1)
+			}
+			if after := listing(t, dir); after != before {
+				t.Errorf("beside the database: %s, was %s", after, before)
+			}
+		})
+	}
+}

@@ -203,3 +203,64 @@ func TestHostileScenarioName(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileFixtureText: a crafted fixture holding raw U+202E, U+2066,
+// U+0085, ESC and BEL (a fixture is input too) reaches none of run's
+// outputs raw: the plain progress and diff, --json, --github and JUnit.
+func TestHostileFixtureText(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		os.MkdirAll(filepath.Join(dir, sub), 0o755)
+	}
+	repo := filepath.Join("..", "..", "..", "..")
+	copyFile := func(from, to string, edit func([]byte) []byte) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, edit(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	same := func(b []byte) []byte { return b }
+	copyFile(filepath.Join(repo, "scenarios", "context-cards.txtar"), filepath.Join(dir, "scenarios", "context-cards.txtar"), same)
+	copyFile(filepath.Join(repo, "fixtures", "context-cards-expanded.screen"), filepath.Join(dir, "fixtures", "context-cards-expanded.screen"), same)
+	copyFile(filepath.Join(repo, "fixtures", "context-cards.screen"), filepath.Join(dir, "fixtures", "context-cards.screen"), func(b []byte) []byte {
+		out := bytes.Replace(b, []byte(`"# Project rules`), []byte("\"# Pro\u202e\u2066\u0085\x1b]0;PWNED\x07ject rules"), 1)
+		if bytes.Equal(out, b) {
+			t.Fatal("the fixture has no line to craft")
+		}
+		return out
+	})
+	const raw = "\u202e\u2066\u0085\x1b\x07"
+	for _, mode := range []string{"plain", "--json", "--github", "--junit"} {
+		t.Run(mode, func(t *testing.T) {
+			args := []string{"run", "--dir", dir}
+			report := filepath.Join(t.TempDir(), "junit.xml")
+			switch mode {
+			case "--junit":
+				args = append(args, "--junit", report)
+			case "--json", "--github":
+				args = append(args, mode)
+			}
+			var out, errb bytes.Buffer
+			code := Run(args, strings.NewReader(""), &out, &errb, nil)
+			if code == ExitOK {
+				t.Fatalf("run passed a crafted fixture\n%s", out.String())
+			}
+			texts := map[string]string{"stdout": out.String(), "stderr": errb.String()}
+			if mode == "--junit" {
+				junit, err := os.ReadFile(report)
+				if err != nil {
+					t.Fatal(err)
+				}
+				texts["junit"] = string(junit)
+			}
+			for what, text := range texts {
+				if strings.ContainsAny(text, raw) {
+					t.Errorf("%s holds a raw BiDi, C1 or control character:\n%q", what, text)
+				}
+			}
+		})
+	}
+}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -276,16 +274,14 @@ func writeSummaryJSON(w io.Writer, res *harness.Result) {
 	writeJSONLine(w, s)
 }
 
-// writeJSONLine writes v as one line of JSON, without HTML escaping.
+// writeJSONLine writes v as one line of JSON through the escaper (a
+// fixture's text in a diff is input too: no BiDi or C1 character raw).
 func writeJSONLine(w io.Writer, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		b.Reset()
-		fmt.Fprintf(&b, "{\"error\":%q}\n", err.Error())
+	b, err := encodeJSON(v, false)
+	if err != nil {
+		b = fmt.Appendf(nil, "{\"error\":%q}\n", err.Error())
 	}
-	_, _ = w.Write(b.Bytes())
+	_, _ = w.Write(b)
 }
 
 // selectScenarios returns the names of dir's scenarios that match pattern
