@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +15,19 @@ import (
 	"github.com/dshtest/dshtest/benchmarks/internal/timev"
 )
 
-// events is the log's size: the figure for the small shape.
+// events is the logs' size, in events.
 const events = 100000
 
-// TestMemory builds dshtest and gen, generates a small-shape log of 100k
-// events (with upstream's header), runs check, render, history and repro
-// on it, one at a time, as processes under /usr/bin/time -v, and fails
-// when a peak RSS is over its budget (targets.RSSBudget: max(2× the file,
-// 64 MiB), and 3× for repro). It logs every figure, pass or fail.
+// shapes are the shapes TestMemory measures: small, and dense, whose
+// transcript items per event (and so the heap a projection holds) are
+// the highest of the generated shapes.
+var shapes = []string{"small", "dense"}
+
+// TestMemory builds dshtest and gen, generates a log of 100k events (with
+// upstream's header) of each of shapes, runs check, render, history and
+// repro on it, one at a time, as processes under /usr/bin/time -v, and
+// fails when a peak RSS is over its budget (targets.RSSBudget: max(2× the
+// file, 64 MiB)). It logs every figure, pass or fail.
 //
 // It is a benchmark, not a unit test: it runs only with DSHTEST_MEMORY=1,
 // as make bench-shapes runs it (go test ./benchmarks/memory -run
@@ -41,19 +47,27 @@ func TestMemory(t *testing.T) {
 	dir := t.TempDir()
 	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
 	gen := build(t, dir, "gen", "github.com/dshtest/dshtest/internal/testkit/sessiongen/cmd/gen")
-	log := filepath.Join(dir, "small-100k.jsonl")
-	if out, err := exec.Command(gen, "-shape", "small", "-n", "100000", "-seed", "1", "-header", "-o", log).CombinedOutput(); err != nil {
+	for _, shape := range shapes {
+		t.Run(shape, func(t *testing.T) { measure(t, dir, dshtest, gen, shape) })
+	}
+}
+
+// measure generates the 100k-event log of shape and checks every
+// command's peak RSS against its budget.
+func measure(t *testing.T, dir, dshtest, gen, shape string) {
+	log := filepath.Join(dir, shape+"-100k.jsonl")
+	if out, err := exec.Command(gen, "-shape", shape, "-n", strconv.Itoa(events), "-seed", "1", "-header", "-o", log).CombinedOutput(); err != nil {
 		t.Fatalf("gen: %v\n%s", err, out)
 	}
 	fi, err := os.Stat(log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("log: small shape, about %d events, %.1f MiB", events, mib(fi.Size()))
+	t.Logf("log: %s shape, about %d events, %.1f MiB", shape, events, mib(fi.Size()))
 	for _, command := range []string{"check", "render", "history", "repro"} {
 		t.Run(command, func(t *testing.T) {
 			budget, _ := targets.RSSBudget(command, fi.Size())
-			report := filepath.Join(dir, command+".time")
+			report := filepath.Join(dir, shape+"-"+command+".time")
 			cmd := exec.Command(dshtest, command, log)
 			timev.Wrap(cmd, report)
 			cmd.Env = timev.Environ()

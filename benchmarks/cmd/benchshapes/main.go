@@ -41,9 +41,9 @@
 //
 // The Markdown table goes to standard output and to -o (bench/shapes.md):
 // every cell, with its target next to it marked ok or MISSED, then the
-// ratios (cost per event, largest ÷ smallest size; repro ÷ decode pass,
-// and its split: one size ÷ decode pass, each further size ÷ decode pass;
-// zstd ÷ raw). A cell that failed stays in the table with its error, and
+// ratios (cost per event, each larger size ÷ the smallest; render ÷ decode
+// pass; repro ÷ decode pass, and its split: one size ÷ decode pass, each
+// further size ÷ decode pass; zstd ÷ raw). A cell that failed stays in the table with its error, and
 // the runner goes on. The exit status is 0 whether targets are missed or
 // not, 1 if the runner itself could not run.
 package main
@@ -93,7 +93,7 @@ func commandArgs(step, path string) []string {
 }
 
 func main() {
-	shapes := flag.String("shapes", "current,small,tiny,real", "log shapes (internal/testkit/sessiongen)")
+	shapes := flag.String("shapes", "current,small,tiny,real,dense", "log shapes (internal/testkit/sessiongen)")
 	sizes := flag.String("sizes", "10000,100000,1000000", "log sizes, in events")
 	forms := flag.String("forms", "raw,zstd", "log forms: raw (.jsonl), zstd (.jsonl.zstd)")
 	commands := flag.String("commands", strings.Join(allCommands, ","), "dshtest commands to measure")
@@ -104,6 +104,7 @@ func main() {
 	timeout := flag.Duration("timeout", 15*time.Minute, "the longest one process may run")
 	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 15 up to 20k events, 5 up to 200k, 1 above)")
 	goCmd := flag.String("go", "go", "the go command that builds dshtest and gen")
+	bin := flag.String("bin", "", "measure this dshtest binary instead of building the module's (for example one built from another commit)")
 	decodeFile := flag.String("decode", "", "") // the decode pass, re-executed by the runner itself
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: benchshapes [-shapes S,…] [-sizes N,…] [-forms raw,zstd] [-commands C,…] [-keep DIR] [-o FILE]")
@@ -133,7 +134,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchshapes:", err)
 		os.Exit(2)
 	}
-	b := &bench{plan: p, keep: *keep, seed: *seed, quiet: *quiet, timeout: *timeout, count: *count, goCmd: *goCmd, out: *out}
+	b := &bench{plan: p, keep: *keep, seed: *seed, quiet: *quiet, timeout: *timeout, count: *count, goCmd: *goCmd, out: *out, bin: *bin}
 	if err := b.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "benchshapes:", err)
 		os.Exit(1)
@@ -193,6 +194,7 @@ func splitList(s string) []string {
 type bench struct {
 	plan
 	keep, out, goCmd string
+	bin              string // a prebuilt dshtest to measure; empty: build the module's
 	seed             int64
 	quiet, timeout   time.Duration
 	count            int
@@ -245,8 +247,9 @@ func (b *bench) run() error {
 	return nil
 }
 
-// build builds dshtest and gen into a scratch directory where programs
-// may run: TMPDIR's, or bench/ when TMPDIR is mounted noexec.
+// build builds dshtest (unless -bin names one) and gen into a scratch
+// directory where programs may run: TMPDIR's, or bench/ when TMPDIR is
+// mounted noexec.
 func (b *bench) build() error {
 	var errs []error
 	for _, parent := range []string{os.TempDir(), "bench"} {
@@ -265,7 +268,11 @@ func (b *bench) build() error {
 		b.scratch = dir
 		b.dshtest = filepath.Join(dir, "dshtest")
 		b.gen = filepath.Join(dir, "gen")
-		err = b.goBuild(b.dshtest, "./cmd/dshtest")
+		if b.bin != "" {
+			b.dshtest = b.bin
+		} else {
+			err = b.goBuild(b.dshtest, "./cmd/dshtest")
+		}
 		if err == nil {
 			err = b.goBuild(b.gen, "./internal/testkit/sessiongen/cmd/gen")
 		}
@@ -637,8 +644,12 @@ func (b *bench) write() error {
 func (b *bench) document() string {
 	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	var s strings.Builder
-	fmt.Fprintf(&s, "bench-shapes at commit %s, %s, %d CPUs; %s; seed %d.\n\n",
-		strings.TrimSpace(string(commit)), b.started.UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), runsPhrase(b.count), b.seed)
+	what := "at commit " + strings.TrimSpace(string(commit))
+	if b.bin != "" {
+		what = "of " + b.bin + " (logs by commit " + strings.TrimSpace(string(commit)) + ")"
+	}
+	fmt.Fprintf(&s, "bench-shapes %s, %s, %d CPUs; %s; seed %d.\n\n",
+		what, b.started.UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), runsPhrase(b.count), b.seed)
 	s.WriteString(cellTable(b.results))
 	s.WriteString("\n")
 	s.WriteString(ratioTable(b.results))

@@ -154,9 +154,10 @@ func mark(ok bool) string {
 func wallTarget(r *result) string {
 	var limit time.Duration
 	var what string
+	reproLimit, reproOK := targets.ReproWall(r.Shape, r.Size)
 	switch {
-	case r.Command == "repro" && r.Shape == "small" && r.Size == 100000:
-		limit, what = targets.ReproSmall100k, "≤ "+formatDuration(targets.ReproSmall100k)
+	case r.Command == "repro" && reproOK:
+		limit, what = reproLimit, "≤ "+formatDuration(reproLimit)
 	case r.Command == "view":
 		limit, what = targets.FirstScreen, "≤ "+formatDuration(targets.FirstScreen)
 	case r.Command == "view keys":
@@ -236,8 +237,9 @@ func (ix index) get(shape string, size int, form, command string) *result {
 // has no target either.
 var ratioCommands = []string{"cat", "decode", "check", "render", "history", "repro", "repro-one", "view"}
 
-// ratioTable is, for each shape: the cost per event on the largest size
-// over the smallest, for each form and command; repro ÷ one decode pass,
+// ratioTable is, for each shape: the cost per event on each larger size
+// over the smallest, for each form and command; render ÷ one decode pass
+// and repro ÷ one decode pass,
 // for each size and form, and where repro-one was measured its split: repro
 // at one size ÷ the decode pass, and what each further size adds ÷ the
 // decode pass, so that repro ÷ decode is the first plus reproSizes−1 times
@@ -289,8 +291,8 @@ func ratioTable(results []result) string {
 		return limit
 	}
 	for _, shape := range shapes {
-		if len(sizes) > 1 {
-			lo, hi := sizes[0], sizes[len(sizes)-1]
+		lo := sizes[0]
+		for _, hi := range sizes[1:] {
 			ratio := "per event, " + sizeLabel(hi) + " ÷ " + sizeLabel(lo)
 			for _, form := range forms {
 				for _, c := range ratioCommands {
@@ -301,6 +303,9 @@ func ratioTable(results []result) string {
 		for _, size := range sizes {
 			for _, form := range forms {
 				repro, one, decode := ix.get(shape, size, form, "repro"), ix.get(shape, size, form, "repro-one"), ix.get(shape, size, form, "decode")
+				if render := ix.get(shape, size, form, "render"); render != nil {
+					add(shape, form, "render", "render ÷ decode pass, "+sizeLabel(size), render, decode, wallRatio, targets.RenderDecodeRatio)
+				}
 				add(shape, form, "repro", "repro ÷ decode pass, "+sizeLabel(size), repro, decode, wallRatio, targets.ReproDecodeRatio)
 				if one == nil {
 					continue
@@ -391,7 +396,7 @@ func formatBytes(n int64) string {
 	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }
 
-// sizeLabel is a size as the issue names it: 10k, 100k, 1M.
+// sizeLabel is a size as the targets name it: 10k, 100k, 1M.
 func sizeLabel(n int) string {
 	switch {
 	case n >= 1000000 && n%1000000 == 0:

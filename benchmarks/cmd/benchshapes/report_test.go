@@ -36,9 +36,11 @@ func TestTargets(t *testing.T) {
 		wall, rss string
 	}{
 		{"repro small 100k missed", result{Shape: "small", Size: 100000, Command: "repro", Wall: 5800 * time.Millisecond, RSS: 153 * mib, Raw: 22 * mib, Outcome: "ok"},
-			"≤ 2.00 s MISSED", "≤ 66.0 MiB MISSED"},
-		{"repro FAIL keeps its figures", result{Shape: "small", Size: 100000, Command: "repro", Wall: 1900 * time.Millisecond, RSS: 60 * mib, Raw: 22 * mib, Outcome: "FAIL"},
-			"≤ 2.00 s ok", "≤ 66.0 MiB ok"},
+			"≤ 1.00 s MISSED", "≤ 64.0 MiB MISSED"},
+		{"repro dense 100k", result{Shape: "dense", Size: 100000, Command: "repro", Wall: 1900 * time.Millisecond, RSS: 100 * mib, Raw: 40 * mib, Outcome: "ok"},
+			"≤ 2.00 s ok", "≤ 80.0 MiB MISSED"},
+		{"repro FAIL keeps its figures", result{Shape: "small", Size: 100000, Command: "repro", Wall: 900 * time.Millisecond, RSS: 60 * mib, Raw: 22 * mib, Outcome: "FAIL"},
+			"≤ 1.00 s ok", "≤ 64.0 MiB ok"},
 		{"repro of another shape has no wall target", result{Shape: "tiny", Size: 100000, Command: "repro", Wall: 9 * time.Second, RSS: 10 * mib, Raw: 10 * mib, Outcome: "ok"},
 			"—", "≤ 64.0 MiB ok"},
 		{"check 2×", result{Shape: "tiny", Size: 1000000, Command: "check", RSS: 748 * mib, Raw: 133 * mib, Outcome: "ok"},
@@ -46,7 +48,7 @@ func TestTargets(t *testing.T) {
 		{"error", result{Shape: "tiny", Size: 1000, Command: "render", Raw: 133 * mib, Outcome: "error: exit status 2"},
 			"—", "≤ 266.0 MiB n/a"},
 		{"view", result{Shape: "real", Size: 1000000, Command: "view", Wall: 1600 * time.Millisecond, RSS: 900 * mib, Raw: 97 * mib, Outcome: "ok"},
-			"≤ 1.50 s MISSED", "—"},
+			"≤ 500 ms MISSED", "≤ 194.0 MiB MISSED"},
 		{"view keys", result{Shape: "real", Size: 1000000, Command: "view keys", Wall: 50 * time.Millisecond, Outcome: "ok"},
 			"≤ 50 ms each ok", "—"},
 		{"floor", result{Shape: "real", Size: 1000000, Command: "decode", Wall: time.Second, RSS: 900 * mib, Raw: 97 * mib, Outcome: "ok"},
@@ -115,8 +117,8 @@ func TestRatioTable(t *testing.T) {
 		"| small | raw        | check   | per event, 1M ÷ 10k     | 1.00  | ≤ 1.3  | ok     |",
 		"| small | raw        | decode  | per event, 1M ÷ 10k     | 1.00  | —      |        |",
 		"| small | zstd       | view    | per event, 1M ÷ 10k     | n/a   | ≤ 1.3  | n/a    |",
-		"| small | raw        | repro   | repro ÷ decode pass, 10k | 10.00 | ≤ 8    | MISSED |",
-		"| small | raw        | repro   | repro ÷ decode pass, 1M  | 14.00 | ≤ 8    | MISSED |",
+		"| small | raw        | repro   | repro ÷ decode pass, 10k | 10.00 | ≤ 6    | MISSED |",
+		"| small | raw        | repro   | repro ÷ decode pass, 1M  | 14.00 | ≤ 6    | MISSED |",
 		"| small | zstd ÷ raw | check   | wall, 1M                | 1.10  | ≤ 1.2  | ok     |",
 		"| small | zstd ÷ raw | history | wall, 10k               | 2.00  | ≤ 1.2  | MISSED |",
 		"| small | zstd ÷ raw | cat     | wall, 10k               | 1.00  | —      |        |",
@@ -138,7 +140,7 @@ func TestRatioTableOneSizeOneForm(t *testing.T) {
 	if strings.Contains(out, "per event") || strings.Contains(out, "zstd ÷ raw") {
 		t.Errorf("ratios that need two sizes or both forms:\n%s", out)
 	}
-	if !hasRow(out, "| tiny | raw | repro | repro ÷ decode pass, 10k | 3.00 | ≤ 8 | ok |") {
+	if !hasRow(out, "| tiny | raw | repro | repro ÷ decode pass, 10k | 3.00 | ≤ 6 | ok |") {
 		t.Errorf("no repro ÷ decode row:\n%s", out)
 	}
 	if strings.Contains(out, "one size") || strings.Contains(out, "further size") {
@@ -158,7 +160,7 @@ func TestRatioTableReproSplit(t *testing.T) {
 	out := ratioTable(res)
 	checkRows(t, "ratio table", out,
 		// 3 s = 1.8 s + 2 × 0.6 s: 15 = 9 + 2 × 3 decode passes.
-		"| current | raw | repro | repro ÷ decode pass, 100k | 15.00 | ≤ 8 | MISSED |",
+		"| current | raw | repro | repro ÷ decode pass, 100k | 15.00 | ≤ 6 | MISSED |",
 		"| current | raw | repro-one | one size ÷ decode pass, 100k | 9.00 | — | |",
 		"| current | raw | repro | each further size ÷ decode pass, 100k | 3.00 | — | |",
 		// No decode pass, no ratio to it.
@@ -193,7 +195,7 @@ func TestCellTable(t *testing.T) {
 	}
 	out := cellTable(res)
 	checkRows(t, "cell table", out,
-		"| small | 100,008 | raw  | 22.0 MiB | repro     | 5.80 s | ≤ 2.00 s MISSED      | 153.0 MiB | 6.95×     | ≤ 66.0 MiB MISSED |",
+		"| small | 100,008 | raw  | 22.0 MiB | repro     | 5.80 s | ≤ 1.00 s MISSED      | 153.0 MiB | 6.95×     | ≤ 64.0 MiB MISSED |",
 		"| small | 100,008 | zstd | 5.0 MiB  | check     | 800 ms | —                    | 30.0 MiB  | 1.36×     | ≤ 64.0 MiB ok     |",
 		"| view keys | 62 ms | ≤ 50 ms each MISSED | — | — | — | ok (ctrl+o 62 ms, pgup 3.0 ms, end 2.5 ms) |",
 		"| real  | ~10,000 | raw  | —        | gen       | —      | —                    | —         | —         | —                 | error: gen: sessiongen: real shape not built yet |",

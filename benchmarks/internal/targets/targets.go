@@ -10,39 +10,56 @@ import "time"
 // this much whatever its size.
 const MinRSS = 64 << 20
 
+// RSSTimes is how many times the raw file a command's peak RSS may be.
+const RSSTimes = 2
+
 // RSSBudget returns the peak-RSS budget of command (check, render,
-// history or repro) on a log whose raw JSONL form is rawSize bytes, and
-// whether the command has one: repro may use 3× the raw file, the others
-// 2×, and every one at least MinRSS. The raw size is the budget's base for
-// the .jsonl.zstd form too.
+// history, repro or view) on a log whose raw JSONL form is rawSize bytes,
+// and whether the command has one: RSSTimes the raw file, and at least
+// MinRSS. The raw size is the budget's base for the .jsonl.zstd form too.
 func RSSBudget(command string, rawSize int64) (budget int64, ok bool) {
-	var times int64
 	switch command {
-	case "repro":
-		times = 3
-	case "check", "history", "render":
-		times = 2
-	default:
+	case "check", "history", "render", "repro", "view":
+		return max(RSSTimes*rawSize, MinRSS), true
+	}
+	return 0, false
+}
+
+// ReproWall returns the most wall time repro may take on a log of shape
+// and size (in events, as asked of the generator), and whether it has a
+// limit: 100k-event logs of the dense and small shapes have one.
+func ReproWall(shape string, size int) (limit time.Duration, ok bool) {
+	if size != 100000 {
 		return 0, false
 	}
-	return max(times*rawSize, MinRSS), true
+	switch shape {
+	case "dense":
+		return ReproDense100k, true
+	case "small":
+		return ReproSmall100k, true
+	}
+	return 0, false
 }
 
 // The other targets.
 const (
-	// ReproSmall100k is the most wall time repro may take on a
-	// 100k-event log of the small shape.
-	ReproSmall100k = 2 * time.Second
-	// PerEventRatio bounds every command's cost per event on a 1M-event
-	// log over its cost per event on a 10k-event log of the same shape
-	// and form: the cost grows no faster than the log.
+	// ReproDense100k and ReproSmall100k are the most wall time repro may
+	// take on a 100k-event log of the dense and the small shape.
+	ReproDense100k = 2 * time.Second
+	ReproSmall100k = 1 * time.Second
+	// PerEventRatio bounds every command's cost per event on a 100k- and a
+	// 1M-event log over its cost per event on a 10k-event log of the same
+	// shape and form: the cost grows no faster than the log.
 	PerEventRatio = 1.3
 	// ReproDecodeRatio bounds repro's wall time over one decode pass of
 	// the reader alone on the same log.
-	ReproDecodeRatio = 8.0
+	ReproDecodeRatio = 6.0
+	// RenderDecodeRatio bounds render's wall time over one decode pass of
+	// the reader alone on the same log.
+	RenderDecodeRatio = 3.0
 	// FirstScreen bounds view's time from start to its first full screen
 	// on a 1M-event log.
-	FirstScreen = 1500 * time.Millisecond
+	FirstScreen = 500 * time.Millisecond
 	// Key bounds the time view takes to redraw after each key (toggle
 	// tools, PgUp, End).
 	Key = 50 * time.Millisecond

@@ -157,6 +157,22 @@ func (g *gen) autoCompaction(t int64) {
 	g.compact(&t, 0, b, fail)
 }
 
+// chainCompaction is Config.Chain's compaction: head-anchored, owned by
+// turn t, over the whole surface up to its last node that ends a range
+// without splitting a call from its result. The surface's first node is
+// the previous chain compaction's checkpoint, so each checkpoint shadows
+// the one before it.
+func (g *gen) chainCompaction(t int64) {
+	nodes := g.nodes()
+	_, okEnd := g.ranges(nodes)
+	for b := len(nodes) - 1; b >= 0; b-- {
+		if okEnd[b] {
+			g.compact(&t, 0, b, false)
+			return
+		}
+	}
+}
+
 // manualCompaction is the standalone /compact path over a mid-range span,
 // which may hold an earlier checkpoint (re-compaction).
 func (g *gen) manualCompaction(fail bool) {

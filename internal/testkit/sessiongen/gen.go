@@ -61,6 +61,15 @@ type Config struct {
 	// Compactions scales the chance of every compaction and foreign
 	// replacement (default 1; a negative value means none).
 	Compactions float64
+	// Settled writes no streamed chunks: every step's message arrives
+	// settled, and a step cut short (an aborted turn, a retry, the cut
+	// tail) leaves nothing of its stream in the log.
+	Settled bool
+	// Chain, when positive, compacts the whole surface at the start of a
+	// turn whenever it holds at least Chain nodes: a chain of nested
+	// head-anchored compactions, each shadowing about Chain nodes, the
+	// previous checkpoint among them.
+	Chain int
 }
 
 // Defaults.

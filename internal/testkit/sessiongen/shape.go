@@ -27,10 +27,19 @@ const (
 	ShapeTiny Shape = "tiny"
 	// ShapeReal replays turns taken from real upstream logs (Real).
 	ShapeReal Shape = "real"
+	// ShapeDense is item-dense, about 225 bytes an event: no streamed
+	// chunks (every event is a settled message or a structural event),
+	// short turns of one or two steps with a tool call or two, and a
+	// chain of nested compactions, each shadowing the whole surface (about
+	// 98 nodes, the previous checkpoint among them). A 100k-event log
+	// (seed 1) holds about 9.3k prompts, 8.7k tool calls and a chain 352
+	// checkpoints deep, and projects to 0.53 transcript items an event,
+	// 2.4× the small shape's 0.23 (TestDenseShape).
+	ShapeDense Shape = "dense"
 )
 
 // Shapes returns every shape, in the order the benchmarks print them.
-func Shapes() []Shape { return []Shape{ShapeCurrent, ShapeSmall, ShapeTiny, ShapeReal} }
+func Shapes() []Shape { return []Shape{ShapeCurrent, ShapeSmall, ShapeTiny, ShapeReal, ShapeDense} }
 
 // ParseShape returns the shape named s.
 func ParseShape(s string) (Shape, error) {
@@ -39,7 +48,7 @@ func ParseShape(s string) (Shape, error) {
 			return sh, nil
 		}
 	}
-	names := make([]string, 0, 4)
+	names := make([]string, 0, len(Shapes()))
 	for _, sh := range Shapes() {
 		names = append(names, string(sh))
 	}
@@ -58,6 +67,9 @@ func (s Shape) Config(events int) (cfg Config, ok bool) {
 	case ShapeTiny:
 		return Config{Events: events, MaxStepsPerTurn: 2, MaxCallsPerStep: 1, Terse: 2,
 			Hostile: 0.01, Huge: -1, Compactions: 0.09, OlderFraction: 0.5}, true
+	case ShapeDense:
+		return Config{Events: events, MaxStepsPerTurn: 2, MaxCallsPerStep: 2, Terse: 1,
+			Hostile: 0.02, Huge: 0.002, Compactions: -1, Settled: true, Chain: 96, OlderFraction: 0.5}, true
 	}
 	return Config{}, false
 }

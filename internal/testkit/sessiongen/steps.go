@@ -131,6 +131,9 @@ func slicesSort(xs []int) {
 // partialStream writes a stream that stops before it finishes: a step in
 // flight.
 func (g *gen) partialStream(t, s int64) {
+	if g.cfg.Settled {
+		return
+	}
 	blocks := []block{}
 	if g.chance(0.5) {
 		blocks = append(blocks, block{typ: "reasoning", text: g.txt.text()})
@@ -185,7 +188,7 @@ func (g *gen) step(t, s int64, calls int, maxTokens bool) {
 	}
 
 	var src []int64
-	streamed := g.chance(0.8)
+	streamed := !g.cfg.Settled && g.chance(0.8)
 	if streamed {
 		src = g.stream(t, s, blocks, finish, 0)
 		if g.chance(0.15) {

@@ -72,6 +72,9 @@ func (g *gen) turn(t int64, header, cut bool) {
 	if t > 1 && g.chance(0.35*g.cfg.Compactions) {
 		g.autoCompaction(t)
 	}
+	if g.cfg.Chain > 0 && len(g.nodes()) >= g.cfg.Chain {
+		g.chainCompaction(t)
+	}
 	end := g.pickEnd()
 	nSteps := g.between(1, g.cfg.MaxStepsPerTurn)
 

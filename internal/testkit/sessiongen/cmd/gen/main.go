@@ -8,7 +8,8 @@
 //	go run ./internal/testkit/sessiongen/cmd/gen -shape real -n 100000 -corpus ../shared/corpus/upstream-logs > /tmp/real.jsonl
 //
 // -shape picks the kind of log (sessiongen.Shape): current (the default
-// Config), small, tiny, or real (turns replayed from real upstream logs).
+// Config), small, tiny, real (turns replayed from real upstream logs) or
+// dense (item-dense: no streamed chunks, a chain of nested compactions).
 // -header writes upstream's session header line first; -pack on packs chunk
 // runs into upstream's chunk rows (the tiny shape's own form); -zstd writes
 // upstream's Zstandard form (a header frame, then a frame per batch), which
@@ -35,7 +36,7 @@ const zstdBatch = 256
 func main() {
 	n := flag.Int("n", 1000, "about this many events")
 	seed := flag.Int64("seed", 1, "generator seed")
-	shapeName := flag.String("shape", string(sessiongen.ShapeCurrent), "the kind of log: current, small, tiny or real")
+	shapeName := flag.String("shape", string(sessiongen.ShapeCurrent), "the kind of log: current, small, tiny, real or dense")
 	corpus := flag.String("corpus", "../shared/corpus/upstream-logs", "with -shape real: the directory of real upstream logs")
 	header := flag.Bool("header", false, "write upstream's session header line first")
 	pack := flag.String("pack", "shape", "pack runs of streamed chunks into upstream's chunk rows: shape (the shape's own form), on or off")
