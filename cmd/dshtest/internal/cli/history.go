@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/history"
-	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -47,10 +46,9 @@ never counted. The last line names the command for the next older page.`,
 			if !cmd.Flags().Changed("before") {
 				before = -1
 			}
-			// One pass that keeps only what may be on the page. A page that
-			// starts further back than the pager kept (a message citing an
-			// event far back in the log) reads again only the events it
-			// misses, up to the first the pager kept.
+			// One pass that keeps only what may be on the page; a page the
+			// pager cannot keep (a source far back in the log) pages the
+			// whole log, read again.
 			pager := history.NewPager(before, maxMessages)
 			lf, err := a.readLog(args, &lfl, pager.Add)
 			if err != nil {
@@ -58,20 +56,7 @@ never counted. The last line names the command for the next older page.`,
 			}
 			page, ok := pager.Page()
 			if !ok {
-				if from, to := pager.Missing(); from < to {
-					evs, err := a.rereadSeqs(args, &lfl, from, to)
-					if err != nil {
-						return err
-					}
-					if pager.Restore(evs) {
-						page, ok = pager.Page()
-					}
-				}
-			}
-			if !ok {
-				// A log whose seqs have a gap (which the load refuses), or
-				// one that changed between its reads: page it whole, read
-				// again, its warnings printed once already.
+				// Read again, its warnings printed once already.
 				again, err := a.openLog(args, &lfl, readBudget, false, false)
 				if err != nil {
 					return err
@@ -96,30 +81,6 @@ never counted. The last line names the command for the next older page.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the page as one JSON object (one line) with the raw events")
 	lfl.register(cmd.Flags())
 	return cmd
-}
-
-// rereadSeqs reads the log again up to seq to, keeping the events from seq
-// from on (its warnings were printed by the first read).
-func (a *app) rereadSeqs(args []string, lfl *logFlags, from, to int64) ([]sessionlog.Event, error) {
-	again, err := a.openLog(args, lfl, readBudget, false, false)
-	if err != nil {
-		return nil, err
-	}
-	defer again.Close()
-	evs := make([]sessionlog.Event, 0, to-from)
-	_, err = again.Stream(func(e *sessionlog.Event, _ int64) bool {
-		if e.Seq >= to {
-			return false
-		}
-		if e.Seq >= from {
-			evs = append(evs, *e)
-		}
-		return true
-	})
-	if err != nil && err != load.ErrStopped {
-		return nil, a.inputErr(err, lfl)
-	}
-	return evs, nil
 }
 
 type pageOut struct {
