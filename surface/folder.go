@@ -2,6 +2,7 @@ package surface
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/dshtest/dshtest/sessionlog"
@@ -17,11 +18,13 @@ import (
 // The surface keeps the payloads of its nodes. A Folder made to copy them
 // keeps copies, so that a reader's buffers are free to go; one that does
 // not shares the events' payloads, for a reader that keeps the events
-// (Session).
+// (Session). A verdict Folder (NewVerdictFolder) keeps only what the
+// verdict needs.
 type Folder struct {
 	s        *Surface
 	n        int64
 	copy     bool
+	verdict  bool // keep only what the verdict needs (NewVerdictFolder)
 	syntax   bool // the events' JSON is known valid (TrustSyntax)
 	checkErr error
 	foldErr  error
@@ -30,6 +33,15 @@ type Folder struct {
 // NewFolder returns a Folder of an empty log; copyData says whether the
 // surface keeps copies of the payloads.
 func NewFolder(copyData bool) *Folder { return &Folder{s: New(0), copy: copyData} }
+
+// NewVerdictFolder returns a Folder of an empty log that reaches the same
+// verdict as NewFolder's but keeps of each surface node only what a later
+// event's check reads: nothing of a message, and of a tool/result what the
+// content-only rewrite rule compares (its payload, its content blanked when
+// it is long). A reader that needs only the verdict (repro, render,
+// history) so holds no copy of the log's texts: on a log of long prompts
+// the surface's copies were as large as the log. Its Surface is nil.
+func NewVerdictFolder() *Folder { return &Folder{s: New(0), copy: true, verdict: true} }
 
 // TrustSyntax tells f that the events it will take hold valid JSON in
 // Data, SurfaceOp and SourceEventSeqs, as reader.Stream's do (the
@@ -54,10 +66,39 @@ func (f *Folder) Add(e *sessionlog.Event) {
 	}
 	if f.copy && e.SurfaceOp != nil {
 		c := *e
-		c.Data = bytes.Clone(e.Data)
+		switch {
+		case !f.verdict:
+			c.Data = bytes.Clone(e.Data)
+		case e.Type == sessionlog.TypeToolResult:
+			c.Data = resultRuleData(e.Data)
+		default:
+			c.Data = nil // no check reads a message node's payload
+		}
 		e = &c
 	}
 	f.foldErr = f.s.Apply(e)
+}
+
+// ruleDataMax is the payload size above which a verdict Folder keeps a
+// tool/result's payload with its content blanked instead of whole.
+const ruleDataMax = 4 << 10
+
+// resultRuleData is a copy of a tool/result payload that the content-only
+// rule (sameExceptContent) judges as it judges raw: raw itself when it is
+// short, else raw with its content blanked as the rule blanks it.
+func resultRuleData(raw json.RawMessage) json.RawMessage {
+	if len(raw) <= ruleDataMax {
+		return bytes.Clone(raw)
+	}
+	v, ok := contentBlanked(raw)
+	if !ok {
+		return bytes.Clone(raw)
+	}
+	b, err := json.Marshal(v)
+	if err != nil { // a value json.Unmarshal made always marshals
+		return bytes.Clone(raw)
+	}
+	return b
 }
 
 // Err returns what Load would have returned for the events added so far:
@@ -69,8 +110,14 @@ func (f *Folder) Err() error {
 	return f.foldErr
 }
 
-// Surface returns the surface folded so far.
-func (f *Folder) Surface() *Surface { return f.s }
+// Surface returns the surface folded so far; nil for a verdict Folder,
+// whose nodes lack their payloads.
+func (f *Folder) Surface() *Surface {
+	if f.verdict {
+		return nil
+	}
+	return f.s
+}
 
 // Session returns the session Load(events, clock) would: events must be
 // the events added, in order, kept unchanged; the session keeps the slice.
@@ -78,6 +125,9 @@ func (f *Folder) Surface() *Surface { return f.s }
 func (f *Folder) Session(events []sessionlog.Event, clock sessionlog.Clock) (*Session, error) {
 	if err := f.Err(); err != nil {
 		return nil, err
+	}
+	if f.verdict {
+		return nil, fmt.Errorf("surface: folder: a verdict folder keeps no payloads to make a session of")
 	}
 	if int64(len(events)) != f.n {
 		return nil, fmt.Errorf("surface: folder: %d events, %d added", len(events), f.n)
