@@ -73,6 +73,7 @@ func (p *Projector) Transcript() Transcript {
 func (p *Projector) Apply(e *sessionlog.Event) Change {
 	p.from, p.dirty = len(p.items), nil
 	d := trDecode(e, &p.summaries, false)
+	p.opts.Texts.share(&d)
 	p.progress.apply(&d, e)
 	if d.op == trOpToolCall && !trAdvertised(p.advert, d.call.CallID) {
 		return p.change() // an orphan call renders nothing and moves no bucket

@@ -149,6 +149,7 @@ func (r *trReplay) removeStep(s *trReplayStep) {
 
 func (r *trReplay) apply(e *sessionlog.Event) {
 	d := trDecode(e, &r.summaries, true)
+	r.opts.Texts.share(&d)
 	r.applyDecoded(e, &d)
 }
 

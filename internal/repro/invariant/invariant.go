@@ -162,6 +162,10 @@ func New(events []sessionlog.Event, sizes []Size, opts transcript.Options, proj 
 // status line; it is asked for once the log has been read (a log's header
 // line, which names it, is read with the log).
 func Read(read Source, sizes []Size, opts transcript.Options, proj terminal.Projection, sessionID func() string) *Checker {
+	if opts.Texts == nil {
+		// The two paths and the expected texts hold each long text once.
+		opts.Texts = transcript.NewTexts()
+	}
 	return &Checker{read: read, sizes: sizes, opts: opts, proj: proj, name: sessionID}
 }
 

@@ -52,7 +52,7 @@ type Text struct {
 // one, llm/retry removes the current block (else the one step/end just
 // completed), and turn/end removes a block still open.
 func ExpectedTexts(events []sessionlog.Event, eager bool) []Text {
-	x := newExpecter(eager)
+	x := newExpecter(eager, nil)
 	for i := range events {
 		x.add(&events[i])
 	}
@@ -62,6 +62,7 @@ func ExpectedTexts(events []sessionlog.Event, eager bool) []Text {
 // expecter is ExpectedTexts for a log read an event at a time.
 type expecter struct {
 	eager            bool
+	shared           *transcript.Texts // the texts it shares with the projections
 	out              []Text
 	blocks           []*expectedBlock
 	current, lastEnd *expectedBlock
@@ -74,7 +75,9 @@ type expectedBlock struct {
 	removed bool
 }
 
-func newExpecter(eager bool) *expecter { return &expecter{eager: eager} }
+func newExpecter(eager bool, texts *transcript.Texts) *expecter {
+	return &expecter{eager: eager, shared: texts}
+}
 
 func (x *expecter) newBlock() *expectedBlock {
 	b := &expectedBlock{}
@@ -103,7 +106,7 @@ func (x *expecter) add(e *sessionlog.Event) {
 		if json.Unmarshal(raw, &m) != nil {
 			return
 		}
-		text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
+		text := x.shared.Share(sessionlog.TrimJS(sessionlog.ContentText(m.Content)))
 		src := fastjson.DecodeSource(m.Source)
 		switch {
 		case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
@@ -134,6 +137,7 @@ func (x *expecter) add(e *sessionlog.Event) {
 			return
 		}
 		st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
+		x.shared.ShareBlocks(st.Blocks)
 		if t := (Text{Seq: e.Seq, Kind: transcript.KindStep, Text: st.Text(), Reasoning: st.Reasoning()}); t.Text != "" || t.Reasoning != "" {
 			x.current.msgs = append(x.current.msgs, t)
 		}
