@@ -199,11 +199,11 @@ func (f *File) Stream(each func(e *sessionlog.Event, text int64) bool) (*Log, er
 	return f.stream(surface.NewVerdictFolder(), each)
 }
 
-// StreamSurface is Stream with the Log's Surface folded, its nodes'
-// payloads copied: a reader that reports on the surface (check) holds the
-// surface's messages.
+// StreamSurface is Stream with the Log's Surface folded, as much of it as
+// a report on it needs (surface.NewCountFolder): its nodes, generation and
+// message count, not its messages.
 func (f *File) StreamSurface(each func(e *sessionlog.Event, text int64) bool) (*Log, error) {
-	return f.stream(surface.NewFolder(true), each)
+	return f.stream(surface.NewCountFolder(), each)
 }
 
 func (f *File) stream(fold *surface.Folder, each func(e *sessionlog.Event, text int64) bool) (*Log, error) {

@@ -18,13 +18,14 @@ import (
 // The surface keeps the payloads of its nodes. A Folder made to copy them
 // keeps copies, so that a reader's buffers are free to go; one that does
 // not shares the events' payloads, for a reader that keeps the events
-// (Session). A verdict Folder (NewVerdictFolder) keeps only what the
-// verdict needs.
+// (Session). A lean Folder (NewVerdictFolder, NewCountFolder) keeps only
+// what the verdict needs.
 type Folder struct {
 	s        *Surface
 	n        int64
 	copy     bool
-	verdict  bool // keep only what the verdict needs (NewVerdictFolder)
+	lean     bool // keep only what the verdict needs
+	counts   bool // a lean Folder's Surface counts its messages (NewCountFolder)
 	syntax   bool // the events' JSON is known valid (TrustSyntax)
 	checkErr error
 	foldErr  error
@@ -41,7 +42,16 @@ func NewFolder(copyData bool) *Folder { return &Folder{s: New(0), copy: copyData
 // it is long). A reader that needs only the verdict (repro, render,
 // history) so holds no copy of the log's texts: on a log of long prompts
 // the surface's copies were as large as the log. Its Surface is nil.
-func NewVerdictFolder() *Folder { return &Folder{s: New(0), copy: true, verdict: true} }
+func NewVerdictFolder() *Folder { return &Folder{s: New(0), lean: true} }
+
+// NewCountFolder is NewVerdictFolder with a Surface that knows its nodes,
+// its generation and how many model messages they derive (MessageCount),
+// but not the messages: what check reports of a log it does not keep.
+func NewCountFolder() *Folder {
+	f := &Folder{s: New(0), lean: true, counts: true}
+	f.s.lean = true
+	return f
+}
 
 // TrustSyntax tells f that the events it will take hold valid JSON in
 // Data, SurfaceOp and SourceEventSeqs, as reader.Stream's do (the
@@ -64,19 +74,35 @@ func (f *Folder) Add(e *sessionlog.Event) {
 	if f.foldErr != nil {
 		return
 	}
+	if f.lean {
+		f.foldErr = f.addLean(e)
+		return
+	}
 	if f.copy && e.SurfaceOp != nil {
 		c := *e
-		switch {
-		case !f.verdict:
-			c.Data = bytes.Clone(e.Data)
-		case e.Type == sessionlog.TypeToolResult:
-			c.Data = resultRuleData(e.Data)
-		default:
-			c.Data = nil // no check reads a message node's payload
-		}
+		c.Data = bytes.Clone(e.Data)
 		e = &c
 	}
 	f.foldErr = f.s.Apply(e)
+}
+
+// addLean folds e keeping of its node only what a later check reads, and
+// whether it derives a model message when f counts them.
+func (f *Folder) addLean(e *sessionlog.Event) error {
+	p, err := f.s.Validate(e)
+	if err != nil {
+		return err
+	}
+	if p.Op.Kind != sessionlog.OpNone {
+		if f.counts {
+			_, p.msg = DeriveEventMessage(e)
+		}
+		p.data = nil // no check reads a message node's payload
+		if e.Type == sessionlog.TypeToolResult {
+			p.data = resultRuleData(e.Data)
+		}
+	}
+	return f.s.Commit(p)
 }
 
 // ruleDataMax is the payload size above which a verdict Folder keeps a
@@ -113,7 +139,7 @@ func (f *Folder) Err() error {
 // Surface returns the surface folded so far; nil for a verdict Folder,
 // whose nodes lack their payloads.
 func (f *Folder) Surface() *Surface {
-	if f.verdict {
+	if f.lean && !f.counts {
 		return nil
 	}
 	return f.s
@@ -126,8 +152,8 @@ func (f *Folder) Session(events []sessionlog.Event, clock sessionlog.Clock) (*Se
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	if f.verdict {
-		return nil, fmt.Errorf("surface: folder: a verdict folder keeps no payloads to make a session of")
+	if f.lean {
+		return nil, fmt.Errorf("surface: folder: a lean folder keeps no payloads to make a session of")
 	}
 	if int64(len(events)) != f.n {
 		return nil, fmt.Errorf("surface: folder: %d events, %d added", len(events), f.n)

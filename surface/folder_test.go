@@ -15,7 +15,8 @@ import (
 // verdict (the same error, a check failure winning over an earlier fold
 // failure) and folds the same surface, on generated logs and on logs
 // broken at one or two places, whether or not it trusts the JSON's syntax;
-// a verdict Folder reaches the same verdict. "bad prune" rewrites more than
+// a verdict Folder reaches the same verdict, and a count Folder the same
+// verdict, nodes, generation and message count. "bad prune" rewrites more than
 // a tool result's content (a long result's, where the generator prunes
 // one), which a verdict Folder judges on the payload it kept.
 func TestFolderIsLoad(t *testing.T) {
@@ -39,14 +40,19 @@ func TestFolderIsLoad(t *testing.T) {
 				tc.spoil(events)
 				s, want := surface.Load(events, nil)
 				f := surface.NewFolder(seed%2 == 0)
-				v := surface.NewVerdictFolder()
+				v, c := surface.NewVerdictFolder(), surface.NewCountFolder()
 				if seed%3 == 0 {
 					f.TrustSyntax() // every spoil above is valid JSON
 					v.TrustSyntax()
+					c.TrustSyntax()
 				}
 				for i := range events {
 					f.Add(&events[i])
 					v.Add(&events[i])
+					c.Add(&events[i])
+				}
+				if got := c.Err(); fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("count Folder: %v\nLoad:   %v", got, want)
 				}
 				if got := f.Err(); fmt.Sprint(got) != fmt.Sprint(want) {
 					t.Fatalf("Folder: %v\nLoad:   %v", got, want)
@@ -65,6 +71,13 @@ func TestFolderIsLoad(t *testing.T) {
 				}
 				if a, b := len(f.Surface().DeriveMessages()), len(s.Surface().DeriveMessages()); a != b {
 					t.Fatalf("%d messages, want %d", a, b)
+				}
+				cs := c.Surface()
+				if a, b := fmt.Sprint(cs.Nodes(), cs.Generation(), cs.MessageCount()), fmt.Sprint(s.Surface().Nodes(), s.Surface().Generation(), len(s.Surface().DeriveMessages())); a != b {
+					t.Fatalf("count Folder: nodes, generation, messages %s, want %s", a, b)
+				}
+				if n := f.Surface().MessageCount(); n != len(s.Surface().DeriveMessages()) {
+					t.Fatalf("MessageCount %d, want %d", n, len(s.Surface().DeriveMessages()))
 				}
 			})
 		}
