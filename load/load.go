@@ -70,7 +70,8 @@ type Log struct {
 	Lines []int
 	// Session is the loaded session, when Collect folded it.
 	Session *surface.Session
-	// Surface is the folded surface (Collect with fold, or Stream).
+	// Surface is the folded surface (Collect with fold, or StreamSurface,
+	// whose Surface has no messages to derive: MessageCount counts them).
 	Surface *surface.Surface
 
 	errLines map[int64]int // a streamed event's line, for the seq that failed

@@ -206,7 +206,8 @@ func TestOpenReader(t *testing.T) {
 }
 
 // TestStreamStops: a callback that stops the read ends it with
-// ErrStopped and no Log.
+// ErrStopped and no Log; a whole stream has a Surface only from
+// StreamSurface.
 func TestStreamStops(t *testing.T) {
 	path := filepath.Join("..", "sessionlog", "testdata", "example-session.jsonl")
 	n := 0
@@ -215,8 +216,12 @@ func TestStreamStops(t *testing.T) {
 		t.Fatalf("%d events, %v, %v; want 5, nil, ErrStopped", n, lg, err)
 	}
 	lg, err = open(t, path, load.Options{}).Stream(func(*sessionlog.Event, int64) bool { return true })
-	if err != nil || lg.Events != nil || lg.Surface == nil || lg.Header != nil {
+	if err != nil || lg.Events != nil || lg.Surface != nil || lg.Header != nil {
 		t.Fatalf("a whole stream: %v, events %v, surface %v", err, lg.Events, lg.Surface)
+	}
+	lg, err = open(t, path, load.Options{}).StreamSurface(func(*sessionlog.Event, int64) bool { return true })
+	if err != nil || lg.Events != nil || lg.Surface == nil || lg.Surface.Len() == 0 {
+		t.Fatalf("a whole stream with its surface: %v, events %v, surface %v", err, lg.Events, lg.Surface)
 	}
 }
 
@@ -293,7 +298,7 @@ func TestSourceChanged(t *testing.T) {
 				err := read(func(*sessionlog.Event) bool { n++; return true })
 				return n, err
 			}
-			if n, err := count(); err != nil || n != 41 || first == nil || first.Surface == nil {
+			if n, err := count(); err != nil || n != 41 || first == nil {
 				t.Fatalf("first read: %d events, %v", n, err)
 			}
 			if tc.change != nil {

@@ -188,18 +188,30 @@ func (f *File) Collect(fold bool) (*Log, error) {
 }
 
 // Stream reads the log without keeping its events: each gets them one by
-// one, with the text read by then, as a surface.Folder checks and folds
-// them, until it returns false (ErrStopped, and no Log). A refusal by the
-// reader returns no Log; a refusal of an event returns the Log read, its
-// warnings and surface included. each's event is valid until it returns;
-// its payloads stay valid.
+// one, with the text read by then, as a surface.Folder checks them, until
+// it returns false (ErrStopped, and no Log). A refusal by the reader
+// returns no Log; a refusal of an event returns the Log read, its warnings
+// included. each's event is valid until it returns; its payloads stay
+// valid. The Log has no Surface: the fold keeps only what its verdict
+// needs (surface.NewVerdictFolder), so that the reader holds no copy of
+// the log's texts. StreamSurface keeps the surface.
 func (f *File) Stream(each func(e *sessionlog.Event, text int64) bool) (*Log, error) {
+	return f.stream(surface.NewVerdictFolder(), each)
+}
+
+// StreamSurface is Stream with the Log's Surface folded, as much of it as
+// a report on it needs (surface.NewCountFolder): its nodes, generation and
+// message count, not its messages.
+func (f *File) StreamSurface(each func(e *sessionlog.Event, text int64) bool) (*Log, error) {
+	return f.stream(surface.NewCountFolder(), each)
+}
+
+func (f *File) stream(fold *surface.Folder, each func(e *sessionlog.Event, text int64) bool) (*Log, error) {
 	s, err := f.take()
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	fold := surface.NewFolder(true)
 	fold.TrustSyntax()
 	lg := &Log{}
 	var failed error

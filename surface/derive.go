@@ -55,7 +55,13 @@ func deriveMessage(typ string, data json.RawMessage) (json.RawMessage, bool) {
 // DeriveMessages maps the surface nodes, in surface order, through
 // DeriveEventMessage (log.md §7). It returns the model's message list after
 // the system prompt and tools.
+//
+// A surface folded without its payloads (NewCountFolder) has no messages to
+// derive: DeriveMessages panics on one; MessageCount counts them.
 func (s *Surface) DeriveMessages() []ModelMessage {
+	if s.lean {
+		panic("surface: DeriveMessages of a surface folded without its payloads")
+	}
 	out := make([]ModelMessage, 0, s.n)
 	for n := s.head; n != nil; n = n.next {
 		if m, ok := deriveMessage(n.typ, n.data); ok {
@@ -63,6 +69,22 @@ func (s *Surface) DeriveMessages() []ModelMessage {
 		}
 	}
 	return out
+}
+
+// MessageCount is len(s.DeriveMessages()), also for a surface folded
+// without its payloads.
+func (s *Surface) MessageCount() int {
+	n := 0
+	for nd := s.head; nd != nil; nd = nd.next {
+		ok := nd.msg
+		if !s.lean {
+			_, ok = deriveMessage(nd.typ, nd.data)
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
 }
 
 // DeriveMessages is the whole-log form: nodes (as returned by Fold) are

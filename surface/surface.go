@@ -47,6 +47,9 @@ type Surface struct {
 	nextKey    int64
 	version    uint64
 	repl       []Replacement
+	// lean says the nodes keep no message payloads, only whether each
+	// derives a model message (NewCountFolder).
+	lean bool
 }
 
 type node struct {
@@ -55,6 +58,7 @@ type node struct {
 	seq        int64
 	typ        string
 	data       json.RawMessage
+	msg        bool // a lean surface's node derives a model message
 }
 
 // Replacement records one replace the fold applied: the replacing event's
@@ -78,6 +82,7 @@ type Plan struct {
 	version     uint64
 	typ         string
 	data        json.RawMessage
+	msg         bool // the node derives a model message (a lean surface's)
 	first, last *node
 }
 
@@ -159,7 +164,7 @@ func (s *Surface) Commit(p Plan) error {
 	s.next++
 	switch p.Op.Kind {
 	case sessionlog.OpAppend:
-		n := &node{key: s.nextKey, seq: p.Seq, typ: p.typ, data: p.data}
+		n := &node{key: s.nextKey, seq: p.Seq, typ: p.typ, data: p.data, msg: p.msg}
 		s.nextKey++
 		n.prev = s.tail
 		if s.tail != nil {
@@ -171,7 +176,7 @@ func (s *Surface) Commit(p Plan) error {
 		s.bySeq[p.Seq] = n
 		s.n++
 	case sessionlog.OpReplace:
-		n := &node{key: p.first.key, seq: p.Seq, typ: p.typ, data: p.data,
+		n := &node{key: p.first.key, seq: p.Seq, typ: p.typ, data: p.data, msg: p.msg,
 			prev: p.first.prev, next: p.last.next}
 		if n.prev != nil {
 			n.prev.next = n

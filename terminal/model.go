@@ -350,8 +350,9 @@ func (m *Model) Document() Document {
 func (m *Model) DocumentRows() iter.Seq[string] {
 	return func(yield func(string) bool) {
 		v := m.newViewport(m.Settings())
-		for start := 0; start < v.n; start += documentBatch {
-			for _, rows := range v.renderBatch(start, min(start+documentBatch, v.n)) {
+		for start, end := 0, 0; start < v.n; start = end {
+			end = batchEnd(m.t.Items, start, v.n)
+			for _, rows := range v.renderBatch(start, end) {
 				for _, row := range rows {
 					if !yield(row) {
 						return

@@ -19,6 +19,16 @@ import (
 // settings, a batch of items at a time, on several goroutines for a long
 // document. Cards are drawn by terminal/cards, Markdown bodies laid out by
 // terminal/markdown.
+//
+// An item is laid out afresh at every width, its width-independent part
+// (presenter view, escaped text, Markdown parse) included. Keeping that
+// part for reuse at the next width was measured and dropped: repro reads
+// each width's document whole before the next, so the part would have to
+// be kept for every item of the transcript between widths (no bounded
+// cache hits on such sweeps), and keeping only presenter views and escaped
+// step texts already raised repro's peak RSS on a 100k-event dense log by
+// 7% (81.8 -> 87.7 MB) for no time gain above the noise; a resize in view
+// redraws a screenful (about 30 us, BenchmarkResize), too little to gain.
 
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.
@@ -27,16 +37,17 @@ func Render(t transcript.Transcript, s Settings) Document {
 }
 
 // RenderRows yields the rows of Render(t, s) one at a time, rendering the
-// items a batch at a time (documentBatch, on several goroutines:
-// renderEach) as their rows are reached, so that a caller writing them out
-// holds a batch's rows rather than the document's.
+// items a batch at a time (batchEnd, on several goroutines: renderEach) as
+// their rows are reached, so that a caller writing them out holds a
+// batch's rows rather than the document's.
 func RenderRows(t transcript.Transcript, s Settings) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		r := newRenderer(s)
 		cont := continuations(t.Items, s)
 		rows := make([][]string, min(documentBatch, len(t.Items)))
-		for start := 0; start < len(t.Items); start += documentBatch {
-			batch := rows[:min(documentBatch, len(t.Items)-start)]
+		for start, end := 0, 0; start < len(t.Items); start = end {
+			end = batchEnd(t.Items, start, len(t.Items))
+			batch := rows[:end-start]
 			renderEach(len(batch), s, r, func(r *renderer, k int) {
 				batch[k] = r.item(&t.Items[start+k], cont[start+k])
 			})
@@ -124,11 +135,52 @@ func newRenderer(s Settings) *renderer {
 
 // parallelMin is the number of items to render from which renderEach
 // spreads them over several goroutines; documentBatch is how many items
-// RenderRows and DocumentRows render at a time.
+// RenderRows and DocumentRows render at a time, and documentBatchText how
+// much text at most (a batch holds its items' rows, which are larger than
+// their text: 2048 items of long prompts held hundreds of megabytes).
 const (
-	parallelMin   = 512
-	documentBatch = 2048
+	parallelMin       = 512
+	documentBatch     = 2048
+	documentBatchText = 4 << 20
 )
+
+// batchEnd returns the end of the batch of items that starts at start,
+// n items in all: documentBatch items, fewer when they hold more than
+// documentBatchText bytes of text, and at least one. An index past items
+// (the progress pseudo-item) counts as no text.
+func batchEnd(items []transcript.Item, start, n int) int {
+	end, text := start, 0
+	for end < n && end-start < documentBatch && (end == start || text < documentBatchText) {
+		if end < len(items) {
+			text += itemText(&items[end])
+		}
+		end++
+	}
+	return end
+}
+
+// itemText is about how many bytes of text an item's rows show.
+func itemText(it *transcript.Item) int {
+	switch {
+	case it.Prompt != nil:
+		return len(it.Prompt.Text)
+	case it.Context != nil:
+		return len(it.Context.Text)
+	case it.Step != nil:
+		n := 0
+		for _, b := range it.Step.Blocks {
+			n += len(b.Text)
+		}
+		return n
+	case it.Tool != nil:
+		n := len(it.Tool.Arguments)
+		for _, b := range it.Tool.Result {
+			n += len(b.Text)
+		}
+		return n
+	}
+	return 0
+}
 
 // renderEach calls render(r, k) for each k in [0, n): on this goroutine,
 // with r, when n is below parallelMin or there is one CPU; else spread

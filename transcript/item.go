@@ -241,6 +241,9 @@ type Options struct {
 	// an empty Assistant block at once. The default, the lazy rule, creates
 	// the block at the step's first chunk, assistant/message or step/end.
 	EagerSteps bool
+	// Texts, when set, shares the long texts this projection decodes with
+	// the other projections of the log given the same Texts.
+	Texts *Texts
 }
 
 func (s *Step) joined(typ string) string {

@@ -54,7 +54,6 @@ func NewProjector(opts Options) *Projector {
 		footers:   map[trKey][]*prHandle{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
-		timing:    trTimingTable{},
 	}
 }
 
@@ -73,6 +72,7 @@ func (p *Projector) Transcript() Transcript {
 func (p *Projector) Apply(e *sessionlog.Event) Change {
 	p.from, p.dirty = len(p.items), nil
 	d := trDecode(e, &p.summaries, false)
+	p.opts.Texts.share(&d)
 	p.progress.apply(&d, e)
 	if d.op == trOpToolCall && !trAdvertised(p.advert, d.call.CallID) {
 		return p.change() // an orphan call renders nothing and moves no bucket
@@ -225,12 +225,12 @@ func (p *Projector) moveCurrentFooter() {
 }
 
 func (p *Projector) newStep(seq int64, key trKey) {
+	step, footer := newStepPair(key, p.timing.get(key))
 	s := &prStep{
-		block: p.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &Step{Turn: key.turn, Step: key.step}}),
-		footer: p.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter,
-			Footer: &Footer{Turn: key.turn, Step: key.step, Timing: p.timing.get(key)}}),
+		block:  p.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: step}),
+		footer: p.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: footer}),
 	}
-	if r := p.timing[key]; r == nil || !r.ended {
+	if r, ok := p.timing.lookup(key); !ok || !r.ended {
 		p.footers[key] = append(p.footers[key], s.footer)
 	}
 	p.current = s
@@ -244,7 +244,7 @@ func (p *Projector) removeStep(s *prStep) {
 // refreshFooters copies key's buckets into its footers; once the step has
 // ended they never change again and are forgotten.
 func (p *Projector) refreshFooters(key trKey) {
-	r := p.timing[key]
+	r, _ := p.timing.lookup(key)
 	live := p.footers[key][:0]
 	for _, h := range p.footers[key] {
 		if h.removed {

@@ -107,6 +107,7 @@ func (p *Windows) Apply(e *sessionlog.Event, yield func(int, Transcript) bool) b
 		return true
 	}
 	d := trDecode(e, nil, true)
+	p.opts.Texts.share(&d)
 	for _, a := range p.active {
 		a.r.applyDecoded(e, &d)
 	}

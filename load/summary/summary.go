@@ -202,7 +202,7 @@ func (t *Tally) Summarize(lf *load.Log, sf *surface.Surface) *Summary {
 		s.Vocabulary = "unknown (no generation-specific events)"
 	}
 	s.Surface.Nodes = sf.Len()
-	s.Surface.Messages = len(sf.DeriveMessages())
+	s.Surface.Messages = sf.MessageCount()
 	s.Surface.Generation = sf.Generation()
 	return s
 }

@@ -30,7 +30,7 @@ func TestSummary(t *testing.T) {
 	defer lf.Close()
 	tally := summary.NewTally()
 	var events []sessionlog.Event
-	lg, err := lf.Stream(func(e *sessionlog.Event, _ int64) bool {
+	lg, err := lf.StreamSurface(func(e *sessionlog.Event, _ int64) bool {
 		tally.Add(e)
 		events = append(events, *e)
 		return true

@@ -8,7 +8,7 @@ import (
 )
 
 // piStyle is the Style of SGR parameters as pitui-wrap.mjs writes them.
-func piStyle(t *testing.T, sgr string) Style {
+func piStyle(t testing.TB, sgr string) Style {
 	var st Style
 	if sgr == "" {
 		return st
@@ -34,11 +34,18 @@ func piStyle(t *testing.T, sgr string) Style {
 	return st
 }
 
-// TestWrapPiTUI checks Wrap against the rows pi-tui made of 400 random
-// lines of words, space runs, long words, CJK and wide clusters in up to
-// four styles: every row's text, the style of each of its clusters, and
-// the style of its padding.
-func TestWrapPiTUI(t *testing.T) {
+// piCase is one line of testdata/pitui-wrap.json and the rows pi-tui
+// made of it, each shown as rowString shows it.
+type piCase struct {
+	line  Line
+	width int
+	want  []string
+}
+
+// piCases reads testdata/pitui-wrap.json: 400 random lines of words,
+// space runs, long words, CJK and wide clusters in up to four styles, and
+// pi-tui's rows of each.
+func piCases(t testing.TB) []piCase {
 	b, err := os.ReadFile("testdata/pitui-wrap.json")
 	if err != nil {
 		t.Fatal(err)
@@ -55,15 +62,11 @@ func TestWrapPiTUI(t *testing.T) {
 	if err := json.Unmarshal(b, &raw); err != nil {
 		t.Fatal(err)
 	}
-	for n, c := range raw {
-		var l Line
+	var out []piCase
+	for _, c := range raw {
+		pc := piCase{width: c.Width}
 		for _, sp := range c.Spans {
-			l = append(l, Span{Text: sp[0], Style: piStyle(t, sp[1])})
-		}
-		w := Wrap(l, c.Width)
-		var got, want []string
-		for i, row := range w.Rows {
-			got = append(got, rowString(Cells(row), w.Pads[i]))
+			pc.line = append(pc.line, Span{Text: sp[0], Style: piStyle(t, sp[1])})
 		}
 		for _, row := range c.Rows {
 			cells := Cells(TextLine(row.Text, Style{}))
@@ -73,10 +76,37 @@ func TestWrapPiTUI(t *testing.T) {
 					cells[k].Style = st
 				}
 			}
-			want = append(want, rowString(cells, piStyle(t, row.Pad)))
+			pc.want = append(pc.want, rowString(cells, piStyle(t, row.Pad)))
 		}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("case %d: Wrap(%q, %d):\n got %q\nwant %q", n, l, c.Width, got, want)
+		out = append(out, pc)
+	}
+	return out
+}
+
+// TestWrapPiTUI checks Wrap against the rows pi-tui made of piCases' lines,
+// and the cell path alone (wrapGeneral, which Wrap passes a printable-ASCII
+// line by) too: every row's text, the style of each of its clusters, and
+// the style of its padding.
+func TestWrapPiTUI(t *testing.T) {
+	general := func(l Line, width int) Wrapping {
+		if l.Width() <= width {
+			return Wrap(l, width)
+		}
+		return wrapGeneral(l, width)
+	}
+	for n, c := range piCases(t) {
+		for _, wrap := range []struct {
+			name string
+			fn   func(Line, int) Wrapping
+		}{{"Wrap", Wrap}, {"wrapGeneral", general}} {
+			w := wrap.fn(c.line, c.width)
+			var got []string
+			for i, row := range w.Rows {
+				got = append(got, rowString(Cells(row), w.Pads[i]))
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("case %d: %s(%q, %d):\n got %q\nwant %q", n, wrap.name, c.line, c.width, got, c.want)
+			}
 		}
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Wrapping styled lines: a line is split into grapheme cells (a printable-ASCII
-// line is wrapped on its bytes, without cells) and broken into rows of at most
-// a width; pooled cell buffers keep the split from allocating per line.
+// Wrapping styled lines: a line is split into grapheme cells and broken into
+// rows of at most a width (a printable-ASCII line is wrapped on its bytes,
+// without cells: wrapascii.go); pooled cell buffers keep the split from
+// allocating per line.
 
 // Cell is one grapheme cluster of a styled line.
 type Cell struct {
@@ -152,9 +153,21 @@ type Wrapping struct {
 // U+FFFD, so that no row exceeds the width.
 func Wrap(l Line, width int) Wrapping {
 	width = max(width, 1)
+	if n, ok := asciiLen(l); ok {
+		if n <= width {
+			return Wrapping{Rows: []Line{l}, Pads: []Style{{}}}
+		}
+		return wrapASCII(l, n, width)
+	}
 	if l.Width() <= width {
 		return Wrapping{Rows: []Line{l}, Pads: []Style{{}}}
 	}
+	return wrapGeneral(l, width)
+}
+
+// wrapGeneral is Wrap of a line wider than width (width ≥ 1) through its
+// cells: any line, printable ASCII or not.
+func wrapGeneral(l Line, width int) Wrapping {
 	buf := scratchCells()
 	defer releaseCells(buf)
 	*buf = appendCells((*buf)[:0], l)
@@ -163,7 +176,11 @@ func Wrap(l Line, width int) Wrapping {
 
 // RowCount is len(WrapLine(l, width)).
 func RowCount(l Line, width int) int {
-	if l.Width() <= max(width, 1) {
+	w, ok := asciiLen(l)
+	if !ok {
+		w = l.Width()
+	}
+	if w <= max(width, 1) {
 		return 1
 	}
 	return len(Wrap(l, width).Rows)

@@ -2,6 +2,7 @@ package invariant
 
 import (
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"slices"
 
@@ -111,9 +112,11 @@ type Checker struct {
 	checkpointSeqs []int64
 	// renderPanic is what render panicked with, if it did.
 	renderPanic string
-	// The log's expected texts, derived once on first use.
+	// The log's expected texts, derived once on first use, and the seed
+	// of their norms' keys.
 	shown     []shownText
 	shownDone bool
+	seed      maphash.Seed
 }
 
 // sizeResult is what the invariants keep of the documents at one size.
@@ -121,9 +124,9 @@ type sizeResult struct {
 	// liveReplay is "" when live and replay show the same document and
 	// screen, else what differs.
 	liveReplay string
-	// lacking holds the norms of the expected texts that a document shows
-	// fewer times than the log holds them.
-	lacking map[string]bool
+	// lacking holds the keys (normKey) of the norms of the expected texts
+	// that a document shows fewer times than the log holds them.
+	lacking map[uint64]bool
 	// Marker rows of the replay and live documents.
 	replayMarkers, liveMarkers int
 	// payload[k] says checkpoint k's payload shows.
@@ -134,7 +137,7 @@ type sizeResult struct {
 // computed once.
 func (c *Checker) expected() []shownText {
 	if !c.shownDone {
-		c.shown, c.shownDone = shownTexts(c.scanned.expected), true
+		c.shown, c.shownDone = shownTexts(c.scanned.expected, c.seed), true
 	}
 	return c.shown
 }
@@ -162,7 +165,11 @@ func New(events []sessionlog.Event, sizes []Size, opts transcript.Options, proj 
 // status line; it is asked for once the log has been read (a log's header
 // line, which names it, is read with the log).
 func Read(read Source, sizes []Size, opts transcript.Options, proj terminal.Projection, sessionID func() string) *Checker {
-	return &Checker{read: read, sizes: sizes, opts: opts, proj: proj, name: sessionID}
+	if opts.Texts == nil {
+		// The two paths and the expected texts hold each long text once.
+		opts.Texts = transcript.NewTexts()
+	}
+	return &Checker{read: read, sizes: sizes, opts: opts, proj: proj, name: sessionID, seed: maphash.MakeSeed()}
 }
 
 // WithEvents returns a checker of events with c's sizes, options,
@@ -286,8 +293,7 @@ func (c *Checker) render() {
 	// first pass while the second reads the log.
 	var in *sizeInputs
 	inputs := ahead.Go(func() {
-		in = &sizeInputs{texts: c.textNorms(), payload: c.payloadFinder(),
-			quoted: quotedMarkers(c.expected()), checkpoints: len(c.checkpointSeqs)}
+		in = newSizeInputs(c.expected(), c.seed, c.payloadFinder(), len(c.checkpointSeqs))
 	})
 	live := c.sharedModel(nil, c.sizes[0], rows)
 	consumers := []func(*sessionlog.Event){func(e *sessionlog.Event) {
@@ -304,92 +310,60 @@ func (c *Checker) render() {
 		pages.end()
 	}
 	inputs()
-	// Each size's documents are compared and reduced to their norms as
-	// they are read, row by row (not held: a long document's row list is
-	// itself megabytes); the norms are searched while the next size
-	// renders.
-	var search func()
-	hint := 0
+	// Each size's documents are compared and searched as they are read,
+	// row by row: neither a document nor its norm is held (a long
+	// document's rows are themselves megabytes).
 	for i, sz := range c.sizes {
 		resize := tea.WindowSizeMsg{Width: sz.W, Height: sz.H}
 		replay.Update(resize)
 		live.Update(resize)
-		diff, replayNorm, liveNorm := compareDocuments(replay, live, hint)
-		hint = len(replayNorm) + len(replayNorm)/8 // sizes differ little
-		if diff == "" {
+		c.sized[i] = compareDocuments(replay, live, in)
+		if c.sized[i].liveReplay == "" {
 			if rs, ls := replay.Screen(), live.Screen(); !slices.Equal(rs, ls) {
-				diff = "screen " + firstDiff(rs, ls)
+				c.sized[i].liveReplay = "screen " + firstDiff(rs, ls)
 			}
 		}
-		if search != nil {
-			search()
-		}
-		search = ahead.Go(func() { c.sized[i] = searchSize(diff, replayNorm, liveNorm, in) })
 	}
-	search()
 }
 
-// compareDocuments reads the replay and live documents side by side. diff
-// is "" when they are equal, else where they first differ; the norms are
-// docNorm of each (the same string when the documents are equal), built
-// in a buffer of hint bytes to start with.
-func compareDocuments(replay, live *terminal.Model, hint int) (diff, replayNorm, liveNorm string) {
+// compareDocuments reads the replay and live documents side by side and
+// searches them for in: liveReplay is "" when they are equal, else where
+// they first differ. The live document is searched on its own only when
+// it differs.
+func compareDocuments(replay, live *terminal.Model, in *sizeInputs) sizeResult {
+	var r sizeResult
 	next, stop := iter.Pull(live.DocumentRows())
 	defer stop()
-	norm := make([]byte, 0, hint)
 	row := 0
-	for x := range replay.DocumentRows() {
-		norm = appendRowNorm(norm, x)
-		if diff == "" {
+	found := in.search(replay.DocumentRows(), func(x string) {
+		if r.liveReplay == "" {
 			y, ok := next()
 			if !ok || x != y {
-				diff = "document " + rowDiff(row, x, y)
+				r.liveReplay = "document " + rowDiff(row, x, y)
 			}
 		}
 		row++
-	}
-	if diff == "" {
+	})
+	if r.liveReplay == "" {
 		if y, ok := next(); ok {
-			diff = "document " + rowDiff(row, "", y)
+			r.liveReplay = "document " + rowDiff(row, "", y)
 		}
-	}
-	replayNorm = string(norm)
-	if diff == "" {
-		return "", replayNorm, replayNorm
 	}
 	stop()
-	norm = norm[:0]
-	for y := range live.DocumentRows() {
-		norm = appendRowNorm(norm, y)
-	}
-	return diff, replayNorm, string(norm)
-}
-
-// sizeInputs is what searchSize looks for in the documents, derived from the
-// log once.
-type sizeInputs struct {
-	texts       *textNorms
-	payload     *payloads
-	quoted      int // times the expected texts quote the marker's words
-	checkpoints int
-}
-
-// searchSize works out what the invariants need of one size's documents,
-// given where they differ (diff, "" if nowhere) and their norms.
-func searchSize(diff, replay, live string, in *sizeInputs) sizeResult {
-	r := sizeResult{liveReplay: diff}
-	r.replayMarkers, r.liveMarkers = countMarkers(replay, in.quoted), countMarkers(live, in.quoted)
-	r.lacking = countsBelow(replay, in.texts.norms, in.texts.need)
+	r.lacking = in.lacking(found, replay.DocumentRows())
+	r.replayMarkers, r.liveMarkers = found.markers-in.quoted, found.markers-in.quoted
 	r.payload = make([]bool, in.checkpoints)
-	docs := []string{replay}
-	if live != replay {
-		docs = append(docs, live)
-		for n := range countsBelow(live, in.texts.norms, in.texts.need) {
-			r.lacking[n] = true
+	pieces := [][]bool{found.pieces}
+	if r.liveReplay != "" {
+		lf := in.search(live.DocumentRows(), nil)
+		for k := range in.lacking(lf, live.DocumentRows()) {
+			r.lacking[k] = true
 		}
+		r.liveMarkers = lf.markers - in.quoted
+		pieces = append(pieces, lf.pieces)
 	}
-	for _, doc := range docs {
-		for p, ok := range in.payload.find(doc) {
+	for _, found := range pieces {
+		for p, ok := range found {
 			if ok {
 				r.payload[in.payload.owner[p]] = true
 			}

@@ -3,6 +3,7 @@ package invariant
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -84,7 +85,7 @@ func TestExpectedTexts(t *testing.T) {
 				tt.events[i].Seq = int64(i)
 			}
 			var got []string
-			for _, s := range shownTexts(ExpectedTexts(tt.events, false)) {
+			for _, s := range shownTexts(ExpectedTexts(tt.events, false), maphash.MakeSeed()) {
 				got = append(got, fmt.Sprintf("%d %s %s", s.seq, s.kind, s.text))
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -3,6 +3,7 @@ package invariant
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -14,12 +15,9 @@ import (
 // This file is one-marker and no-payload: a compaction checkpoint shows as
 // one marker, and never its payload.
 
-// countMarkers counts the marker rows of a document (its docNorm),
-// however the marker wrapped, less quoted: the times conversation text
-// itself says the same words.
-func countMarkers(doc string, quoted int) int {
-	return strings.Count(doc, norm(transcript.MarkerText)) - quoted
-}
+// A document's marker rows are counted in its norm (searchDoc), however
+// the marker wrapped, less the times conversation text itself says the
+// same words (quotedMarkers).
 
 // quotedMarkers counts the marker's words in the texts a transcript shows.
 func quotedMarkers(shown []shownText) int {
@@ -49,9 +47,9 @@ func (c *Checker) checkMarkers() (bool, string) {
 // that must never show: the whole content, the preamble, and every text
 // block and line long enough to be telling (payloadMin letters and
 // digits), unless the log shows the same text as conversation (a summary
-// may quote a prompt). conversation holds the norms of the log's expected
-// texts.
-func payloadTexts(conversation map[string]bool, cp *sessionlog.Event) []string {
+// may quote a prompt). conversation holds the keys (normKey with seed) of
+// the norms of the log's expected texts.
+func payloadTexts(conversation map[uint64]bool, seed maphash.Seed, cp *sessionlog.Event) []string {
 	var m sessionlog.Message
 	if json.Unmarshal(cp.Data, &m) != nil {
 		return nil
@@ -59,7 +57,7 @@ func payloadTexts(conversation map[string]bool, cp *sessionlog.Event) []string {
 	var out []string
 	add := func(s string) {
 		n := norm(s)
-		if len(n) >= payloadMin && !conversation[n] && !slices.Contains(out, n) {
+		if len(n) >= payloadMin && !conversation[normKey(seed, n)] && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
@@ -89,14 +87,14 @@ type payloads struct {
 }
 
 func (c *Checker) payloadFinder() *payloads {
-	conversation := map[string]bool{}
+	conversation := map[uint64]bool{}
 	for _, w := range c.expected() {
-		conversation[norm(w.text)] = true
+		conversation[normKey(c.seed, norm(w.text))] = true
 	}
 	var pieces []string
 	var owner []int
 	for k := range c.scanned.checkpoints {
-		for _, p := range payloadTexts(conversation, &c.scanned.checkpoints[k]) {
+		for _, p := range payloadTexts(conversation, c.seed, &c.scanned.checkpoints[k]) {
 			pieces = append(pieces, p)
 			owner = append(owner, k)
 		}

@@ -48,6 +48,15 @@ func newPieceFinder(pieces []string, k int) *pieceFinder {
 	return f
 }
 
+// maxLen is the length of the longest piece.
+func (f *pieceFinder) maxLen() int {
+	n := 0
+	for _, p := range f.pieces {
+		n = max(n, len(p))
+	}
+	return n
+}
+
 func windowHash(s string) uint64 {
 	var h uint64
 	for i := range len(s) {

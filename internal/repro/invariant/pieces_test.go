@@ -1,6 +1,7 @@
 package invariant
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -72,46 +73,84 @@ func TestPieceFinderExact(t *testing.T) {
 	}
 }
 
-// TestCountsBelow checks the one-pass count against strings.Count: texts
-// in order, out of order, repeated, overlapping and absent.
-func TestCountsBelow(t *testing.T) {
+// TestSearchDoc checks the streamed search of a document's norm, read in
+// chunks of every size, against its definition: a text lacks when the
+// document holds it fewer times (strings.Count, non-overlapping) than the
+// texts do; texts in order, out of order, repeated, overlapping and
+// absent, then random ones. The marker count and the payload pieces are
+// checked alike against bytes.Count and find over the whole document.
+func TestSearchDoc(t *testing.T) {
 	tests := []struct {
 		doc   string
 		texts []string
-		want  []string
 	}{
-		{"helloworldagain", []string{"hello", "world", "again"}, nil},
-		{"helloworldagain", []string{"again", "hello", "world"}, nil},
-		{"helloworldagain", []string{"hello", "missing", "again"}, []string{"missing"}},
-		{"okokok", []string{"ok", "ok", "ok"}, nil},
-		{"okokok", []string{"ok", "ok", "ok", "ok"}, []string{"ok"}},
-		{"aaa", []string{"aa", "aa"}, []string{"aa"}}, // Count("aaa","aa") is 1
-		{"xaax", []string{"xa", "ax", ""}, nil},
-		{"abcabc", []string{"bc", "abc", "abc"}, nil},
+		{"helloworldagain", []string{"hello", "world", "again"}},
+		{"helloworldagain", []string{"again", "hello", "world"}},
+		{"helloworldagain", []string{"hello", "missing", "again"}},
+		{"okokok", []string{"ok", "ok", "ok"}},
+		{"okokok", []string{"ok", "ok", "ok", "ok"}},
+		{"aaa", []string{"aa", "aa"}}, // Count("aaa","aa") is 1
+		{"xaax", []string{"xa", "ax"}},
+		{"abcabc", []string{"bc", "abc", "abc"}},
 	}
-	for _, tt := range tests {
-		need := map[string]int{}
-		for _, s := range tt.texts {
-			need[s]++
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab"[rng.IntN(2)]
 		}
-		got := countsBelow(tt.doc, tt.texts, need)
-		want := map[string]bool{}
-		for _, s := range tt.want {
-			want[s] = true
-		}
-		// The definition: fewer than need occurrences by strings.Count.
-		for s, k := range need {
-			if s != "" && (strings.Count(tt.doc, s) < k) != want[s] {
-				t.Fatalf("test table wrong for %q in %q", s, tt.doc)
+		return string(b)
+	}
+	for range 400 {
+		doc := word(rng.IntN(60))
+		var texts []string
+		for range rng.IntN(6) + 1 {
+			if len(doc) > 0 && rng.IntN(3) > 0 {
+				i := rng.IntN(len(doc))
+				texts = append(texts, doc[i:i+1+rng.IntN(min(6, len(doc)-i))])
+			} else {
+				texts = append(texts, word(rng.IntN(5)+1))
 			}
 		}
-		if len(got) != len(want) {
-			t.Errorf("countsBelow(%q, %q) = %v, want %v", tt.doc, tt.texts, got, want)
-			continue
+		tests = append(tests, struct {
+			doc   string
+			texts []string
+		}{doc, texts})
+	}
+	for _, tt := range tests {
+		seed := maphash.MakeSeed()
+		var shown []shownText
+		for _, x := range tt.texts {
+			shown = append(shown, shownText{kind: "assistant", text: x, norms: []string{x}, keys: []uint64{normKey(seed, x)}})
 		}
-		for s := range want {
-			if !got[s] {
-				t.Errorf("countsBelow(%q, %q) = %v, want %v", tt.doc, tt.texts, got, want)
+		pieces := []string{"ab" + strings.Repeat("a", payloadMin), strings.Repeat("b", payloadMin)}
+		doc := tt.doc + strings.Repeat("b", rng.IntN(2)*payloadMin)
+		in := newSizeInputs(shown, seed, &payloads{newPieceFinder(pieces, payloadMin), []int{0, 1}}, 2)
+		in.marker = []byte("ab")
+		for _, size := range []int{1, 2, 3, 7, len(doc) + 1} {
+			chunks := make(chan []byte, len(doc)+1)
+			for i := 0; i < len(doc); i += size {
+				chunks <- []byte(doc[i:min(i+size, len(doc))])
+			}
+			close(chunks)
+			found := in.searchDoc(chunks)
+			got := in.lacking(found, func(yield func(string) bool) { yield(doc) })
+			for _, x := range tt.texts {
+				need := 0
+				for _, y := range tt.texts {
+					if y == x {
+						need++
+					}
+				}
+				if want := strings.Count(doc, x) < need; got[normKey(seed, x)] != want {
+					t.Fatalf("doc %q in chunks of %d, texts %q: %q lacking %v, want %v", doc, size, tt.texts, x, !want, want)
+				}
+			}
+			if want := strings.Count(doc, "ab"); found.markers != want {
+				t.Fatalf("doc %q in chunks of %d: %d markers, want %d", doc, size, found.markers, want)
+			}
+			if want := newPieceFinder(pieces, payloadMin).find(doc); !slices.Equal(found.pieces, want) {
+				t.Fatalf("doc %q in chunks of %d: pieces %v, want %v", doc, size, found.pieces, want)
 			}
 		}
 	}

@@ -66,7 +66,7 @@ type logScan struct {
 func (c *Checker) scan() (*logScan, error) {
 	s := &logScan{}
 	idx := history.NewIndex()
-	ex := newExpecter(c.opts.EagerSteps)
+	ex := newExpecter(c.opts.EagerSteps, c.opts.Texts)
 	var replay *transcript.Replay
 	var consumers []func(*sessionlog.Event)
 	prev := int64(0)
@@ -145,6 +145,7 @@ func (c *Checker) reread(consumers ...func(*sessionlog.Event)) error {
 // of them have yet to read it.
 type feedBatch struct {
 	events []sessionlog.Event
+	bytes  int // the events' Data
 	left   atomic.Int32
 }
 
@@ -157,7 +158,10 @@ type feedBatch struct {
 // is read into again. It returns the events read and the read's error; a
 // consumer's panic is raised again here once every goroutine has ended.
 func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
-	const batch, depth = 256, 4
+	// A batch is sent at batch events or batchBytes of payload: the
+	// batches in flight hold their events' payloads, and a few hundred
+	// long prompts are hundreds of megabytes.
+	const batch, batchBytes, depth = 256, 1 << 20, 4
 	chans := make([]chan *feedBatch, len(consumers))
 	for i := range chans {
 		chans[i] = make(chan *feedBatch, depth)
@@ -167,7 +171,8 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 	fresh := func() *feedBatch {
 		select {
 		case b := <-free:
-			b.events = b.events[:0]
+			clear(b.events) // let go of the payloads read
+			b.events, b.bytes = b.events[:0], 0
 			return b
 		default:
 			return &feedBatch{events: make([]sessionlog.Event, 0, batch)}
@@ -201,8 +206,9 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 		b := fresh()
 		err = c.read(func(e *sessionlog.Event) bool {
 			b.events = append(b.events, *e)
+			b.bytes += len(e.Data)
 			read++
-			if len(b.events) == batch {
+			if len(b.events) == batch || b.bytes >= batchBytes {
 				if !send(b) {
 					return false
 				}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"unicode"
@@ -26,8 +27,24 @@ type shownText struct {
 	seq  int64
 	kind string // "prompt" or "assistant"
 	text string
-	// norms are what of text a rendered document must hold (shownNorms).
+	// norms are what of text a rendered document must hold (shownNorms),
+	// nil when they are not kept (keptNorms): normsOf works them out
+	// again. keys are their keys (normKey), always kept.
 	norms []string
+	keys  []uint64
+}
+
+// keptNorms is how many bytes of norms shownTexts keeps, in log order:
+// the norms of a log of long texts are about as large as its texts, and
+// working them out again costs less than holding them.
+const keptNorms = 4 << 20
+
+// normsOf returns s's norms, worked out again if they are not kept.
+func (s *shownText) normsOf() []string {
+	if s.norms == nil && len(s.keys) > 0 {
+		return shownNorms(s.text, s.kind == "prompt")
+	}
+	return s.norms
 }
 
 // Text is a text the transcript must show, read from the log alone.
@@ -52,7 +69,7 @@ type Text struct {
 // one, llm/retry removes the current block (else the one step/end just
 // completed), and turn/end removes a block still open.
 func ExpectedTexts(events []sessionlog.Event, eager bool) []Text {
-	x := newExpecter(eager)
+	x := newExpecter(eager, nil)
 	for i := range events {
 		x.add(&events[i])
 	}
@@ -62,6 +79,7 @@ func ExpectedTexts(events []sessionlog.Event, eager bool) []Text {
 // expecter is ExpectedTexts for a log read an event at a time.
 type expecter struct {
 	eager            bool
+	shared           *transcript.Texts // the texts it shares with the projections
 	out              []Text
 	blocks           []*expectedBlock
 	current, lastEnd *expectedBlock
@@ -74,7 +92,9 @@ type expectedBlock struct {
 	removed bool
 }
 
-func newExpecter(eager bool) *expecter { return &expecter{eager: eager} }
+func newExpecter(eager bool, texts *transcript.Texts) *expecter {
+	return &expecter{eager: eager, shared: texts}
+}
 
 func (x *expecter) newBlock() *expectedBlock {
 	b := &expectedBlock{}
@@ -103,7 +123,7 @@ func (x *expecter) add(e *sessionlog.Event) {
 		if json.Unmarshal(raw, &m) != nil {
 			return
 		}
-		text := sessionlog.TrimJS(sessionlog.ContentText(m.Content))
+		text := x.shared.Share(sessionlog.TrimJS(sessionlog.ContentText(m.Content)))
 		src := fastjson.DecodeSource(m.Source)
 		switch {
 		case e.Type == sessionlog.TypeSteeringMessage || src.Kind == "user":
@@ -134,6 +154,7 @@ func (x *expecter) add(e *sessionlog.Event) {
 			return
 		}
 		st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
+		x.shared.ShareBlocks(st.Blocks)
 		if t := (Text{Seq: e.Seq, Kind: transcript.KindStep, Text: st.Text(), Reasoning: st.Reasoning()}); t.Text != "" || t.Reasoning != "" {
 			x.current.msgs = append(x.current.msgs, t)
 		}
@@ -188,18 +209,34 @@ func sessionRefEntries(source json.RawMessage) int {
 }
 
 // shownTexts keeps, in log order, the texts of want that no-lost-message
-// looks for in a rendered document: the prompts and the assistant texts.
-func shownTexts(want []Text) []shownText {
+// looks for in a rendered document: the prompts and the assistant texts,
+// with the keys of their norms (normKey with seed) and the norms
+// themselves up to keptNorms bytes.
+func shownTexts(want []Text, seed maphash.Seed) []shownText {
 	var out []shownText
 	for _, w := range want {
 		switch {
 		case w.Kind == transcript.KindPrompt:
-			out = append(out, shownText{w.Seq, "prompt", w.Text, shownNorms(w.Text, true)})
+			out = append(out, shownText{seq: w.Seq, kind: "prompt", text: w.Text})
 		case w.Kind == transcript.KindStep && w.Text != "":
-			out = append(out, shownText{w.Seq, "assistant", w.Text, shownNorms(w.Text, false)})
+			out = append(out, shownText{seq: w.Seq, kind: "assistant", text: w.Text})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b shownText) int { return cmp.Compare(a.seq, b.seq) })
+	kept := 0
+	for i := range out {
+		s := &out[i]
+		norms := shownNorms(s.text, s.kind == "prompt")
+		s.keys = make([]uint64, len(norms))
+		size := 0
+		for k, n := range norms {
+			s.keys[k] = normKey(seed, n)
+			size += len(n)
+		}
+		if kept+size <= keptNorms {
+			s.norms, kept = norms, kept+size
+		}
+	}
 	return out
 }
 
@@ -263,24 +300,6 @@ func keepLettersDigits(b []byte, start int) []byte {
 	return b[:w]
 }
 
-// textNorms are the norms of the log's expected texts, in log order, and
-// how many times each must show.
-type textNorms struct {
-	norms []string
-	need  map[string]int
-}
-
-func (c *Checker) textNorms() *textNorms {
-	t := &textNorms{need: map[string]int{}}
-	for _, w := range c.expected() {
-		for _, n := range w.norms {
-			t.norms = append(t.norms, n)
-			t.need[n]++
-		}
-	}
-	return t
-}
-
 func (c *Checker) checkNoLoss() (bool, string) {
 	want := c.expected()
 	var prompts, assistant int
@@ -295,7 +314,7 @@ func (c *Checker) checkNoLoss() (bool, string) {
 	for _, w := range want {
 		var at []string
 		for i, sz := range c.sizes {
-			if slices.ContainsFunc(w.norms, func(n string) bool { return c.sized[i].lacking[n] }) {
+			if slices.ContainsFunc(w.keys, func(k uint64) bool { return c.sized[i].lacking[k] }) {
 				at = append(at, sz.String())
 			}
 		}
@@ -311,35 +330,4 @@ func (c *Checker) checkNoLoss() (bool, string) {
 		return false, fmt.Sprintf("%d of %d texts missing: %s", n, len(want), strings.Join(missing, "; "))
 	}
 	return true, fmt.Sprintf("%s and %s shown at every size", words.Plural(prompts, "prompt"), words.Plural(assistant, "assistant text"))
-}
-
-// countsBelow returns the non-empty texts of texts that doc holds fewer
-// than need[text] times (strings.Count, non-overlapping), as a set.
-//
-// It finds the texts in one pass: a transcript shows them in log order,
-// one after another, so each is searched from just past the previous
-// find, which costs O(len(doc)) for all of them together. A text found
-// need[text] times that way is in the doc at least that often (the finds
-// do not overlap); only a text the pass does not find often enough is
-// counted over the whole doc, so the verdict is the same as counting every
-// text, which would cost O(len(texts) × len(doc)).
-func countsBelow(doc string, texts []string, need map[string]int) map[string]bool {
-	found := make(map[string]int, len(need))
-	at := 0
-	for _, n := range texts {
-		if n == "" {
-			continue
-		}
-		if i := strings.Index(doc[at:], n); i >= 0 {
-			found[n]++
-			at += i + len(n)
-		}
-	}
-	below := map[string]bool{}
-	for n, k := range need {
-		if n != "" && found[n] < k && strings.Count(doc, n) < k {
-			below[n] = true
-		}
-	}
-	return below
 }

@@ -40,7 +40,7 @@ stderr; --strict makes any warning exit 1.`,
 		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			t := summary.NewTally()
-			lf, err := a.readLog(args, &lfl, t.Add)
+			lf, err := a.readLogSurface(args, &lfl, t.Add)
 			if err != nil {
 				if asJSON {
 					writeJSONError(a.stdout, logName(args, &lfl), err)

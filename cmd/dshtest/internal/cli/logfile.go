@@ -104,9 +104,20 @@ func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bo
 
 // readLog reads the log the arguments name and prints its warnings: its
 // events folded and kept (load.File.Collect), or with each handed to each
-// as they are read, none kept (load.File.Stream). A failure is a
-// *sessionlog.Error naming the file and, where there is one, the line.
+// as they are read, none kept (load.File.Stream, so the Log has no
+// Surface). A failure is a *sessionlog.Error naming the file and, where
+// there is one, the line.
 func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) (*load.Log, error) {
+	return a.readLogWith(args, f, each, (*load.File).Stream)
+}
+
+// readLogSurface is readLog with each, the Log's Surface folded
+// (load.File.StreamSurface).
+func (a *app) readLogSurface(args []string, f *logFlags, each func(*sessionlog.Event)) (*load.Log, error) {
+	return a.readLogWith(args, f, each, (*load.File).StreamSurface)
+}
+
+func (a *app) readLogWith(args []string, f *logFlags, each func(*sessionlog.Event), stream func(*load.File, func(*sessionlog.Event, int64) bool) (*load.Log, error)) (*load.Log, error) {
 	lf, err := a.openLog(args, f, readBudget, false, false)
 	if err != nil {
 		return nil, err
@@ -116,7 +127,7 @@ func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) 
 	if each == nil {
 		lg, err = lf.Collect(true)
 	} else {
-		lg, err = lf.Stream(func(e *sessionlog.Event, _ int64) bool { each(e); return true })
+		lg, err = stream(lf, func(e *sessionlog.Event, _ int64) bool { each(e); return true })
 	}
 	if lg != nil {
 		a.printWarnings(lg)

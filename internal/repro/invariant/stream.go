@@ -1,0 +1,294 @@
+package invariant
+
+import (
+	"bytes"
+	"hash/maphash"
+	"iter"
+
+	"github.com/dshtest/dshtest/internal/ground/ahead"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// This file searches a rendered document for what the invariants look for
+// as its rows are read: the expected texts in order (no-lost-message), the
+// marker rows (one-marker) and the checkpoints' payloads (no-payload). The
+// document's norm is read a chunk at a time and never held whole: on a log
+// of long prompts one norm was as large as the log, and repro built one per
+// size while it searched the last.
+
+// normChunk is how many bytes of a document's norm a search takes at a
+// time.
+const normChunk = 256 << 10
+
+// sizeInputs is what a document is searched for, derived from the log
+// once.
+type sizeInputs struct {
+	shown []shownText
+	// need is how many times each norm (by normKey) must show: the times
+	// the expected texts hold it.
+	need        map[uint64]int
+	seed        maphash.Seed
+	payload     *payloads
+	marker      []byte // the marker's norm
+	quoted      int    // times the expected texts quote the marker's words
+	checkpoints int
+}
+
+// newSizeInputs derives the inputs of the expected texts shown.
+func newSizeInputs(shown []shownText, seed maphash.Seed, payload *payloads, checkpoints int) *sizeInputs {
+	in := &sizeInputs{shown: shown, need: map[uint64]int{}, seed: seed, payload: payload,
+		marker: []byte(norm(transcript.MarkerText)), quoted: quotedMarkers(shown), checkpoints: checkpoints}
+	for _, s := range shown {
+		for _, k := range s.keys {
+			in.need[k]++
+		}
+	}
+	return in
+}
+
+// docFindings is what one document shows of the inputs.
+type docFindings struct {
+	markers int    // marker rows, the quoted ones counted
+	pieces  []bool // pieces[p]: payload piece p shows
+	// unfound are the norms the in-order pass did not find, by text; only
+	// a count over the whole document says whether they lack (recount).
+	unfound []textNorm
+}
+
+// textNorm is one norm of expected text text.
+type textNorm struct {
+	text int
+	norm string
+}
+
+// searchDoc searches the document whose norm arrives in chunks, in order.
+// A chunk is not kept past the search's reading of it.
+func (in *sizeInputs) searchDoc(chunks <-chan []byte) docFindings {
+	seek := &seeker{in: in}
+	markers := &counter{pat: in.marker}
+	var pieces *pieceStream
+	if in.payload != nil && len(in.payload.pieces) > 0 {
+		pieces = newPieceStream(in.payload.pieceFinder)
+	}
+	for c := range chunks {
+		seek.add(c)
+		markers.add(c)
+		if pieces != nil {
+			pieces.add(c)
+		}
+	}
+	f := docFindings{markers: markers.n, unfound: seek.finish()}
+	if pieces != nil {
+		f.pieces = pieces.found
+	}
+	return f
+}
+
+// streamRows reduces rows to their norm (appendRowNorm) and sends it in
+// chunks of about normChunk bytes, calling each with every row first.
+func streamRows(rows iter.Seq[string], each func(string), send func([]byte)) {
+	chunk := make([]byte, 0, normChunk+normChunk/4)
+	for row := range rows {
+		if each != nil {
+			each(row)
+		}
+		chunk = appendRowNorm(chunk, row)
+		if len(chunk) >= normChunk {
+			send(chunk)
+			chunk = make([]byte, 0, normChunk+normChunk/4)
+		}
+	}
+	if len(chunk) > 0 {
+		send(chunk)
+	}
+}
+
+// search searches a document's rows as they are read, each also called
+// with every row (nil: none), on a goroutine of its own.
+func (in *sizeInputs) search(rows iter.Seq[string], each func(string)) docFindings {
+	chunks := make(chan []byte, 2)
+	var f docFindings
+	wait := ahead.Go(func() { f = in.searchDoc(chunks) })
+	func() {
+		defer close(chunks)
+		streamRows(rows, each, func(c []byte) { chunks <- c })
+	}()
+	wait()
+	return f
+}
+
+// lacking returns the keys of the norms a document lacks, given what
+// searching it found: the norms the in-order pass did not find, counted
+// over the whole document, read again from rows.
+func (in *sizeInputs) lacking(f docFindings, rows iter.Seq[string]) map[uint64]bool {
+	out := map[uint64]bool{}
+	if len(f.unfound) == 0 {
+		return out
+	}
+	counters := map[string]*counter{}
+	for _, u := range f.unfound {
+		if counters[u.norm] == nil {
+			counters[u.norm] = &counter{pat: []byte(u.norm)}
+		}
+	}
+	streamRows(rows, nil, func(c []byte) {
+		for _, k := range counters {
+			k.add(c)
+		}
+	})
+	for n, k := range counters {
+		if key := in.key(n); k.n < in.need[key] {
+			out[key] = true
+		}
+	}
+	return out
+}
+
+// key is a norm's key in need and lacking.
+func (in *sizeInputs) key(norm string) uint64 { return normKey(in.seed, norm) }
+
+func normKey(seed maphash.Seed, norm string) uint64 { return maphash.String(seed, norm) }
+
+// seeker is countsBelow's in-order pass over a document read in chunks:
+// each expected norm is searched from just past the last one found. It
+// holds the document from there on, which is a little more than the norm
+// it looks for while the texts show in order; a norm not found keeps the
+// rest of the document until the end, where the norms still to find are
+// searched in it as countsBelow searches them.
+type seeker struct {
+	in    *sizeInputs
+	text  int      // the expected text whose norms are looked for
+	norms []string // its norms
+	next  int      // the norm of norms looked for
+	pat   []byte   // that norm
+	buf   []byte   // the document read, from some point before at
+	at    int      // where in buf the search resumes
+	from  int      // where in buf the current norm may still start
+	done  bool     // every norm found
+	// started says text is being looked at (its norms are read).
+	started bool
+}
+
+// pattern returns the norm looked for, moving on to the next text's
+// norms as needed; nil when there is none left.
+func (s *seeker) pattern() []byte {
+	for s.pat == nil {
+		if s.next < len(s.norms) {
+			s.pat = []byte(s.norms[s.next])
+			break
+		}
+		if s.started {
+			s.text++
+		}
+		s.started = true
+		if s.text >= len(s.in.shown) {
+			return nil
+		}
+		s.norms, s.next = s.in.shown[s.text].normsOf(), 0
+	}
+	return s.pat
+}
+
+// advance moves past the norm looked for.
+func (s *seeker) advance() {
+	s.next++
+	s.pat = nil
+}
+
+func (s *seeker) add(chunk []byte) {
+	if s.done {
+		return
+	}
+	if s.at > 0 { // what is before at is never searched again
+		n := copy(s.buf, s.buf[s.at:])
+		s.buf, s.from, s.at = s.buf[:n], s.from-s.at, 0
+	}
+	s.buf = append(s.buf, chunk...)
+	for {
+		p := s.pattern()
+		if p == nil {
+			s.done, s.buf = true, nil
+			return
+		}
+		i := bytes.Index(s.buf[s.from:], p)
+		if i < 0 {
+			s.from = max(s.at, len(s.buf)-len(p)+1)
+			return
+		}
+		s.at = s.from + i + len(p)
+		s.from = s.at
+		s.advance()
+	}
+}
+
+// finish returns the norms the pass does not find, once the whole
+// document is read: from the one it looks for on, each is searched from
+// just past the last found, in what is held.
+func (s *seeker) finish() []textNorm {
+	var out []textNorm
+	for !s.done {
+		p := s.pattern()
+		if p == nil {
+			break
+		}
+		if i := bytes.Index(s.buf[s.at:], p); i >= 0 {
+			s.at += i + len(p)
+		} else {
+			out = append(out, textNorm{s.text, s.norms[s.next]})
+		}
+		s.advance()
+	}
+	s.buf = nil
+	return out
+}
+
+// counter counts the non-overlapping occurrences of pat in a document
+// read in chunks, as bytes.Count does over the whole: it holds the last
+// len(pat)-1 bytes read, in which the next occurrence may start.
+type counter struct {
+	pat  []byte
+	n    int
+	buf  []byte
+	keep int // buf[keep:] is held for the next chunk
+}
+
+func (c *counter) add(chunk []byte) {
+	if len(c.pat) == 0 {
+		return
+	}
+	n := copy(c.buf, c.buf[c.keep:])
+	c.buf = append(c.buf[:n], chunk...)
+	pos := 0
+	for {
+		i := bytes.Index(c.buf[pos:], c.pat)
+		if i < 0 {
+			break
+		}
+		c.n++
+		pos += i + len(c.pat)
+	}
+	c.keep = max(pos, len(c.buf)-len(c.pat)+1, 0)
+}
+
+// pieceStream is pieceFinder.find over a document read in chunks: each
+// chunk is searched with the longest piece's length less one bytes of the
+// chunk before it, so that a piece across two chunks is found.
+type pieceStream struct {
+	f       *pieceFinder
+	found   []bool
+	overlap int
+	window  []byte
+}
+
+func newPieceStream(f *pieceFinder) *pieceStream {
+	return &pieceStream{f: f, found: make([]bool, len(f.pieces)), overlap: max(f.maxLen()-1, 0)}
+}
+
+func (p *pieceStream) add(chunk []byte) {
+	keep := min(p.overlap, len(p.window))
+	n := copy(p.window, p.window[len(p.window)-keep:])
+	p.window = append(p.window[:n], chunk...)
+	for i, ok := range p.f.find(string(p.window)) {
+		p.found[i] = p.found[i] || ok
+	}
+}
