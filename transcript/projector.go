@@ -54,6 +54,7 @@ func NewProjector(opts Options) *Projector {
 		footers:   map[trKey][]*prHandle{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
+		timing:    trTimingTable{},
 	}
 }
 
@@ -225,12 +226,12 @@ func (p *Projector) moveCurrentFooter() {
 }
 
 func (p *Projector) newStep(seq int64, key trKey) {
-	step, footer := newStepPair(key, p.timing.get(key))
 	s := &prStep{
-		block:  p.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: step}),
-		footer: p.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: footer}),
+		block: p.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &Step{Turn: key.turn, Step: key.step}}),
+		footer: p.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter,
+			Footer: &Footer{Turn: key.turn, Step: key.step, Timing: p.timing.get(key)}}),
 	}
-	if r, ok := p.timing.lookup(key); !ok || !r.ended {
+	if r := p.timing[key]; r == nil || !r.ended {
 		p.footers[key] = append(p.footers[key], s.footer)
 	}
 	p.current = s
@@ -244,7 +245,7 @@ func (p *Projector) removeStep(s *prStep) {
 // refreshFooters copies key's buckets into its footers; once the step has
 // ended they never change again and are forgotten.
 func (p *Projector) refreshFooters(key trKey) {
-	r, _ := p.timing.lookup(key)
+	r := p.timing[key]
 	live := p.footers[key][:0]
 	for _, h := range p.footers[key] {
 		if h.removed {

@@ -7,39 +7,23 @@ type trTimingRec struct {
 	ended bool
 }
 
-// trTimingTable holds the buckets of every turn:step. It holds no pointer,
-// so the collector never scans it: a log has a record per step.
-type trTimingTable struct {
-	index map[trKey]int32 // recs' index of a key's record
-	recs  []trTimingRec
-}
+// trTimingTable holds the buckets of every turn:step.
+type trTimingTable map[trKey]*trTimingRec
 
-func (tt *trTimingTable) lookup(k trKey) (trTimingRec, bool) {
-	i, ok := tt.index[k]
-	if !ok {
-		return trTimingRec{}, false
+func (tt trTimingTable) get(k trKey) Timing {
+	if r := tt[k]; r != nil {
+		return r.t
 	}
-	return tt.recs[i], true
+	return Timing{}
 }
 
-func (tt *trTimingTable) get(k trKey) Timing {
-	r, _ := tt.lookup(k)
-	return r.t
-}
-
-// rec returns k's record, made if there is none; it is valid until the
-// next call.
-func (tt *trTimingTable) rec(k trKey) *trTimingRec {
-	i, ok := tt.index[k]
-	if !ok {
-		if tt.index == nil {
-			tt.index = map[trKey]int32{}
-		}
-		i = int32(len(tt.recs))
-		tt.index[k] = i
-		tt.recs = append(tt.recs, trTimingRec{})
+func (tt trTimingTable) rec(k trKey) *trTimingRec {
+	r := tt[k]
+	if r == nil {
+		r = &trTimingRec{}
+		tt[k] = r
 	}
-	return &tt.recs[i]
+	return r
 }
 
 func (t *Timing) trClose(at int64) {
@@ -69,7 +53,7 @@ func (t *Timing) trEnter(b Bucket, at int64) {
 }
 
 // apply moves the buckets of d's step and reports which key changed.
-func (tt *trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
+func (tt trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
 	var enter Bucket
 	switch d.op {
 	case trOpStepStart:

@@ -64,154 +64,80 @@ func (r *Replay) Transcript() Transcript { return r.r.finish() }
 func newTrReplay(opts Options) *trReplay {
 	return &trReplay{
 		opts:      opts,
-		cards:     map[string]int{},
-		shells:    map[string]int{},
+		cards:     map[string]*trSlotItem{},
+		shells:    map[string]*trSlotItem{},
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
+		timing:    trTimingTable{},
 	}
 }
 
-// trReplayStep is a step block and its footer: their slots.
-type trReplayStep struct {
-	block, footer int
-	// chunks are the payloads of the chunk events fed to the block while
-	// it is unsettled; they are replayed into it at the end if it never
-	// settles.
+// trSlotItem is one item of the replay path with its place in the slot list.
+type trSlotItem struct {
+	item    Item
+	slot    int
+	removed bool
+	// chunks are the payloads of the chunk events fed to an unsettled step
+	// block; they are replayed into the block at the end if it never settles.
 	chunks []json.RawMessage
 }
 
-// trReplay is the replay path's state. Items are placed in slots in order;
-// moving an item tombstones its old slot (Kind 0) and appends it anew,
-// removing it tombstones its slot. The transcript is the live slots in
-// order.
+// trReplayStep is a step block and its footer.
+type trReplayStep struct{ block, footer *trSlotItem }
+
+// trReplay is the replay path's state. Placements go to slots in order; moving
+// an item tombstones its old slot and appends a new one, removing it
+// tombstones its slot. The transcript is the live slots in order.
 type trReplay struct {
-	opts     Options
-	slots    trSlots
-	current  *trReplayStep
-	lastDone *trReplayStep
-	// streamed are the steps fed chunks that may end unsettled.
-	streamed  []*trReplayStep
-	cards     map[string]int // tool cards awaiting their result, by call id: their slots
-	shells    map[string]int // unsettled Shell cards by id: their slots
+	opts      Options
+	slots     []*trSlotItem
+	current   *trReplayStep
+	lastDone  *trReplayStep
+	cards     map[string]*trSlotItem
+	shells    map[string]*trSlotItem // unsettled Shell cards by id
 	advert    map[string]struct{}
 	summaries trSummaries
 	timing    trTimingTable
 	progress  trProgress
 }
 
-// trSlotRun is how many slots a run of trSlots holds.
-const trSlotRun = 256
-
-// trSlots is the replay's slot list: items in runs of trSlotRun, so that
-// the list grows without copying what it holds (a slice of items, 104
-// bytes each, grown by append would allocate about five times its final
-// size on a long log), and items has the live ones in order with
-// what it has copied let go of.
-type trSlots struct {
-	runs []*[trSlotRun]Item
-	n    int // slots
-	live int // slots not tombstoned
+func (r *trReplay) place(it *trSlotItem) {
+	it.slot = len(r.slots)
+	r.slots = append(r.slots, it)
 }
 
-func (ss *trSlots) at(i int) *Item { return &ss.runs[i/trSlotRun][i%trSlotRun] }
-
-func (ss *trSlots) add(item Item) int {
-	if ss.n%trSlotRun == 0 {
-		ss.runs = append(ss.runs, new([trSlotRun]Item))
-	}
-	*ss.at(ss.n) = item
-	ss.n++
-	ss.live++
-	return ss.n - 1
+func (r *trReplay) add(item Item) *trSlotItem {
+	it := &trSlotItem{item: item}
+	r.place(it)
+	return it
 }
 
-func (ss *trSlots) remove(i int) {
-	if it := ss.at(i); it.Kind != 0 {
-		*it = Item{}
-		ss.live--
+func (r *trReplay) remove(it *trSlotItem) {
+	if it.removed {
+		return
 	}
+	it.removed = true
+	r.slots[it.slot] = nil
 }
 
-// items returns the live items in order, dropping each run once it is
-// copied, and empties ss.
-func (ss *trSlots) items() []Item {
-	var out []Item
-	if ss.live > 0 {
-		out = make([]Item, 0, ss.live)
-	}
-	for k, run := range ss.runs {
-		for i := range run[:min(trSlotRun, ss.n-k*trSlotRun)] {
-			if run[i].Kind != 0 {
-				out = append(out, run[i])
-			}
-		}
-		ss.runs[k] = nil
-	}
-	*ss = trSlots{}
-	return out
-}
-
-// add places item in a new slot and returns the slot.
-func (r *trReplay) add(item Item) int { return r.slots.add(item) }
-
-func (r *trReplay) remove(slot int) { r.slots.remove(slot) }
-
-// moveCurrentFooter moves the current step's footer to the end, after the
-// item just added in slot added, and returns that item's slot. Most often
-// the footer sits right before it and the two swap, so that a step's tool
-// calls leave no tombstones behind.
-func (r *trReplay) moveCurrentFooter(added int) int {
+// moveCurrentFooter moves the current step's footer to the end.
+func (r *trReplay) moveCurrentFooter() {
 	if r.current == nil {
-		return added
+		return
 	}
-	f, last := r.current.footer, r.slots.n-1
-	switch {
-	case f == last:
-	case f == last-1 && added == last:
-		a, b := r.slots.at(f), r.slots.at(last)
-		*a, *b = *b, *a
-		r.current.footer, added = last, f
-	default:
-		r.current.footer = r.add(*r.slots.at(f))
-		r.remove(f)
+	f := r.current.footer
+	if f.slot == len(r.slots)-1 {
+		return
 	}
-	return added
-}
-
-// trStepPair is a step block's payloads, allocated as one: a step block
-// never lives without its footer.
-type trStepPair struct {
-	step   Step
-	footer Footer
-}
-
-// set makes p the payloads of a new step block of key and of its footer,
-// with timing.
-func (p *trStepPair) set(key trKey, timing Timing) (*Step, *Footer) {
-	p.step = Step{Turn: key.turn, Step: key.step}
-	p.footer = Footer{Turn: key.turn, Step: key.step, Timing: timing}
-	return &p.step, &p.footer
-}
-
-// newStepPair returns the payloads of a new step block of key and of its
-// footer, with timing, in one allocation.
-func newStepPair(key trKey, timing Timing) (*Step, *Footer) {
-	return new(trStepPair).set(key, timing)
-}
-
-// trReplayPair is a step's payloads with the replay's handle on it, in one
-// allocation.
-type trReplayPair struct {
-	trStepPair
-	handle trReplayStep
+	r.slots[f.slot] = nil
+	r.place(f)
 }
 
 func (r *trReplay) newStep(seq int64, key trKey) *trReplayStep {
-	p := new(trReplayPair)
-	step, footer := p.set(key, Timing{}) // the footer's timing is set at the end
-	s := &p.handle
-	s.block = r.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: step})
-	s.footer = r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: footer})
+	s := &trReplayStep{
+		block:  r.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &Step{Turn: key.turn, Step: key.step}}),
+		footer: r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: &Footer{Turn: key.turn, Step: key.step}}),
+	}
 	r.current = s
 	return s
 }
@@ -220,9 +146,6 @@ func (r *trReplay) removeStep(s *trReplayStep) {
 	r.remove(s.block)
 	r.remove(s.footer)
 }
-
-// step is s's block's Step.
-func (r *trReplay) step(s *trReplayStep) *Step { return r.slots.at(s.block).Step }
 
 func (r *trReplay) apply(e *sessionlog.Event) {
 	d := trDecode(e, &r.summaries, true)
@@ -248,48 +171,41 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 			r.newStep(e.Seq, d.key)
 		}
 	case trOpChunk:
-		if r.current == nil || r.step(r.current).Settled {
+		if r.current == nil || r.current.block.item.Step.Settled {
 			r.newStep(e.Seq, d.key)
 		}
-		s := r.current
-		if s.chunks == nil {
-			r.streamed = append(r.streamed, s)
-		}
-		s.chunks = append(s.chunks, e.Data)
+		b := r.current.block
+		b.chunks = append(b.chunks, e.Data)
 	case trOpMessage:
 		trAdvertise(r.advert, d.adverts)
-		if r.current == nil || r.step(r.current).Settled {
+		if r.current == nil || r.current.block.item.Step.Settled {
 			r.newStep(e.Seq, d.key)
 		}
-		s := r.current
-		if n := len(r.streamed); n > 0 && r.streamed[n-1] == s {
-			r.streamed[n-1] = nil
-			r.streamed = r.streamed[:n-1]
-		}
-		s.chunks = nil
-		st := r.step(s)
-		st.Settled = true
-		st.Blocks = d.blocks
+		b := r.current.block
+		b.chunks = nil
+		b.item.Step.Settled = true
+		b.item.Step.Blocks = d.blocks
 	case trOpStepEnd:
 		if r.current == nil {
 			r.newStep(e.Seq, d.key)
 		}
-		f := r.slots.at(r.current.footer).Footer
+		f := r.current.footer.item.Footer
 		f.Completed, f.CompletedAt = true, e.Time
 		r.lastDone, r.current = r.current, nil
 	case trOpToolCall:
 		card := d.call
-		r.cards[card.CallID] = r.moveCurrentFooter(r.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard, Tool: &card}))
+		r.cards[card.CallID] = r.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard, Tool: &card})
+		r.moveCurrentFooter()
 	case trOpToolResult:
-		slot, ok := r.cards[d.result.CallID]
+		it, ok := r.cards[d.result.CallID]
 		if ok {
 			delete(r.cards, d.result.CallID)
-			r.moveCurrentFooter(-1)
 		} else {
-			slot = r.moveCurrentFooter(r.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard,
-				Tool: &ToolCard{CallID: d.result.CallID, Name: "tool", Orphan: true}}))
+			it = r.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard,
+				Tool: &ToolCard{CallID: d.result.CallID, Name: "tool", Orphan: true}})
 		}
-		d.result.setOn(r.slots.at(slot).Tool)
+		d.result.setOn(it.item.Tool)
+		r.moveCurrentFooter()
 	case trOpRetry:
 		if s := RemovedStep(sessionlog.TypeLLMRetry, r.current, r.lastDone); s != nil {
 			r.removeStep(s)
@@ -308,36 +224,47 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 		card := *d.item.Shell
 		r.shells[card.ID] = r.add(Item{ID: d.item.ID, Kind: KindShell, Shell: &card})
 	case trOpShellDone:
-		if slot, ok := r.shells[d.shellID]; ok {
+		if it, ok := r.shells[d.shellID]; ok {
 			delete(r.shells, d.shellID)
-			settleShell(r.slots.at(slot).Shell, d.shellResult)
+			settleShell(it.item.Shell, d.shellResult)
 		}
 	}
 }
 
-// finish rebuilds every block that never settled from the chunks it
-// streamed, gives every footer its step's final timing and collects the
-// live slots.
+// finish collects the live slots, gives every footer its step's final timing
+// and rebuilds every block that never settled from the chunks it streamed.
 func (r *trReplay) finish() Transcript {
-	for _, s := range r.streamed {
-		st := r.slots.at(s.block).Step
-		if st == nil || st.Settled || len(s.chunks) == 0 {
-			continue // removed, or settled
+	live := 0
+	for _, it := range r.slots {
+		if it != nil {
+			live++
 		}
-		var str trStream
-		for _, data := range s.chunks {
-			if c, ok := trChunk(data); ok {
-				str.apply(&c)
+	}
+	var t Transcript
+	if live > 0 {
+		t.Items = make([]Item, 0, live)
+	}
+	for _, it := range r.slots {
+		if it == nil {
+			continue
+		}
+		switch it.item.Kind {
+		case KindFooter:
+			it.item.Footer.Timing = r.timing.get(trKey{it.item.Footer.Turn, it.item.Footer.Step})
+		case KindStep:
+			if !it.item.Step.Settled && len(it.chunks) > 0 {
+				var s trStream
+				for _, data := range it.chunks {
+					if c, ok := trChunk(data); ok {
+						s.apply(&c)
+					}
+				}
+				it.item.Step.Blocks = s.blocks
 			}
 		}
-		st.Blocks = str.blocks
+		t.Items = append(t.Items, it.item)
 	}
-	t := Transcript{Items: r.slots.items(), Progress: r.progress.get()}
-	for i := range t.Items {
-		if f := t.Items[i].Footer; f != nil {
-			f.Timing = r.timing.get(trKey{f.Turn, f.Step})
-		}
-	}
+	t.Progress = r.progress.get()
 	return t
 }
 
