@@ -29,7 +29,7 @@ import (
 
 const (
 	budgetMin     = 64 << 20
-	budgetReserve = 16 << 20
+	budgetReserve = 12 << 20
 	budgetStep    = 1 << 20 // how often, in bytes of text, the limit is raised
 	budgetSlack   = 1.25    // the least limit, in times the live heap
 )
@@ -84,12 +84,12 @@ func (b *Budget) Spend(getenv func(string) string) (restore func()) {
 }
 
 // budgetLimit is the soft memory limit for text bytes of log at factor:
-// the budget less budgetReserve and a sixteenth of itself, since the
+// the budget less budgetReserve and a thirty-second of itself, since the
 // runtime's limit is soft: on logs of multi-megabyte lines the resident
 // size was measured up to 3% past the limit plus the reserve.
 func budgetLimit(factor float64, text int64) int64 {
 	b := max(int64(float64(text)*factor), budgetMin)
-	return b - budgetReserve - b/16
+	return b - budgetReserve - b/32
 }
 
 // Read tells the budget how much text has been read, raising the limit a

@@ -37,7 +37,7 @@ type shownText struct {
 // keptNorms is how many bytes of norms shownTexts keeps, in log order:
 // the norms of a log of long texts are about as large as its texts, and
 // working them out again costs less than holding them.
-const keptNorms = 4 << 20
+const keptNorms = 16 << 20
 
 // normsOf returns s's norms, worked out again if they are not kept.
 func (s *shownText) normsOf() []string {

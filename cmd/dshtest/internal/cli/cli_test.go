@@ -220,7 +220,7 @@ func TestBadInputEverywhere(t *testing.T) {
 }
 
 // TestMemoryBudget: a command's budget is its factor times the text read
-// (at least 64 MiB), less the reserve and a sixteenth; it grows with the text and never
+// (at least 64 MiB), less the reserve and a thirty-second; it grows with the text and never
 // shrinks, is restored when the command ends, and GOMEMLIMIT, when set, is
 // left to decide.
 func TestMemoryBudget(t *testing.T) {
@@ -231,10 +231,10 @@ func TestMemoryBudget(t *testing.T) {
 		text   []int64 // the text read, step by step
 		want   int64
 	}{
-		{nil, reproBudget, nil, 64<<20 - 16<<20 - 4<<20},
-		{nil, reproBudget, []int64{1 << 20}, 64<<20 - 16<<20 - 4<<20},
-		{nil, reproBudget, []int64{1 << 20, 1 << 30}, 3<<30 - 16<<20 - 3<<30/16},
-		{nil, readBudget, []int64{1 << 30, 1 << 20}, 2<<30 - 16<<20 - 2<<30/16}, // never lowered
+		{nil, reproBudget, nil, 64<<20 - 12<<20 - 2<<20},
+		{nil, reproBudget, []int64{1 << 20}, 64<<20 - 12<<20 - 2<<20},
+		{nil, reproBudget, []int64{1 << 20, 1 << 30}, 3<<30 - 12<<20 - 3<<30/32},
+		{nil, readBudget, []int64{1 << 30, 1 << 20}, 2<<30 - 12<<20 - 2<<30/32}, // never lowered
 		{map[string]string{"GOMEMLIMIT": "1GiB"}, readBudget, []int64{1 << 30}, before},
 	} {
 		a := &app{env: tt.env}
