@@ -24,7 +24,6 @@ type Folder struct {
 	s        *Surface
 	n        int64
 	copy     bool
-	lean     bool // keep only what the verdict needs
 	counts   bool // a lean Folder's Surface counts its messages (NewCountFolder)
 	syntax   bool // the events' JSON is known valid (TrustSyntax)
 	checkErr error
@@ -42,13 +41,17 @@ func NewFolder(copyData bool) *Folder { return &Folder{s: New(0), copy: copyData
 // it is long). A reader that needs only the verdict (repro, render,
 // history) so holds no copy of the log's texts: on a log of long prompts
 // the surface's copies were as large as the log. Its Surface is nil.
-func NewVerdictFolder() *Folder { return &Folder{s: New(0), lean: true} }
+func NewVerdictFolder() *Folder { return newLeanFolder(false) }
 
 // NewCountFolder is NewVerdictFolder with a Surface that knows its nodes,
 // its generation and how many model messages they derive (MessageCount),
 // but not the messages: what check reports of a log it does not keep.
-func NewCountFolder() *Folder {
-	f := &Folder{s: New(0), lean: true, counts: true}
+func NewCountFolder() *Folder { return newLeanFolder(true) }
+
+// newLeanFolder returns a Folder whose surface is lean (Surface.lean: its
+// nodes keep no message payloads), counting messages or not.
+func newLeanFolder(counts bool) *Folder {
+	f := &Folder{s: New(0), counts: counts}
 	f.s.lean = true
 	return f
 }
@@ -74,7 +77,7 @@ func (f *Folder) Add(e *sessionlog.Event) {
 	if f.foldErr != nil {
 		return
 	}
-	if f.lean {
+	if f.s.lean {
 		f.foldErr = f.addLean(e)
 		return
 	}
@@ -139,7 +142,7 @@ func (f *Folder) Err() error {
 // Surface returns the surface folded so far; nil for a verdict Folder,
 // whose nodes lack their payloads.
 func (f *Folder) Surface() *Surface {
-	if f.lean && !f.counts {
+	if f.s.lean && !f.counts {
 		return nil
 	}
 	return f.s
@@ -152,7 +155,7 @@ func (f *Folder) Session(events []sessionlog.Event, clock sessionlog.Clock) (*Se
 	if err := f.Err(); err != nil {
 		return nil, err
 	}
-	if f.lean {
+	if f.s.lean {
 		return nil, fmt.Errorf("surface: folder: a lean folder keeps no payloads to make a session of")
 	}
 	if int64(len(events)) != f.n {

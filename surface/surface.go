@@ -47,8 +47,8 @@ type Surface struct {
 	nextKey    int64
 	version    uint64
 	repl       []Replacement
-	// lean says the nodes keep no message payloads, only whether each
-	// derives a model message (NewCountFolder).
+	// lean says the nodes keep no message payloads, only (for
+	// NewCountFolder) whether each derives a model message.
 	lean bool
 }
 

@@ -264,8 +264,8 @@ func (c *Checker) live(events []sessionlog.Event, sz Size) (doc, scr []string) {
 //
 // The replay model is mounted on the transcript the first pass replayed;
 // the live model is fed from the second read, alongside the history pages
-// when they are still to be projected. A size's norms are searched while
-// the next size renders.
+// when they are still to be projected. Each size's documents are searched
+// as they are read (stream.go).
 func (c *Checker) render() {
 	defer func() {
 		if p := recover(); p != nil {

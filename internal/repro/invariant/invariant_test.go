@@ -462,3 +462,13 @@ func TestHistorySummaryOffPage(t *testing.T) {
 	}
 	t.Log(r.Detail)
 }
+
+// docNorm is the norm of a whole rendered document, as the streamed search
+// reads it a chunk at a time (streamRows).
+func docNorm(lines []string) string {
+	var b []byte
+	for _, l := range lines {
+		b = appendRowNorm(b, l)
+	}
+	return string(b)
+}

@@ -262,15 +262,6 @@ func shownNorms(text string, prompt bool) []string {
 	return out
 }
 
-// docNorm is norm over a whole rendered document.
-func docNorm(lines []string) string {
-	var b []byte
-	for _, l := range lines {
-		b = appendRowNorm(b, l)
-	}
-	return string(b)
-}
-
 // appendRowNorm appends the letters and digits of a styled row, its
 // styling skipped (screen.AppendPlain).
 func appendRowNorm(b []byte, row string) []byte {
