@@ -8,10 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/dshtest/dshtest/benchmarks/internal/targets"
-	"github.com/dshtest/dshtest/benchmarks/internal/timev"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 )
 
@@ -25,15 +22,7 @@ import (
 //
 // Like TestMemory it runs only with DSHTEST_MEMORY=1 (make bench-shapes).
 func TestMemoryInflated(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a benchmark: not in -short mode")
-	}
-	if os.Getenv("DSHTEST_MEMORY") != "1" {
-		t.Skip("a benchmark: set DSHTEST_MEMORY=1 to run it (make bench-shapes does)")
-	}
-	if err := timev.Available(); err != nil {
-		t.Skipf("no GNU time to read peak RSS with: %v", err)
-	}
+	benchmarkOnly(t)
 	dir := t.TempDir()
 	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
 	plain := inflatedLog(20, 5_000_000)
@@ -41,8 +30,8 @@ func TestMemoryInflated(t *testing.T) {
 		name string
 		data []byte
 	}{
-		{"window-8MiB.jsonl.zstd", compress(t, plain, 8<<20)},
-		{"window-128MiB.jsonl.zstd", compress(t, plain, 1<<27)},
+		{"window-8MiB.jsonl.zstd", logforms.ZstdWindow(t, plain, 8<<20)},
+		{"window-128MiB.jsonl.zstd", logforms.ZstdWindow(t, plain, 1<<27)},
 		{"raw.jsonl", plain},
 	}
 	for _, f := range forms {
@@ -78,21 +67,4 @@ func inflatedLog(n, size int) []byte {
 		event("user/message", `{"id":"m-u`+t+`","role":"user","content":[{"type":"text","text":"`+words+`"}],"source":{"kind":"user"}}`, `,"surfaceOp":"append"`)
 	}
 	return b.Bytes()
-}
-
-// compress is one streamed frame of plain (no content size, as `zstd`
-// writes from a pipe) declaring a window of window bytes.
-func compress(t *testing.T, plain []byte, window int) []byte {
-	var out bytes.Buffer
-	w, err := zstd.NewWriter(&out, zstd.WithWindowSize(window), zstd.WithEncoderConcurrency(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write(plain); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
 }

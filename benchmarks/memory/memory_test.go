@@ -35,15 +35,7 @@ var shapes = []string{"small", "dense"}
 // it, so that the suite is neither slowed by a 100k-event repro nor failed
 // by a shared machine's figures. It skips without /usr/bin/time.
 func TestMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a benchmark: not in -short mode")
-	}
-	if os.Getenv("DSHTEST_MEMORY") != "1" {
-		t.Skip("a benchmark: set DSHTEST_MEMORY=1 to run it (make bench-shapes does)")
-	}
-	if err := timev.Available(); err != nil {
-		t.Skipf("no GNU time to read peak RSS with: %v", err)
-	}
+	benchmarkOnly(t)
 	dir := t.TempDir()
 	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
 	gen := build(t, dir, "gen", "github.com/dshtest/dshtest/internal/testkit/sessiongen/cmd/gen")
@@ -109,6 +101,21 @@ func within(t *testing.T, dir, dshtest, command, log string, budget, base int64)
 	if rep.MaxRSS > budget {
 		t.Errorf("%s: peak RSS %.1f MiB is over its budget of %.1f MiB (%.2f× %.1f MiB)",
 			command, mib(rep.MaxRSS), mib(budget), float64(rep.MaxRSS)/float64(base), mib(base))
+	}
+}
+
+// benchmarkOnly skips a memory benchmark unless DSHTEST_MEMORY=1, in
+// -short mode, and without /usr/bin/time.
+func benchmarkOnly(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a benchmark: not in -short mode")
+	}
+	if os.Getenv("DSHTEST_MEMORY") != "1" {
+		t.Skip("a benchmark: set DSHTEST_MEMORY=1 to run it (make bench-shapes does)")
+	}
+	if err := timev.Available(); err != nil {
+		t.Skipf("no GNU time to read peak RSS with: %v", err)
 	}
 }
 
