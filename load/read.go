@@ -13,6 +13,7 @@ type eventBatch struct {
 	events []sessionlog.Event
 	lines  []int
 	text   int64
+	size   int64 // the text its events were read from
 }
 
 // A batch is sent at batchEvents events or batchText bytes of the text
@@ -30,7 +31,7 @@ const (
 // returns s.Err(). fn's event is valid until fn returns; its payloads stay
 // valid. When fn returns false the read stops there.
 func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int64) bool) error {
-	pipe := ahead.Start(batchesAhead, func(p *ahead.Pipe[eventBatch]) {
+	pipe := ahead.StartSized(batchesAhead, batchText, func(b eventBatch) int64 { return b.size }, func(p *ahead.Pipe[eventBatch]) {
 		fresh := func() eventBatch {
 			if b, ok := p.Reuse(); ok { // fn keeps no event
 				return eventBatch{events: b.events[:0], lines: b.lines[:0]}
@@ -42,7 +43,7 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 		for s.Next() {
 			b.events, b.lines = append(b.events, *s.Event()), append(b.lines, s.Line())
 			if text := s.TextBytes(); len(b.events) == batchEvents || text-sent >= batchText {
-				b.text, sent = text, text
+				b.text, b.size, sent = text, text-sent, text
 				if !p.Send(b) {
 					return
 				}
@@ -51,6 +52,7 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 		}
 		if len(b.events) > 0 {
 			b.text = s.TextBytes()
+			b.size = b.text - sent
 			p.Send(b)
 		}
 	})

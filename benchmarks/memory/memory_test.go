@@ -35,15 +35,7 @@ var shapes = []string{"small", "dense"}
 // it, so that the suite is neither slowed by a 100k-event repro nor failed
 // by a shared machine's figures. It skips without /usr/bin/time.
 func TestMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a benchmark: not in -short mode")
-	}
-	if os.Getenv("DSHTEST_MEMORY") != "1" {
-		t.Skip("a benchmark: set DSHTEST_MEMORY=1 to run it (make bench-shapes does)")
-	}
-	if err := timev.Available(); err != nil {
-		t.Skipf("no GNU time to read peak RSS with: %v", err)
-	}
+	benchmarkOnly(t)
 	dir := t.TempDir()
 	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
 	gen := build(t, dir, "gen", "github.com/dshtest/dshtest/internal/testkit/sessiongen/cmd/gen")
@@ -67,39 +59,63 @@ func measure(t *testing.T, dir, dshtest, gen, shape string) {
 	for _, command := range []string{"check", "render", "history", "repro"} {
 		t.Run(command, func(t *testing.T) {
 			budget, _ := targets.RSSBudget(command, fi.Size())
-			report := filepath.Join(dir, shape+"-"+command+".time")
-			cmd := exec.Command(dshtest, command, log)
-			timev.Wrap(cmd, report)
-			cmd.Env = timev.Environ()
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			start := time.Now()
-			err := cmd.Run()
-			wall := time.Since(start)
-			var exit *exec.ExitError
-			if err != nil && !errors.As(err, &exit) {
-				t.Fatal(err)
-			}
-			rep, rerr := timev.ReadReport(report)
-			if rerr != nil {
-				t.Fatal(rerr)
-			}
-			t.Logf("%s: wall %.2f s, peak RSS %.1f MiB (%.2f× the file), budget %.1f MiB, exit status %d",
-				command, wall.Seconds(), mib(rep.MaxRSS), float64(rep.MaxRSS)/float64(fi.Size()), mib(budget), rep.ExitStatus)
-			switch {
-			case rep.Signal != 0:
-				t.Errorf("%s was killed by signal %d", command, rep.Signal)
-			case rep.ExitStatus == 1 && command == "repro":
-				// An invariant failed: a verdict on the log, not on its memory.
-				t.Logf("repro exit status 1 (an invariant failed): %s", firstLine(stderr.String()))
-			case rep.ExitStatus != 0:
-				t.Errorf("%s: exit status %d: %s", command, rep.ExitStatus, firstLine(stderr.String()))
-			}
-			if rep.MaxRSS > budget {
-				t.Errorf("%s: peak RSS %.1f MiB is over its budget of %.1f MiB (%.2f× the %.1f MiB file)",
-					command, mib(rep.MaxRSS), mib(budget), float64(rep.MaxRSS)/float64(fi.Size()), mib(fi.Size()))
-			}
+			within(t, dir, dshtest, command, log, budget, fi.Size())
 		})
+	}
+}
+
+// within runs dshtest command on log as a process under /usr/bin/time -v
+// and fails when its peak RSS is over budget (or it failed or was killed);
+// it logs the figures, with the peak in times base (the raw file, or the
+// text).
+func within(t *testing.T, dir, dshtest, command, log string, budget, base int64) {
+	t.Helper()
+	report := filepath.Join(dir, filepath.Base(log)+"-"+command+".time")
+	cmd := exec.Command(dshtest, command, log)
+	timev.Wrap(cmd, report)
+	cmd.Env = timev.Environ()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	rep, rerr := timev.ReadReport(report)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	t.Logf("%s: wall %.2f s, peak RSS %.1f MiB (%.2f× %.1f MiB), budget %.1f MiB, exit status %d",
+		command, wall.Seconds(), mib(rep.MaxRSS), float64(rep.MaxRSS)/float64(base), mib(base), mib(budget), rep.ExitStatus)
+	switch {
+	case rep.Signal != 0:
+		t.Errorf("%s was killed by signal %d", command, rep.Signal)
+	case rep.ExitStatus == 1 && command == "repro":
+		// An invariant failed: a verdict on the log, not on its memory.
+		t.Logf("repro exit status 1 (an invariant failed): %s", firstLine(stderr.String()))
+	case rep.ExitStatus != 0:
+		t.Errorf("%s: exit status %d: %s", command, rep.ExitStatus, firstLine(stderr.String()))
+	}
+	if rep.MaxRSS > budget {
+		t.Errorf("%s: peak RSS %.1f MiB is over its budget of %.1f MiB (%.2f× %.1f MiB)",
+			command, mib(rep.MaxRSS), mib(budget), float64(rep.MaxRSS)/float64(base), mib(base))
+	}
+}
+
+// benchmarkOnly skips a memory benchmark unless DSHTEST_MEMORY=1, in
+// -short mode, and without /usr/bin/time.
+func benchmarkOnly(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a benchmark: not in -short mode")
+	}
+	if os.Getenv("DSHTEST_MEMORY") != "1" {
+		t.Skip("a benchmark: set DSHTEST_MEMORY=1 to run it (make bench-shapes does)")
+	}
+	if err := timev.Available(); err != nil {
+		t.Skipf("no GNU time to read peak RSS with: %v", err)
 	}
 }
 

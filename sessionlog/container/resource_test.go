@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -268,5 +269,41 @@ func TestSpoolWatchesText(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestZstdOpenReadsTheHeaderOnly: opening a Zstandard log of one frame
+// (what `zstd session.jsonl` writes) decodes its first line and no more:
+// reading a line cap's worth of the frame to find the header cost a
+// whole-log frame up to 64 MiB before the first event.
+func TestZstdOpenReadsTheHeaderOnly(t *testing.T) {
+	prompt := strings.Repeat("lorem ipsum ", 1<<18) // 3 MiB
+	plain := []byte(hdr + "\n")
+	for i := 0; i < 8; i++ {
+		plain = append(plain, `{"type":"x/y","seq":`+strconv.Itoa(i)+`,"time":0,"data":{"t":"`+prompt+`"},"ignorable":true}`+"\n"...)
+	}
+	p := filepath.Join(t.TempDir(), "whole.jsonl.zstd")
+	if err := os.WriteFile(p, logforms.ZstdWhole(t, plain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	lg, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	defer lg.Close()
+	// The decoder's window (8 MiB for this encoder) and its buffers.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12<<20 {
+		t.Errorf("Open allocated %d bytes of a %d-byte frame", alloc, len(plain))
+	}
+	n := 0
+	for lg.Next() {
+		n++
+	}
+	if lg.Err() != nil || n != 9 {
+		t.Fatalf("read %d lines: %v", n, lg.Err())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -276,24 +277,50 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 	return s, found, closer, nil
 }
 
-// firstLine decodes the start of the frame src, at most one line of
-// maxLine bytes: its first line without the newline (nil if it has none
-// within the limit), and whether that line is the whole frame, as the
-// header frame of upstream's framing is (§3.4).
+// firstLine decodes the start of the frame src, up to its first newline
+// and at most one line of maxLine bytes: its first line without the
+// newline (nil if it has none within the limit), and whether that line is
+// the whole frame, as the header frame of upstream's framing is (§3.4).
+// It reads no further than the line and one byte past it: a frame of a
+// whole log begins with a short header line, and reading a line cap's
+// worth of it would cost that much memory before the log is read.
 func firstLine(dec *zstd.Decoder, src io.Reader, maxLine int) (line []byte, whole bool, err error) {
 	if err := dec.Reset(src); err != nil {
 		return nil, false, err
 	}
-	b, err := io.ReadAll(io.LimitReader(dec, int64(maxLine)+2))
-	if err != nil {
-		return nil, false, err
+	limit := maxLine + 2
+	b := make([]byte, 0, min(limit, firstLineChunk))
+	for len(b) < limit {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, min(len(b), limit-len(b)))
+		}
+		n, err := dec.Read(b[len(b):min(cap(b), limit)])
+		start := len(b)
+		b = b[:start+n]
+		if i := bytes.IndexByte(b[start:], '\n'); i >= 0 {
+			i += start
+			if len(b) > i+1 {
+				return slices.Clone(b[:i]), false, nil
+			}
+			var one [1]byte
+			m, err := io.ReadFull(dec, one[:])
+			if m == 0 && err != nil && err != io.EOF {
+				return nil, false, err
+			}
+			return slices.Clone(b[:i]), m == 0, nil
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
 	}
-	i := bytes.IndexByte(b, '\n')
-	if i < 0 {
-		return nil, false, nil
-	}
-	return b[:i], i == len(b)-1, nil
+	return nil, false, nil
 }
+
+// firstLineChunk is what firstLine reads at a time.
+const firstLineChunk = 64 << 10
 
 // onePart is the parts of a scanner that reads p alone.
 func onePart(p part) func() (part, bool, error) {

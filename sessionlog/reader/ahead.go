@@ -26,8 +26,10 @@ type lineBatch struct {
 
 // A batch is sent at aheadLines lines or aheadBytes of text, whichever
 // comes first: lines of megabytes each must not make a batch of hundreds
-// of them (the text held ahead is at most about aheadBatches+2 batches);
-// a buffer a huge line grew is not kept for reuse.
+// of them, and a batch counts for its bytes in the aheadBatches held
+// ahead (ahead.StartSized), so that at most about aheadBatches×aheadBytes
+// wait, or one batch of a line however long; a buffer a huge line grew is
+// not kept for reuse.
 const (
 	aheadLines   = 256
 	aheadBatches = 4
@@ -42,7 +44,7 @@ type lineScanner struct {
 }
 
 func startScanner(lg *container.Log) *lineScanner {
-	pipe := ahead.Start(aheadBatches, func(p *ahead.Pipe[lineBatch]) {
+	pipe := ahead.StartSized(aheadBatches, aheadBytes, func(b lineBatch) int64 { return int64(len(b.buf)) }, func(p *ahead.Pipe[lineBatch]) {
 		b := batch(p)
 		for lg.Next() {
 			ln := lg.Line()

@@ -25,6 +25,21 @@ func RSSBudget(command string, rawSize int64) (budget int64, ok bool) {
 	return 0, false
 }
 
+// TextBudget returns the peak-RSS budget of command on a log of text bytes
+// of JSONL (after any decompression), whatever its compression ratio or
+// line length, and whether the command has one: twice the text for check,
+// history, render and view, three times for repro, and at least MinRSS.
+// It is what dshtest --help promises, stated here as the test's oracle.
+func TextBudget(command string, text int64) (budget int64, ok bool) {
+	switch command {
+	case "check", "history", "render", "view":
+		return max(2*text, MinRSS), true
+	case "repro":
+		return max(3*text, MinRSS), true
+	}
+	return 0, false
+}
+
 // ReproWall returns the most wall time repro may take on a log of shape
 // and size (in events, as asked of the generator), and whether it has a
 // limit: 100k-event logs of the dense and small shapes have one.

@@ -9,6 +9,11 @@
 // A batch is whatever the caller fills: a struct of slices it truncates and
 // appends to. A panic of the producer is raised again in the consumer.
 //
+// The batches held ahead are bounded in number and, with [StartSized], in
+// bytes: a batch of one line of megabytes counts for as many batches as it
+// is heavy, so that a log of huge lines is not held ahead by the dozen
+// megabytes (a read's memory is a budget of its text).
+//
 // [Go] is the same hand-over without batches: one piece of work run ahead
 // of the caller, which waits for it and receives its panic.
 package ahead
@@ -19,6 +24,9 @@ import "sync"
 type Pipe[B any] struct {
 	batches chan B
 	free    chan B
+	room    chan struct{} // a token per unit of weight sent and not yet taken
+	unit    int64
+	size    func(B) int64
 	quit    chan struct{}
 	done    chan struct{}
 	once    sync.Once
@@ -29,7 +37,22 @@ type Pipe[B any] struct {
 // ahead of the consumer. produce fills batches (Reuse, else new ones) and
 // Sends them; when it returns the consumer's Next reports the end.
 func Start[B any](depth int, produce func(p *Pipe[B])) *Pipe[B] {
+	return StartSized(depth, 0, nil, produce)
+}
+
+// StartSized is Start with the batches ahead also bounded in bytes: a
+// batch of size(b) bytes takes size(b)/unit of the depth slots (at least
+// one, at most depth), so at most about depth×unit bytes wait for the
+// consumer, or one batch however heavy. A nil size or unit ≤ 0 counts
+// every batch as one slot.
+func StartSized[B any](depth int, unit int64, size func(B) int64, produce func(p *Pipe[B])) *Pipe[B] {
+	if size == nil || unit <= 0 {
+		size, unit = nil, 1
+	}
 	p := &Pipe[B]{
+		room:    make(chan struct{}, max(depth, 1)),
+		unit:    unit,
+		size:    size,
 		batches: make(chan B, depth),
 		free:    make(chan B, depth+2),
 		quit:    make(chan struct{}),
@@ -59,6 +82,13 @@ func (p *Pipe[B]) Reuse() (B, bool) {
 // Send hands b to the consumer; false once the consumer has stopped (the
 // producer then returns).
 func (p *Pipe[B]) Send(b B) bool {
+	for range p.slots(b) {
+		select {
+		case p.room <- struct{}{}:
+		case <-p.quit:
+			return false
+		}
+	}
 	select {
 	case p.batches <- b:
 		return true
@@ -67,14 +97,27 @@ func (p *Pipe[B]) Send(b B) bool {
 	}
 }
 
+// slots is how many of the depth slots b takes. The one producer takes
+// them one at a time, so a heavy batch waits for the queue to drain.
+func (p *Pipe[B]) slots(b B) int {
+	if p.size == nil {
+		return 1
+	}
+	return int(min(max(p.size(b)/p.unit, 1), int64(cap(p.room))))
+}
+
 // Next returns the next batch; false once the producer is done (its
 // panic, if any, is raised here).
 func (p *Pipe[B]) Next() (B, bool) {
 	b, ok := <-p.batches
 	if !ok {
 		p.wait()
+		return b, false
 	}
-	return b, ok
+	for range p.slots(b) {
+		<-p.room
+	}
+	return b, true
 }
 
 // Release gives b back to the producer to fill again: the consumer holds

@@ -1,6 +1,8 @@
 package ahead
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
 )
 
@@ -93,4 +95,60 @@ func TestGo(t *testing.T) {
 	}()
 	Go(func() { panic("boom") })()
 	t.Fatal("wait did not raise the panic")
+}
+
+// TestPipeSized: with StartSized, the bytes sent and not yet taken stay
+// within depth×unit, or one batch however heavy (give or take the batch
+// the consumer has taken and not yet counted); every batch arrives in
+// order.
+func TestPipeSized(t *testing.T) {
+	const depth, unit = 4, 100
+	sizes := []int64{0, 1, 100, 1000, 1000, 1000, 1000, 1000, 50, 250, 1000, 1000, 100, 100, 399, 401, 0, 5}
+	for range 20 {
+		sizes = append(sizes, sizes[:18]...)
+	}
+	var sent, taken atomic.Int64
+	var over atomic.Int64
+	p := StartSized(depth, unit, func(b batch) int64 { return int64(b.n[1]) }, func(p *Pipe[batch]) {
+		for i, s := range sizes {
+			sent.Add(s)
+			if !p.Send(batch{n: []int{i, int(s)}}) {
+				return
+			}
+			// The consumer's latest batch may be taken and not yet counted.
+			if q := sent.Load() - taken.Load(); q > depth*unit+2*1000 {
+				over.Store(q)
+			}
+		}
+	})
+	want := 0
+	for {
+		b, ok := p.Next()
+		if !ok {
+			break
+		}
+		if b.n[0] != want {
+			t.Fatalf("batch %d, want %d", b.n[0], want)
+		}
+		want++
+		runtime.Gosched() // let the producer fill the pipe
+		taken.Add(int64(b.n[1]))
+	}
+	p.Stop()
+	if want != len(sizes) {
+		t.Fatalf("%d batches, want %d", want, len(sizes))
+	}
+	if q := over.Load(); q != 0 {
+		t.Errorf("%d bytes queued, over %d", q, depth*unit)
+	}
+}
+
+// TestPipeSizedStops: a producer waiting for room for a heavy batch ends
+// when the consumer stops.
+func TestPipeSizedStops(t *testing.T) {
+	p := StartSized(2, 1, func(b batch) int64 { return 1 << 20 }, produceTo(1<<20))
+	if _, ok := p.Next(); !ok {
+		t.Fatal("no batch")
+	}
+	p.Stop()
 }

@@ -83,9 +83,17 @@ var frameEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEn
 // ZstdWhole compresses a whole raw log as the zstd command does
 // (`zstd session.jsonl`): one checksummed frame of several blocks, written
 // by a streaming encoder, so without a content size.
-func ZstdWhole(t testing.TB, plain []byte) []byte {
+func ZstdWhole(t testing.TB, plain []byte) []byte { return ZstdWindow(t, plain, 0) }
+
+// ZstdWindow is ZstdWhole with a frame declaring a window of window bytes
+// (0: the encoder's default), as `zstd --long` writes from a pipe.
+func ZstdWindow(t testing.TB, plain []byte, window int) []byte {
 	var out bytes.Buffer
-	w, err := zstd.NewWriter(&out, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
+	opts := []zstd.EOption{zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1)}
+	if window > 0 {
+		opts = append(opts, zstd.WithWindowSize(window))
+	}
+	w, err := zstd.NewWriter(&out, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
