@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -288,35 +287,18 @@ func firstLine(dec *zstd.Decoder, src io.Reader, maxLine int) (line []byte, whol
 	if err := dec.Reset(src); err != nil {
 		return nil, false, err
 	}
-	limit := maxLine + 2
-	b := make([]byte, 0, min(limit, firstLineChunk))
-	for len(b) < limit {
-		if len(b) == cap(b) {
-			b = slices.Grow(b, min(len(b), limit-len(b)))
-		}
-		n, err := dec.Read(b[len(b):min(cap(b), limit)])
-		start := len(b)
-		b = b[:start+n]
-		if i := bytes.IndexByte(b[start:], '\n'); i >= 0 {
-			i += start
-			if len(b) > i+1 {
-				return slices.Clone(b[:i]), false, nil
-			}
-			var one [1]byte
-			m, err := io.ReadFull(dec, one[:])
-			if m == 0 && err != nil && err != io.EOF {
-				return nil, false, err
-			}
-			return slices.Clone(b[:i]), m == 0, nil
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, false, err
-		}
+	br := bufio.NewReaderSize(io.LimitReader(dec, int64(maxLine)+2), firstLineChunk)
+	line, err = br.ReadBytes('\n')
+	switch {
+	case err == io.EOF: // no newline within the limit
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
 	}
-	return nil, false, nil
+	if _, err = br.ReadByte(); err != nil && err != io.EOF {
+		return nil, false, err
+	}
+	return line[:len(line)-1], err == io.EOF, nil
 }
 
 // firstLineChunk is what firstLine reads at a time.

@@ -47,7 +47,7 @@ func Start[B any](depth int, produce func(p *Pipe[B])) *Pipe[B] {
 // every batch as one slot.
 func StartSized[B any](depth int, unit int64, size func(B) int64, produce func(p *Pipe[B])) *Pipe[B] {
 	if size == nil || unit <= 0 {
-		size, unit = nil, 1
+		size, unit = nil, 1 // the batches channel's depth bounds them
 	}
 	p := &Pipe[B]{
 		room:    make(chan struct{}, max(depth, 1)),
@@ -97,11 +97,12 @@ func (p *Pipe[B]) Send(b B) bool {
 	}
 }
 
-// slots is how many of the depth slots b takes. The one producer takes
-// them one at a time, so a heavy batch waits for the queue to drain.
+// slots is how many of the depth slots b takes, 0 in a pipe not sized
+// (its batches channel alone bounds it). The one producer takes them one
+// at a time, so a heavy batch waits for the queue to drain.
 func (p *Pipe[B]) slots(b B) int {
 	if p.size == nil {
-		return 1
+		return 0
 	}
 	return int(min(max(p.size(b)/p.unit, 1), int64(cap(p.room))))
 }

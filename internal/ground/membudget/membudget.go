@@ -8,7 +8,8 @@
 // runtime's soft memory limit (debug.SetMemoryLimit) less budgetReserve,
 // the part of the process's resident memory the runtime does not count
 // (the binary's pages), and less a margin for the limit's softness
-// (budgetLimit); the collector works harder only as the heap nears it. GOMEMLIMIT, when set, decides instead.
+// (budgetLimit); the collector works harder only as the heap nears it.
+// GOMEMLIMIT, when set, decides instead.
 //
 // The text's size is known only as it is read (a .jsonl.zstd file's size
 // says little of it), so the budget grows with what the reader has read.
