@@ -15,7 +15,10 @@ import (
 // The scanner sends batches of lines, copied out of its buffers; the
 // stream hands each batch's buffer back once it has read every line of
 // it (nothing a line is read into keeps the line's bytes: the decoder
-// copies what it keeps). Everything else the stream asks of the container
+// copies what it keeps). A line of a batch's size or more is lent instead
+// (ahead.Pipe.Lend): the stream reads it in the container's own buffer and
+// the scanner waits for it to be done, so that a line of megabytes is not
+// copied, nor held twice. Everything else the stream asks of the container
 // (its verdict and torn tails) it asks once the scanner is done, which
 // the pipe's end says.
 type lineBatch struct {
@@ -28,8 +31,7 @@ type lineBatch struct {
 // comes first: lines of megabytes each must not make a batch of hundreds
 // of them, and a batch counts for its bytes in the aheadBatches held
 // ahead (ahead.StartSized), so that at most about aheadBatches×aheadBytes
-// wait, or one batch of a line however long; a buffer a huge line grew is
-// not kept for reuse.
+// wait, or one batch of a line however long.
 const (
 	aheadLines   = 256
 	aheadBatches = 4
@@ -48,6 +50,19 @@ func startScanner(lg *container.Log) *lineScanner {
 		b := batch(p)
 		for lg.Next() {
 			ln := lg.Line()
+			if len(ln.Data) >= aheadBytes {
+				if len(b.lines) > 0 {
+					fix(&b)
+					if !p.Send(b) {
+						return
+					}
+					b = batch(p)
+				}
+				if !p.Lend(lineBatch{lines: []container.Line{ln}}) {
+					return
+				}
+				continue
+			}
 			start, m := len(b.buf), len(b.members)
 			b.buf = append(b.buf, ln.Data...)
 			b.members = append(b.members, ln.Members...)

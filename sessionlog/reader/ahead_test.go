@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
@@ -52,5 +53,46 @@ func TestReadAhead(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Close() // twice is harmless
+	}
+}
+
+// TestReadAheadLendsHugeLines: a line of a batch's size or more is lent to
+// the stream in the container's buffer, not copied into a batch: reading
+// a log of 4 MiB lines allocates the decoder's copy of each line and the
+// scanner's one buffer, grown by appends to a line's length (under six
+// lines' worth), and no more (a copy of each line into a batch was 1.6
+// times the text more).
+func TestReadAheadLendsHugeLines(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"session","version":0,"id":"ra","createdAt":1,"cwd":"/w"}` + "\n")
+	const n, size = 8, 4 << 20
+	text := bytes.Repeat([]byte("x"), size)
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"session/title","seq":%d,"time":%d,"data":{"title":"%s"}}`+"\n", i, i, text)
+	}
+	path := logforms.WriteFile(t, t.TempDir(), "s.jsonl", b.Bytes())
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := reader.Open(path, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for s.Next() {
+		if e := s.Event(); e.Seq != int64(i) || len(e.Data) != size+len(`{"title":""}`) {
+			t.Fatalf("event %d: seq %d, %d bytes of data", i, e.Seq, len(e.Data))
+		}
+		i++
+	}
+	if err := s.Err(); err != nil || i != n {
+		t.Fatalf("%d events, err %v", i, err)
+	}
+	s.Close()
+	runtime.ReadMemStats(&after)
+	alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(b.Len())+6*size
+	t.Logf("%d bytes allocated reading %d bytes of text", alloc, b.Len())
+	if alloc > limit {
+		t.Errorf("%d bytes allocated reading %d bytes of text, over %d", alloc, b.Len(), limit)
 	}
 }

@@ -12,7 +12,11 @@
 // The batches held ahead are bounded in number and, with [StartSized], in
 // bytes: a batch of one line of megabytes counts for as many batches as it
 // is heavy, so that a log of huge lines is not held ahead by the dozen
-// megabytes (a read's memory is a budget of its text).
+// megabytes (a read's memory is a budget of its text). The batch the
+// consumer holds counts until it is done with it. A producer may also lend
+// a batch ([Pipe.Lend]): hand over its own buffer instead of a copy and
+// wait until the consumer is done with it, so that a line of megabytes is
+// held once, not once per stage.
 //
 // [Go] is the same hand-over without batches: one piece of work run ahead
 // of the caller, which waits for it and receives its panic.
@@ -22,15 +26,27 @@ import "sync"
 
 // Pipe carries batches of type B from a producer goroutine to a consumer.
 type Pipe[B any] struct {
-	batches chan B
-	free    chan B
-	room    chan struct{} // a token per unit of weight sent and not yet taken
-	unit    int64
-	size    func(B) int64
-	quit    chan struct{}
-	done    chan struct{}
-	once    sync.Once
-	panic   any // the producer's, once done is closed
+	batches  chan sent[B]
+	free     chan B
+	room     chan struct{} // a token per slot sent or held and not yet let go
+	returned chan struct{} // the consumer is done with a lent batch
+	unit     int64
+	size     func(B) int64
+	quit     chan struct{}
+	done     chan struct{}
+	once     sync.Once
+	panic    any // the producer's, once done is closed
+
+	// The consumer's: the slots of the batch it holds, and whether it
+	// was lent.
+	held     int
+	heldLent bool
+}
+
+// sent is a batch in the pipe.
+type sent[B any] struct {
+	b    B
+	lent bool
 }
 
 // Start runs produce on its own goroutine with up to depth batches sent
@@ -43,20 +59,21 @@ func Start[B any](depth int, produce func(p *Pipe[B])) *Pipe[B] {
 // StartSized is Start with the batches ahead also bounded in bytes: a
 // batch of size(b) bytes takes size(b)/unit of the depth slots (at least
 // one, at most depth), so at most about depth×unit bytes wait for the
-// consumer, or one batch however heavy. A nil size or unit ≤ 0 counts
-// every batch as one slot.
+// consumer (the one it holds included), or one batch however heavy. A nil
+// size or unit ≤ 0 counts every batch as one slot.
 func StartSized[B any](depth int, unit int64, size func(B) int64, produce func(p *Pipe[B])) *Pipe[B] {
 	if size == nil || unit <= 0 {
 		size, unit = nil, 1 // the batches channel's depth bounds them
 	}
 	p := &Pipe[B]{
-		room:    make(chan struct{}, max(depth, 1)),
-		unit:    unit,
-		size:    size,
-		batches: make(chan B, depth),
-		free:    make(chan B, depth+2),
-		quit:    make(chan struct{}),
-		done:    make(chan struct{}),
+		room:     make(chan struct{}, max(depth, 1)),
+		returned: make(chan struct{}, 1),
+		unit:     unit,
+		size:     size,
+		batches:  make(chan sent[B], depth),
+		free:     make(chan B, depth+2),
+		quit:     make(chan struct{}),
+		done:     make(chan struct{}),
 	}
 	go func() {
 		defer close(p.done)
@@ -81,7 +98,25 @@ func (p *Pipe[B]) Reuse() (B, bool) {
 
 // Send hands b to the consumer; false once the consumer has stopped (the
 // producer then returns).
-func (p *Pipe[B]) Send(b B) bool {
+func (p *Pipe[B]) Send(b B) bool { return p.send(b, false) }
+
+// Lend hands b to the consumer as Send does and waits until the consumer
+// is done with it (its Release, or its next Next), so that b may hold the
+// producer's own buffers, which it reuses once Lend returns; false once the
+// consumer has stopped. A lent batch is never given back to Reuse.
+func (p *Pipe[B]) Lend(b B) bool {
+	if !p.send(b, true) {
+		return false
+	}
+	select {
+	case <-p.returned:
+		return true
+	case <-p.quit:
+		return false
+	}
+}
+
+func (p *Pipe[B]) send(b B, lent bool) bool {
 	for range p.slots(b) {
 		select {
 		case p.room <- struct{}{}:
@@ -90,7 +125,7 @@ func (p *Pipe[B]) Send(b B) bool {
 		}
 	}
 	select {
-	case p.batches <- b:
+	case p.batches <- sent[B]{b, lent}:
 		return true
 	case <-p.quit:
 		return false
@@ -108,26 +143,46 @@ func (p *Pipe[B]) slots(b B) int {
 }
 
 // Next returns the next batch; false once the producer is done (its
-// panic, if any, is raised here).
+// panic, if any, is raised here). The consumer is done with the batch
+// Next returned before, if it has not released it.
 func (p *Pipe[B]) Next() (B, bool) {
-	b, ok := <-p.batches
+	p.letGo()
+	s, ok := <-p.batches
 	if !ok {
 		p.wait()
-		return b, false
+		return s.b, false
 	}
-	for range p.slots(b) {
-		<-p.room
-	}
-	return b, true
+	p.held, p.heldLent = p.slots(s.b), s.lent
+	return s.b, true
 }
 
-// Release gives b back to the producer to fill again: the consumer holds
-// nothing of it any more.
+// Release gives b, the batch Next returned last, back to the producer to
+// fill again: the consumer holds nothing of it any more.
 func (p *Pipe[B]) Release(b B) {
+	if p.letGo() {
+		return
+	}
 	select {
 	case p.free <- b:
 	default:
 	}
+}
+
+// letGo ends the consumer's hold of its batch: its slots are room again,
+// and a lent batch is returned (reported true).
+func (p *Pipe[B]) letGo() (lent bool) {
+	for range p.held {
+		<-p.room
+	}
+	p.held = 0
+	if lent = p.heldLent; lent {
+		p.heldLent = false
+		select {
+		case p.returned <- struct{}{}:
+		default: // the producer has stopped waiting
+		}
+	}
+	return lent
 }
 
 // Stop ends the producer (its next Send fails) and waits for it; it may be

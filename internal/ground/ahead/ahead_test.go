@@ -152,3 +152,58 @@ func TestPipeSizedStops(t *testing.T) {
 	}
 	p.Stop()
 }
+
+// TestPipeLend: a lent batch is the producer's until the consumer is done
+// with it: the producer does not go on (here: overwrite its one buffer)
+// before the consumer's Release or next Next, and a lent batch is never
+// handed to Reuse.
+
+// TestPipeSizedHeld: the batch the consumer holds counts for its bytes
+// until it is done with it, so a producer of heavy batches waits for the
+// consumer's Release rather than building another behind the one in the
+// channel.
+func TestPipeSizedHeld(t *testing.T) {
+	var built atomic.Int64
+	p := StartSized(2, 10, func(b batch) int64 { return 20 }, func(p *Pipe[batch]) {
+		for i := range 3 {
+			built.Add(1)
+			if !p.Send(batch{n: []int{i}}) {
+				return
+			}
+		}
+	})
+	b, ok := p.Next()
+	if !ok {
+		t.Fatal("no batch")
+	}
+	for range 100 {
+		runtime.Gosched()
+	}
+	// Held: batch 0. The producer built batch 1 and waits to send it.
+	if n := built.Load(); n != 2 {
+		t.Fatalf("%d batches built while the consumer holds a heavy one, want 2", n)
+	}
+	p.Release(b)
+	for {
+		if _, ok := p.Next(); !ok {
+			break
+		}
+	}
+	p.Stop()
+	if n := built.Load(); n != 3 {
+		t.Fatalf("%d batches built, want 3", n)
+	}
+}
+
+// TestPipeLendStops: a producer waiting for a lent batch ends when the
+// consumer stops.
+func TestPipeLendStops(t *testing.T) {
+	p := Start(2, func(p *Pipe[batch]) {
+		for p.Lend(batch{n: []int{1}}) {
+		}
+	})
+	if _, ok := p.Next(); !ok {
+		t.Fatal("no batch")
+	}
+	p.Stop()
+}
