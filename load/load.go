@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/reader"
 	"github.com/dshtest/dshtest/sessionlog/store"
 	"github.com/dshtest/dshtest/surface"
@@ -50,6 +51,11 @@ type Budget interface {
 	Read(text int64)
 	// Grow is called once Collect has read the log, with all its text.
 	Grow(text int64)
+	// Window is called as a read opens, with the history its decoder
+	// allocates whole and writes as the text is decoded
+	// (reader.Stream.Window), if any, and how much text the decoder has
+	// written by a call of decoded (from any goroutine).
+	Window(bytes int64, decoded func() int64)
 }
 
 // Log is a log read: the reader's summary, the events when they are kept,
@@ -90,10 +96,23 @@ type File struct {
 	held   *held
 	n      int    // the events Source's first read yielded
 	budget Budget // told of the text read, when set
+	// decoders keeps a Zstandard log's decoder from one read to the next
+	// (made by Open when the options bring none).
+	decoders *container.Decoders
 }
 
 // SetBudget has the reads tell b how much of the text they have read.
-func (f *File) SetBudget(b Budget) { f.budget = b }
+func (f *File) SetBudget(b Budget) {
+	f.budget = b
+	f.window(f.cur)
+}
+
+// window tells the budget of s's decoder history.
+func (f *File) window(s *reader.Stream) {
+	if w := s.Window(); w > 0 && f.budget != nil {
+		f.budget.Window(w, s.Decoded)
+	}
+}
 
 // Open opens the log at path (a file of any form, or a session directory).
 func Open(path string, opts Options) (*File, error) {
@@ -104,9 +123,14 @@ func Open(path string, opts Options) (*File, error) {
 	if opts.Hold {
 		f.held = hold(path)
 	}
-	s, err := reader.Open(path, opts.Read)
+	if opts.Read.Decoders == nil {
+		f.decoders = &container.Decoders{}
+		f.opts.Read.Decoders = f.decoders
+	}
+	s, err := reader.Open(path, f.opts.Read)
 	if err != nil {
 		f.held.close()
+		f.closeDecoders()
 		return nil, f.named(err)
 	}
 	f.s, f.cur = s, s
@@ -162,10 +186,17 @@ func (f *File) TextSize() int64 { return f.cur.TextSize() }
 // Close releases the file.
 func (f *File) Close() error {
 	f.held.close()
+	defer f.closeDecoders()
 	if f.s != nil {
 		return f.s.Close()
 	}
 	return nil
+}
+
+func (f *File) closeDecoders() {
+	if f.decoders != nil {
+		f.decoders.Close()
+	}
 }
 
 // summary fills lg's report of the stream s read to its end.

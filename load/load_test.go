@@ -226,10 +226,11 @@ func TestStreamStops(t *testing.T) {
 }
 
 // budget records what a read tells it.
-type budget struct{ read, grown int64 }
+type budget struct{ read, grown, window int64 }
 
-func (b *budget) Read(text int64) { b.read = max(b.read, text) }
-func (b *budget) Grow(text int64) { b.grown = text }
+func (b *budget) Read(text int64)                    { b.read = max(b.read, text) }
+func (b *budget) Grow(text int64)                    { b.grown = text }
+func (b *budget) Window(bytes int64, _ func() int64) { b.window = bytes }
 
 // TestBudget: the budget is told of the text as it is read, and of all of
 // it once Collect is done.

@@ -94,6 +94,7 @@ func (f *File) take() (*reader.Stream, error) {
 		return nil, f.named(err)
 	}
 	f.cur = s
+	f.window(s)
 	return s, nil
 }
 

@@ -57,6 +57,10 @@ type Options struct {
 	// session, found by it): a header naming another is refused, as
 	// upstream's stored-identity check refuses it.
 	ID string
+	// Decoders, when set, keeps a Zstandard log's decoder from one read
+	// to the next (a log read twice holds one window); nil makes one per
+	// read.
+	Decoders *Decoders
 }
 
 // LineLimit is the cap MaxLine sets.
@@ -174,6 +178,23 @@ func (l *Log) DeclaredSize() int64 {
 // Framing is how a Zstandard log's frames cut its plaintext, or "" for
 // another form; Frames is how many complete frames it has.
 func (l *Log) Framing() (f Framing, frames int) { return l.zstd.framing, l.zstd.frames }
+
+// Window is the most memory a Zstandard log's decoder allocates for its
+// history: the largest window its frames declare, allocated whole at a
+// frame's first block and written as the frame's text is decoded, so that
+// the part past the text read so far is not resident (0 for another form).
+// A memory budget of the text counts that part as free.
+func (l *Log) Window() int64 { return l.zstd.window }
+
+// Decoded is how much of a Zstandard log's text its decoder has written
+// so far, ahead of the lines read (0 for another form). It may be called
+// from any goroutine.
+func (l *Log) Decoded() int64 {
+	if l.zstd.decoded == nil {
+		return 0
+	}
+	return l.zstd.decoded.Load()
+}
 
 // Subagents lists the subagent logs of a web export (the sanitized ids of
 // its subagents/<id>/session.jsonl), sorted; nil for other forms.
@@ -339,7 +360,7 @@ func openReader(r io.Reader, name string, opts Options) (*Log, error) {
 func openReaderAt(name string, ra io.ReaderAt, size int64, magic []byte, opts Options) (*Log, error) {
 	switch sniff(magic) {
 	case FormZstd:
-		s, framing, c, err := openZstd(name, ra, size, opts.LineLimit(), opts.TextLimit())
+		s, framing, c, err := openZstd(name, ra, size, opts.LineLimit(), opts.TextLimit(), opts.Decoders)
 		if err != nil {
 			return nil, err
 		}

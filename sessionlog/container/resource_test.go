@@ -307,3 +307,73 @@ func TestZstdOpenReadsTheHeaderOnly(t *testing.T) {
 		t.Fatalf("read %d lines: %v", n, lg.Err())
 	}
 }
+
+// TestZstdWindowAndDecoders: a Zstandard log reports the window its
+// decoder allocates whole (Log.Window) and the text decoded so far
+// (Log.Decoded), and a second read with the same Decoders reuses the first
+// read's decoder and its window instead of allocating another; without
+// Decoders, each read allocates its own.
+func TestZstdWindowAndDecoders(t *testing.T) {
+	prompt := strings.Repeat("lorem ipsum ", 1<<16) // 768 KiB
+	plain := []byte(hdr + "\n")
+	for i := 0; i < 4; i++ {
+		plain = append(plain, `{"type":"x/y","seq":`+strconv.Itoa(i)+`,"time":0,"data":{"t":"`+prompt+`"},"ignorable":true}`+"\n"...)
+	}
+	const window = 64 << 20
+	dir := t.TempDir()
+	p := filepath.Join(dir, "long.jsonl.zstd")
+	if err := os.WriteFile(p, logforms.ZstdWindow(t, plain, window), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw := filepath.Join(dir, "raw.jsonl")
+	if err := os.WriteFile(raw, plain, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if lg, err := Open(raw, Options{}); err != nil || lg.Window() != 0 || lg.Decoded() != 0 {
+		t.Fatalf("raw log: window %d, decoded %d, err %v", lg.Window(), lg.Decoded(), err)
+	} else {
+		lg.Close()
+	}
+	// read reads the log once and returns what it allocated.
+	read := func(opts Options) uint64 {
+		t.Helper()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		lg, err := Open(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := lg.Window(); w != window {
+			t.Errorf("Window() = %d, want %d", w, window)
+		}
+		n := 0
+		for lg.Next() {
+			n++
+		}
+		if lg.Err() != nil || n != 5 {
+			t.Fatalf("read %d lines: %v", n, lg.Err())
+		}
+		if d := lg.Decoded(); d != int64(len(plain)) {
+			t.Errorf("Decoded() = %d, want %d", d, len(plain))
+		}
+		lg.Close()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if a := read(Options{}); a < window {
+		t.Errorf("a read allocated %d bytes, less than its window: is the window still allocated whole?", a)
+	}
+	decs := &Decoders{}
+	defer decs.Close()
+	first := read(Options{Decoders: decs})
+	second := read(Options{Decoders: decs})
+	t.Logf("first read %d bytes, second %d", first, second)
+	if first < window || second > window/4 {
+		t.Errorf("with Decoders: first read allocated %d bytes, second %d; want the window (%d) once", first, second, window)
+	}
+	// Another text cap is another decoder.
+	if a := read(Options{Decoders: decs, MaxText: 1 << 30}); a < window {
+		t.Errorf("a read under another text cap allocated %d bytes: it must not reuse the decoder", a)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -38,6 +39,9 @@ type frameLayout struct {
 	// declared is the sum of the content sizes the frames' headers declare
 	// (libzstd writes them by default), or -1 if a frame declares none.
 	declared int64
+	// window is the largest window a frame's header declares (a
+	// single-segment frame's is its content size).
+	window int64
 }
 
 // scanFrames walks the frame structure of ra[0:size] without decompressing.
@@ -112,9 +116,16 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 		if size-off < rest {
 			return torn()
 		}
+		if !single {
+			b, _, err := read(off, 1)
+			if err != nil {
+				return lay, err
+			}
+			lay.window = max(lay.window, windowSize(b[0]))
+		}
 		if fcsBytes == 0 {
 			lay.declared = -1
-		} else if lay.declared >= 0 {
+		} else {
 			b, _, err := read(off+rest-fcsBytes, int(fcsBytes))
 			if err != nil {
 				return lay, err
@@ -125,9 +136,14 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 			if fcsBytes == 2 {
 				n += 256
 			}
-			if n < 0 || lay.declared+n < lay.declared {
+			if single {
+				lay.window = max(lay.window, n)
+			}
+			switch {
+			case lay.declared < 0:
+			case n < 0 || lay.declared+n < lay.declared:
 				lay.declared = -1
-			} else {
+			default:
 				lay.declared += n
 			}
 		}
@@ -174,11 +190,22 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 	return lay, nil
 }
 
+// maxWindow is the largest window a frame may need, libzstd's default
+// windowLogMax: a frame that needs more is refused.
+const maxWindow = 1 << 27
+
+// windowSize is the window a frame header's Window_Descriptor declares
+// (RFC 8878 §3.1.1.1.2).
+func windowSize(desc byte) int64 {
+	base := int64(1) << (10 + desc>>3)
+	return base + base/8*int64(desc&7)
+}
+
 func newZstdDecoder(ignoreChecksum bool, more ...zstd.DOption) (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, append([]zstd.DOption{
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(1 << 27), // libzstd's default windowLogMax
+		zstd.WithDecoderMaxWindow(maxWindow),
 		zstd.IgnoreChecksum(ignoreChecksum)}, more...)...)
 }
 
@@ -200,13 +227,17 @@ const (
 // zstdFraming is what openZstd found of a log's frames.
 type zstdFraming struct {
 	framing Framing
-	frames  int // complete frames
+	frames  int   // complete frames
+	window  int64 // the largest window of a frame (Log.Window)
+	// decoded counts the text the frames' decoder has written (its reader
+	// runs ahead of the lines read: Log.Decoded).
+	decoded *atomic.Int64
 }
 
 // openZstd prepares a scanner over a Zstandard log held in ra[0:size].
 // A frame that declares more than maxText, the text cap, is refused before
 // the decoder allocates for it, and the scanner stops at the cap.
-func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int64) (*scanner, zstdFraming, io.Closer, error) {
+func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int64, decoders *Decoders) (*scanner, zstdFraming, io.Closer, error) {
 	var found zstdFraming
 	lay, err := scanFrames(name, ra, size, -1)
 	if err != nil {
@@ -220,15 +251,17 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
 	found.frames = len(lay.frames)
-	dec, err := newZstdDecoder(false, zstd.WithDecoderMaxMemory(uint64(maxText)))
+	found.window = min(lay.window, maxWindow, maxText)
+	found.decoded = new(atomic.Int64)
+	dec, err := decoders.get(maxText)
 	if err != nil {
 		return nil, found, nil, err
 	}
-	closer := closerFunc(func() error { dec.Close(); return nil })
+	closer := closerFunc(func() error { decoders.put(dec, maxText); return nil })
 	h := lay.frames[0]
 	header, whole, err := firstLine(dec, io.NewSectionReader(ra, h.start, h.end-h.start), maxLine)
 	if err != nil {
-		dec.Close()
+		closer.Close()
 		return nil, found, nil, frameFailed(name, h.start, err)
 	}
 	torn := func() (io.Reader, error) { return tornFrame(ra, lay.torn, size, lay.tornChecksum) }
@@ -237,7 +270,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 		// plaintext stream, and the raw rules find the header and the
 		// torn tail in it.
 		found.framing = FramingStream
-		r := io.Reader(&framesReader{name: name, ra: ra, frames: lay.frames, dec: dec})
+		r := io.Reader(&framesReader{name: name, ra: ra, frames: lay.frames, dec: dec, decoded: found.decoded})
 		if lay.torn >= 0 {
 			r = io.MultiReader(r, &lazyReader{open: torn})
 		}
@@ -248,10 +281,10 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 	}
 	found.framing = FramingBatches
 	if reason := headerProblem(header); reason != "" {
-		dec.Close()
+		closer.Close()
 		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Line: 1, Seq: -1}, reason, nil)
 	}
-	fr := &framesReader{name: name, ra: ra, frames: lay.frames[1:], dec: dec}
+	fr := &framesReader{name: name, ra: ra, frames: lay.frames[1:], dec: dec, decoded: found.decoded}
 	stage := 0
 	parts := func() (part, bool, error) {
 		stage++
@@ -350,11 +383,12 @@ func frameFailed(name string, start int64, err error) error {
 // bytes, and each frame is decoded from memory. A frame larger than a batch
 // is read through a buffer of the same size instead.
 type framesReader struct {
-	name   string
-	ra     io.ReaderAt
-	frames []frameRange
-	dec    *zstd.Decoder
-	open   bool
+	name    string
+	ra      io.ReaderAt
+	frames  []frameRange
+	dec     *zstd.Decoder
+	open    bool
+	decoded *atomic.Int64 // the plaintext read
 
 	batch      []byte // the compressed bytes of frames[:batched]
 	batchStart int64  // the file offset of batch[0]
@@ -405,6 +439,7 @@ func (f *framesReader) Read(p []byte) (int, error) {
 			f.open = true
 		}
 		n, err := f.dec.Read(p)
+		f.decoded.Add(int64(n))
 		if errors.Is(err, io.EOF) {
 			f.open = false
 			f.frames = f.frames[1:]

@@ -73,6 +73,9 @@ type Options struct {
 	// session, found by it: package load), as upstream's stored-identity
 	// check requires.
 	ID string
+	// Decoders, when set, keeps a Zstandard log's decoder from one read
+	// to the next (container.Decoders); nil makes one per read.
+	Decoders *container.Decoders
 }
 
 // TextBOM is the warning for a file that starts with a UTF-8 byte-order
@@ -124,7 +127,7 @@ const maxDeclaredRatio = 64
 
 // containerOptions are the container's part of opts.
 func containerOptions(opts Options) container.Options {
-	return container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, MaxText: opts.MaxTextBytes, ID: opts.ID}
+	return container.Options{Session: opts.Session, Subagent: opts.Subagent, MaxLine: opts.MaxLineBytes, MaxText: opts.MaxTextBytes, ID: opts.ID, Decoders: opts.Decoders}
 }
 
 // Open opens the log at path (a file of any form, or a session directory).
@@ -499,6 +502,25 @@ func (s *Stream) TextBytes() int64 {
 // Zstandard log's frames declare (which a torn last frame or a lying file
 // can overstate: it sizes buffers and progress, never a check).
 func (s *Stream) TextSize() int64 { return s.size }
+
+// Window is the history a Zstandard log's decoder allocates
+// (container.Log.Window), 0 for another form.
+func (s *Stream) Window() int64 {
+	if s.lg == nil {
+		return 0
+	}
+	return s.lg.Window()
+}
+
+// Decoded is how much of a Zstandard log's text its decoder has written
+// (container.Log.Decoded), 0 for another form; it may be called from any
+// goroutine.
+func (s *Stream) Decoded() int64 {
+	if s.lg == nil {
+		return 0
+	}
+	return s.lg.Decoded()
+}
 
 // Line is the current event's line in the log's plaintext (a packed row's
 // events share it); 0 for a synthetic closer.

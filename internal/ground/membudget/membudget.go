@@ -14,6 +14,13 @@
 // The text's size is known only as it is read (a .jsonl.zstd file's size
 // says little of it), so the budget grows with what the reader has read.
 //
+// A Zstandard decoder allocates its frame's whole window (up to 128 MiB)
+// at the first block and writes it as the text is decoded: the part past
+// the text read so far is heap the runtime counts and no page holds. So
+// the limit is the budget plus that part (Window), or a log of 10 MB of
+// text in a 128 MiB window would be collected without end to keep within
+// a budget its untouched window already fills.
+//
 // A budget the live heap itself outgrows would make the collector run
 // without end (a log whose events hold more than the budget allows), so
 // the limit is also at least budgetSlack times the live heap: the command
@@ -37,13 +44,15 @@ const (
 
 // Budget is the memory limit of one command.
 type Budget struct {
-	factor float64
-	mu     sync.Mutex
-	text   int64 // the text read so far
-	next   int64 // read's next step
-	limit  int64 // the limit set, 0 before the first
-	before int64 // the limit to restore
-	off    bool
+	factor  float64
+	mu      sync.Mutex
+	text    int64 // the text read so far
+	next    int64 // read's next step
+	window  int64 // the largest decoder window told (Window)
+	decoded func() int64
+	limit   int64 // the limit set, 0 before the first
+	before  int64 // the limit to restore
+	off     bool
 }
 
 // budgetWatch is how often the limit is checked against the live heap
@@ -103,8 +112,24 @@ func (b *Budget) Read(text int64) {
 	b.Grow(text)
 }
 
+// Window tells the budget that a decoder allocates a history of bytes,
+// written as the text is decoded (decoded says how much so far, ahead of
+// the text read): the part of it past the text is added to the limit (see
+// the package comment).
+func (b *Budget) Window(bytes int64, decoded func() int64) {
+	if b == nil || b.off {
+		return
+	}
+	b.mu.Lock()
+	b.window = max(b.window, bytes)
+	b.decoded = decoded
+	b.mu.Unlock()
+	b.Grow(-1)
+}
+
 // Grow raises the limit to the budget of text bytes of log (-1: the text
-// read so far), and to budgetSlack times the live heap.
+// read so far), and to budgetSlack times the live heap, each plus the
+// decoder window not yet written.
 func (b *Budget) Grow(text int64) {
 	if b == nil || b.off {
 		return
@@ -115,10 +140,16 @@ func (b *Budget) Grow(text int64) {
 		text = b.text
 	}
 	b.text = max(b.text, text)
+	written := b.text // a decoder used again wrote as far before
+	if b.decoded != nil {
+		written = max(written, b.decoded())
+	}
+	unwritten := max(b.window-written, 0)
 	l := budgetLimit(b.factor, b.text)
 	if b.limit > 0 { // the first limit is set before anything is live
-		l = max(l, int64(float64(LiveHeap())*budgetSlack))
+		l = max(l, int64(float64(max(int64(LiveHeap())-unwritten, 0))*budgetSlack))
 	}
+	l += unwritten
 	if l > b.limit {
 		b.limit = l
 		debug.SetMemoryLimit(l)

@@ -1,0 +1,52 @@
+package membudget
+
+import (
+	"runtime/debug"
+	"sync/atomic"
+	"testing"
+)
+
+// TestWindow: a decoder's window not yet written is added to the limit,
+// less as the decoder writes it (a decoder used again has written as far
+// as the text read before); the limit never falls.
+func TestWindow(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	b, restore := Start(2, noEnv)
+	defer restore()
+	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	base := budgetLimit(2, 0)
+	if got := limit(); got != base {
+		t.Fatalf("limit %d, want %d", got, base)
+	}
+	var decoded atomic.Int64
+	const window = 128 << 20
+	b.Window(window, decoded.Load)
+	if got := limit(); got != base+window {
+		t.Errorf("with a window: limit %d, want %d", got, base+window)
+	}
+	// 100 MiB decoded, 40 MiB of it read: the rest of the window is added.
+	decoded.Store(100 << 20)
+	b.Read(40 << 20)
+	if got, want := limit(), max(base+window, budgetLimit(2, 40<<20)+window-100<<20); got != want {
+		t.Errorf("100 MiB decoded: limit %d, want %d", got, want)
+	}
+	// All of the window written, and the text read past it.
+	decoded.Store(400 << 20)
+	b.Read(400 << 20)
+	if got, want := limit(), budgetLimit(2, 400<<20); got != want {
+		t.Errorf("the window written: limit %d, want %d", got, want)
+	}
+	// A budget that is off, or GOMEMLIMIT, ignores a window.
+	off, undo := Start(2, func(k string) string {
+		if k == "GOMEMLIMIT" {
+			return "1GiB"
+		}
+		return ""
+	})
+	defer undo()
+	before := limit()
+	off.Window(window, decoded.Load)
+	if got := limit(); got != before {
+		t.Errorf("GOMEMLIMIT set: limit %d, want %d", got, before)
+	}
+}
