@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode"
 
@@ -143,7 +145,11 @@ func TestShownNorms(t *testing.T) {
 		{"see [1]\n\n[1]: http://x.y", []string{"see1httpxy"}},
 	}
 	for _, tt := range tests {
-		if got := shownNorms(tt.text, false); !slices.Equal(got, tt.want) {
+		var got []string
+		for _, n := range shownNorms(tt.text, false) {
+			got = append(got, string(n))
+		}
+		if !slices.Equal(got, tt.want) {
 			t.Errorf("shownNorms(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
@@ -471,4 +477,65 @@ func docNorm(lines []string) string {
 		b = appendRowNorm(b, l)
 	}
 	return string(b)
+}
+
+// TestKeptNorms: the norms of a text of more than keptNorm bytes are not
+// kept but worked out again when searched for; a short text's are kept.
+func TestKeptNorms(t *testing.T) {
+	long := strings.Repeat("lorem ipsum ", keptNorm/8)
+	shown := shownTexts([]Text{
+		{Seq: 1, Kind: transcript.KindPrompt, Text: "short *prompt*"},
+		{Seq: 2, Kind: transcript.KindPrompt, Text: long},
+	}, maphash.MakeSeed())
+	if len(shown) != 2 || shown[0].norms == nil || shown[1].norms != nil {
+		t.Fatalf("kept norms: %d texts, short kept %v, long kept %v", len(shown), shown[0].norms != nil, shown[1].norms != nil)
+	}
+	want := strings.ReplaceAll(long, " ", "")
+	if got := shown[1].normsOf(); len(got) != 1 || string(got[0]) != want || len(shown[1].keys) != 1 {
+		t.Errorf("the long text's norms worked out again: %d norms, %d keys", len(got), len(shown[1].keys))
+	}
+	if got := shown[0].normsOf(); len(got) != 1 || string(got[0]) != "shortprompt" {
+		t.Errorf("the short text's norms: %q", got)
+	}
+}
+
+// TestFeedBoundsPayload: feed holds at most about depth megabytes of
+// payload in flight, or one batch however heavy: with events of 4 MiB each
+// (a batch of its own each), the reader builds at most one event ahead of
+// the one every consumer is done with, while the consumers are slower
+// than it.
+func TestFeedBoundsPayload(t *testing.T) {
+	data := []byte(`"` + strings.Repeat("x", 4<<20) + `"`)
+	var made, most atomic.Int64
+	var done [2]atomic.Int64
+	src := func(yield func(*sessionlog.Event) bool) error {
+		for i := range 12 {
+			made.Add(1)
+			if !yield(&sessionlog.Event{Seq: int64(i), Type: "x/y", Data: data}) {
+				return nil
+			}
+		}
+		return nil
+	}
+	c := &Checker{read: src}
+	consumer := func(k int) func(*sessionlog.Event) {
+		return func(*sessionlog.Event) {
+			runtime.Gosched() // let the reader run ahead if it may
+			runtime.Gosched()
+			slowest := min(done[0].Load(), done[1].Load())
+			if n := made.Load() - slowest; n > most.Load() {
+				most.Store(n)
+			}
+			done[k].Add(1)
+		}
+	}
+	n, err := c.feed(-1, consumer(0), consumer(1))
+	if err != nil || n != 12 {
+		t.Fatalf("fed %d events: %v", n, err)
+	}
+	// In flight: the event a consumer reads, and the one the reader has
+	// made and waits to send.
+	if m := most.Load(); m > 2 {
+		t.Errorf("%d heavy events in flight at once, want at most 2", m)
+	}
 }

@@ -121,7 +121,7 @@ func TestSearchDoc(t *testing.T) {
 		seed := maphash.MakeSeed()
 		var shown []shownText
 		for _, x := range tt.texts {
-			shown = append(shown, shownText{kind: "assistant", text: x, norms: []string{x}, keys: []uint64{normKey(seed, x)}})
+			shown = append(shown, shownText{kind: "assistant", text: x, norms: [][]byte{[]byte(x)}, keys: []uint64{normKey(seed, x)}})
 		}
 		pieces := []string{"ab" + strings.Repeat("a", payloadMin), strings.Repeat("b", payloadMin)}
 		doc := tt.doc + strings.Repeat("b", rng.IntN(2)*payloadMin)

@@ -146,6 +146,7 @@ func (c *Checker) reread(consumers ...func(*sessionlog.Event)) error {
 type feedBatch struct {
 	events []sessionlog.Event
 	bytes  int // the events' Data
+	slots  int // of feed's room, while read
 	left   atomic.Int32
 }
 
@@ -160,8 +161,13 @@ type feedBatch struct {
 func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
 	// A batch is sent at batch events or batchBytes of payload: the
 	// batches in flight hold their events' payloads, and a few hundred
-	// long prompts are hundreds of megabytes.
+	// long prompts are hundreds of megabytes. So a batch also takes a
+	// slot of room per batchBytes of payload (at least one, at most
+	// depth) until every consumer is done with it: at most about
+	// depth×batchBytes of payload is in flight, or one batch however
+	// heavy, as in the read-ahead of package ahead.
 	const batch, batchBytes, depth = 256, 1 << 20, 4
+	room := make(chan struct{}, depth)
 	chans := make([]chan *feedBatch, len(consumers))
 	for i := range chans {
 		chans[i] = make(chan *feedBatch, depth)
@@ -190,6 +196,14 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 			}
 		}()
 		send := func(b *feedBatch) bool {
+			b.slots = min(max(b.bytes/batchBytes, 1), depth)
+			for range b.slots {
+				select {
+				case room <- struct{}{}:
+				case <-stop:
+					return false
+				}
+			}
 			b.left.Store(int32(len(chans)))
 			for _, ch := range chans {
 				select {
@@ -234,6 +248,9 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 				consumers[i](&b.events[k])
 			}
 			if b.left.Add(-1) == 0 {
+				for range b.slots {
+					<-room
+				}
 				select {
 				case free <- b:
 				default:

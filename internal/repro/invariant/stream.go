@@ -158,7 +158,7 @@ func normKey(seed maphash.Seed, norm string) uint64 { return maphash.String(seed
 type seeker struct {
 	in    *sizeInputs
 	text  int      // the expected text whose norms are looked for
-	norms []string // its norms
+	norms [][]byte // its norms
 	next  int      // the norm of norms looked for
 	pat   []byte   // that norm
 	buf   []byte   // the document read, from some point before at
@@ -174,7 +174,7 @@ type seeker struct {
 func (s *seeker) pattern() []byte {
 	for s.pat == nil {
 		if s.next < len(s.norms) {
-			s.pat = []byte(s.norms[s.next])
+			s.pat = s.norms[s.next] // only read
 			break
 		}
 		if s.started {
@@ -234,7 +234,7 @@ func (s *seeker) finish() []textNorm {
 		if i := bytes.Index(s.buf[s.at:], p); i >= 0 {
 			s.at += i + len(p)
 		} else {
-			out = append(out, textNorm{s.text, s.norms[s.next]})
+			out = append(out, textNorm{s.text, string(s.norms[s.next])})
 		}
 		s.advance()
 	}

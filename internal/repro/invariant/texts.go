@@ -30,17 +30,23 @@ type shownText struct {
 	// norms are what of text a rendered document must hold (shownNorms),
 	// nil when they are not kept (keptNorms): normsOf works them out
 	// again. keys are their keys (normKey), always kept.
-	norms []string
+	norms [][]byte
 	keys  []uint64
 }
 
-// keptNorms is how many bytes of norms shownTexts keeps, in log order:
-// the norms of a log of long texts are about as large as its texts, and
-// working them out again costs less than holding them.
-const keptNorms = 16 << 20
+// keptNorms is how many bytes of norms shownTexts keeps, in log order,
+// and keptNorm the most of one text's: the norms of a log of long texts
+// are about as large as its texts, and working them out again costs less
+// than holding them. A text of megabytes costs as much to work out again
+// as to search, and a log of a few of them has a budget of a few times
+// their size (at least 64 MiB) for all of repro.
+const (
+	keptNorms = 16 << 20
+	keptNorm  = 1 << 20
+)
 
 // normsOf returns s's norms, worked out again if they are not kept.
-func (s *shownText) normsOf() []string {
+func (s *shownText) normsOf() [][]byte {
 	if s.norms == nil && len(s.keys) > 0 {
 		return shownNorms(s.text, s.kind == "prompt")
 	}
@@ -230,10 +236,10 @@ func shownTexts(want []Text, seed maphash.Seed) []shownText {
 		s.keys = make([]uint64, len(norms))
 		size := 0
 		for k, n := range norms {
-			s.keys[k] = normKey(seed, n)
+			s.keys[k] = maphash.Bytes(seed, n) // as normKey(seed, string(n))
 			size += len(n)
 		}
-		if kept+size <= keptNorms {
+		if size <= keptNorm && kept+size <= keptNorms {
 			s.norms, kept = norms, kept+size
 		}
 	}
@@ -247,15 +253,19 @@ func norm(s string) string { return lettersDigits(display.Escape(s)) }
 
 func lettersDigits(s string) string { return string(keepLettersDigits([]byte(s), 0)) }
 
+// lettersDigitsBytes is lettersDigits in a buffer of its own, made once:
+// the norm of a text of megabytes is about as long.
+func lettersDigitsBytes(s string) []byte { return slices.Clip(keepLettersDigits([]byte(s), 0)) }
+
 // shownNorms returns the norms a rendered document must hold for a
 // prompt's (prompt) or an answer's text, in order: those of the stretches
 // its Markdown shows (markdown.ShownText), which are not the text's own
 // words where a link, an image, a link definition or a table is. A text
 // that is nothing but tables has no norm.
-func shownNorms(text string, prompt bool) []string {
-	var out []string
+func shownNorms(text string, prompt bool) [][]byte {
+	var out [][]byte
 	for _, s := range markdown.ShownText(display.Escape(text), prompt) {
-		if n := lettersDigits(s); n != "" {
+		if n := lettersDigitsBytes(s); len(n) > 0 {
 			out = append(out, n)
 		}
 	}
