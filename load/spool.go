@@ -18,21 +18,23 @@ import (
 // a longer stream is refused with the text limit named, as every form is,
 // and no file is left on any error. name is what refusals call the log.
 func Spool(r io.Reader, name string, opts reader.Options) (string, error) {
-	return spool(r, name, opts, func(string) {})
+	return spool(r, name, opts, createSpool)
 }
 
-// spool is Spool, telling made the temporary file's path as soon as the
-// file exists, so that a Stdin closed meanwhile (an interrupt) removes a
-// copy still in progress.
-func spool(r io.Reader, name string, opts reader.Options, made func(path string)) (string, error) {
+// createSpool makes the temporary file of a spool.
+func createSpool() (*os.File, error) { return os.CreateTemp("", "dshtest-stdin-*") }
+
+// spool is Spool with the temporary file made by create, which a Stdin
+// makes under its lock, so that a Stdin closed at any moment (an
+// interrupt) removes a copy still in progress, or has none made.
+func spool(r io.Reader, name string, opts reader.Options, create func() (*os.File, error)) (string, error) {
 	refuse := func(err error) (string, error) {
 		return "", sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: name, Seq: -1}, "cannot read standard input: "+err.Error(), err)
 	}
-	tmp, err := os.CreateTemp("", "dshtest-stdin-*")
+	tmp, err := create()
 	if err != nil {
 		return refuse(err)
 	}
-	made(tmp.Name())
 	drop := func() { tmp.Close(); os.Remove(tmp.Name()) }
 	c := container.NewTextCap(r, container.Options{MaxText: opts.MaxTextBytes}.TextLimit())
 	if _, err := io.Copy(tmp, c); err != nil {

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -21,11 +22,15 @@ const StdinName = "-"
 // Close may be called from another goroutine while the copy runs (an
 // interrupt handler): it removes the copy in progress too.
 type Stdin struct {
-	r    io.Reader // nil reads as empty
-	mu   sync.Mutex
-	path string // the spool, from the moment the file exists
-	done bool   // the copy is complete
+	r      io.Reader // nil reads as empty
+	mu     sync.Mutex
+	path   string // the spool, from the moment the file exists
+	done   bool   // the copy is complete
+	closed bool   // Close was called: no spool is made after it
 }
+
+// errStdinClosed is the spool's error once Stdin was closed (interrupted).
+var errStdinClosed = errors.New("the copy was stopped")
 
 // NewStdin returns the standard input r holds, not yet read.
 func NewStdin(r io.Reader) *Stdin { return &Stdin{r: r} }
@@ -54,10 +59,19 @@ func (s *Stdin) spool(opts Options) (string, error) {
 	if in == nil {
 		in = eofReader{}
 	}
-	path, err := spool(in, StdinName, opts.Read, func(p string) {
+	path, err := spool(in, StdinName, opts.Read, func() (*os.File, error) {
+		// Under the lock: a Close (an interrupt) either finds the path
+		// or comes first and no file is made.
 		s.mu.Lock()
-		s.path = p
-		s.mu.Unlock()
+		defer s.mu.Unlock()
+		if s.closed {
+			return nil, errStdinClosed
+		}
+		f, err := createSpool()
+		if err == nil {
+			s.path = f.Name()
+		}
+		return f, err
 	})
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -74,6 +88,7 @@ func (s *Stdin) spool(opts Options) (string, error) {
 func (s *Stdin) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.closed = true
 	if s.path == "" {
 		return nil
 	}

@@ -115,3 +115,21 @@ func TestStdinCloseDuringCopy(t *testing.T) {
 		t.Errorf("spools after the copy ended: %v", got)
 	}
 }
+
+// TestStdinCloseBeforeCopy: a Close that lands before the copy has made
+// its file (an interrupt at the start of the command) leaves no file to
+// make: the copy is refused and nothing appears in the temporary
+// directory. The file was once made before its path was recorded, and an
+// interrupt between the two left it behind.
+func TestStdinCloseBeforeCopy(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	s := load.NewStdin(strings.NewReader(head + "\n"))
+	must(t, s.Close())
+	if f, err := s.Open(load.Options{}); err == nil {
+		f.Close()
+		t.Fatal("a closed standard input was copied")
+	}
+	if got := spoolsOf(t); len(got) != 0 {
+		t.Errorf("spools after a Close before the copy: %v", got)
+	}
+}
