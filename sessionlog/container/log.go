@@ -200,8 +200,17 @@ func (l *Log) Decoded() int64 {
 // its subagents/<id>/session.jsonl), sorted; nil for other forms.
 func (l *Log) Subagents() []string { return l.subagents }
 
-// Close releases the files and decoders.
+// Close releases the files and decoders, and the buffers of its lines:
+// a Log closed before its end (a read of the first events only) may be
+// held a while longer, and a line of megabytes grew them.
 func (l *Log) Close() error {
+	src := l.src
+	if c, ok := src.(*identity); ok {
+		src = c.Lines
+	}
+	if s, ok := src.(*scanner); ok {
+		s.release()
+	}
 	var first error
 	for i := len(l.closers) - 1; i >= 0; i-- {
 		if err := l.closers[i].Close(); err != nil && first == nil {

@@ -188,6 +188,12 @@ func (s *scanner) nextPart() (bool, error) {
 }
 
 // next advances to the next committed line.
+// release drops the scanner's buffers, which a line of megabytes grew:
+// its read is over, or its Log closed (Next then reports the end).
+func (s *scanner) release() {
+	s.acc, s.br, s.line, s.done = nil, nil, Line{}, true
+}
+
 func (s *scanner) Next() bool {
 	if s.done {
 		return false
@@ -313,6 +319,7 @@ func (s *scanner) endPart() bool {
 		return true
 	}
 	s.done = true
+	s.release() // the read is over
 	switch {
 	case s.tornPart >= 0 && s.issue == "":
 		s.warnings = append(s.warnings, Warning{Pos: sessionlog.Pos{Path: s.name, Line: s.lineNo + 1, Seq: -1}, Unit: "line", Kept: s.kept,

@@ -61,6 +61,19 @@ func (l *LineDecoder) decode(line []byte, split []fastjson.Span, lineNo int) ([]
 // Header returns the header line, compacted, once decoded; nil otherwise.
 func (l *LineDecoder) Header() json.RawMessage { return l.d.header }
 
+// Release drops what the decoder holds of the lines and events decoded
+// (its buffers point into the last line, its pending events at their
+// members), keeping the header: its read is over, and a line of megabytes
+// must not stay live with the decoder.
+func (l *LineDecoder) Release() {
+	d := &l.d
+	clear(d.pending)
+	clear(d.fields)
+	clear(d.members)
+	clear(d.dts)
+	d.pending, d.fields, d.members, d.dts, d.buf, d.scratch, d.arena = nil, nil, nil, nil, nil, nil, arena{}
+}
+
 // SetMaxLineBytes sets the longest line the Decoder accepts (newline
 // excluded); n <= 0 restores MaxLineBytes. Call it before the first Next.
 func (d *Decoder) SetMaxLineBytes(n int) {

@@ -133,4 +133,7 @@ func (sc *lineScanner) next() (container.Line, bool) {
 
 // stop ends the goroutine and waits for it; it may be called more than
 // once.
-func (sc *lineScanner) stop() { sc.pipe.Stop() }
+func (sc *lineScanner) stop() {
+	sc.pipe.Stop()
+	sc.cur = lineBatch{} // a lent line is the container's buffer
+}

@@ -96,3 +96,43 @@ func TestReadAheadLendsHugeLines(t *testing.T) {
 		t.Errorf("%d bytes allocated reading %d bytes of text, over %d", alloc, b.Len(), limit)
 	}
 }
+
+// TestClosedStreamHoldsNoLine: a stream closed before its end (repro's
+// second read stops at the events the first read yielded) and still held
+// (its header, its summary) holds none of the lines or events it read:
+// neither the container's buffer nor the decoder's nor the last event.
+func TestClosedStreamHoldsNoLine(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"session","version":0,"id":"ra","createdAt":1,"cwd":"/w"}` + "\n")
+	const size = 8 << 20
+	text := bytes.Repeat([]byte("x"), size)
+	for i := range 3 {
+		fmt.Fprintf(&b, `{"type":"session/title","seq":%d,"time":%d,"data":{"title":"%s"}}`+"\n", i, i, text)
+	}
+	path := logforms.WriteFile(t, t.TempDir(), "s.jsonl", b.Bytes())
+	b = bytes.Buffer{}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := reader.Open(path, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Next() || s.Event().Seq != 0 {
+		t.Fatalf("first event: %v", s.Err())
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if s.Header() == nil {
+		t.Error("the header is gone with the buffers")
+	}
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("a closed stream holds %d bytes", held)
+	if held > size/2 {
+		t.Errorf("a closed stream holds %d bytes of a log of %d-byte lines", held, size)
+	}
+	runtime.KeepAlive(s)
+}

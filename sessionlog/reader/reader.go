@@ -579,6 +579,13 @@ func (s *Stream) Close() error {
 	if s.ahead != nil {
 		s.ahead.stop() // before the container it reads is closed
 	}
+	// The events read go, though the Stream may be held a while longer
+	// (its header and summary): one may be megabytes.
+	clear(s.pending)
+	s.pending, s.next, s.ev = nil, 0, sessionlog.Event{}
+	if s.dec != nil {
+		s.dec.Release()
+	}
 	if s.lg != nil {
 		err = s.lg.Close()
 	}

@@ -177,7 +177,6 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 	fresh := func() *feedBatch {
 		select {
 		case b := <-free:
-			clear(b.events) // let go of the payloads read
 			b.events, b.bytes = b.events[:0], 0
 			return b
 		default:
@@ -248,6 +247,7 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 				consumers[i](&b.events[k])
 			}
 			if b.left.Add(-1) == 0 {
+				clear(b.events) // let go of the payloads read, even if b is not reused
 				for range b.slots {
 					<-room
 				}
