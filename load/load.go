@@ -193,9 +193,14 @@ func (f *File) Close() error {
 	return nil
 }
 
+// closeDecoders releases the decoder the file's reads kept, and tells the
+// budget its window is gone.
 func (f *File) closeDecoders() {
 	if f.decoders != nil {
 		f.decoders.Close()
+		if f.budget != nil {
+			f.budget.Window(0, nil)
+		}
 	}
 }
 

@@ -363,3 +363,35 @@ func TestHold(t *testing.T) {
 		t.Error("a missing session opened")
 	}
 }
+
+// windows records the windows a read tells the budget of, in order.
+type windows struct {
+	budget
+	told []int64
+}
+
+func (w *windows) Window(bytes int64, _ func() int64) { w.told = append(w.told, bytes) }
+
+// TestSourceWindow: a Zstandard log read through Source tells the budget
+// of its decoder's window as each read opens, shares one decoder between
+// the two reads, and releases it (window 0) once the second is done: what
+// follows needs none.
+func TestSourceWindow(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "sessionlog", "testdata", "example-session.jsonl"))
+	must(t, err)
+	const window = 16 << 20
+	plain := append([]byte(head+"\n"), src...)
+	path := logforms.WriteFile(t, t.TempDir(), "s.jsonl.zstd", logforms.ZstdWindow(t, plain, window))
+	f := open(t, path, load.Options{})
+	w := &windows{}
+	f.SetBudget(w)
+	read := f.Source(func(*load.Log, int, error) {})
+	for range 2 {
+		must(t, read(func(*sessionlog.Event) bool { return true }))
+	}
+	// The frame holds less than its window: a single segment, whose
+	// window is its content size.
+	if len(w.told) != 3 || w.told[0] <= 0 || w.told[0] > window || w.told[1] != w.told[0] || w.told[2] != 0 {
+		t.Errorf("windows told %v, want the window twice, then 0", w.told)
+	}
+}

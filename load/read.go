@@ -44,7 +44,14 @@ func readAhead(s *reader.Stream, fn func(e *sessionlog.Event, line int, text int
 			b.events, b.lines = append(b.events, *s.Event()), append(b.lines, s.Line())
 			if text := s.TextBytes(); len(b.events) == batchEvents || text-sent >= batchText {
 				b.text, b.size, sent = text, text-sent, text
-				if !p.Send(b) {
+				// A batch of a megabyte or more is lent: the next event is
+				// decoded once fn is done with this one, so that a log of
+				// huge lines holds one of them here, not two.
+				send := p.Send
+				if b.size >= batchText {
+					send = p.Lend
+				}
+				if !send(b) {
 					return
 				}
 				b = fresh()

@@ -352,8 +352,18 @@ func (m *Model) DocumentRows() iter.Seq[string] {
 		v := m.newViewport(m.Settings())
 		for start, end := 0, 0; start < v.n; start = end {
 			end = batchEnd(m.t.Items, start, v.n)
-			for _, rows := range v.renderBatch(start, end) {
-				for _, row := range rows {
+			batch := v.renderBatch(start, end)
+			for k, rows := range batch {
+				// An item's rows go once read, before its last row is
+				// yielded: a reader in step with another document (repro)
+				// waits there while the other renders its next item, and
+				// the rows of a text of megabytes are megabytes.
+				batch[k] = nil
+				for j := 0; j < len(rows); j++ {
+					row := rows[j]
+					if j == len(rows)-1 {
+						rows = nil
+					}
 					if !yield(row) {
 						return
 					}

@@ -188,10 +188,12 @@ func (s *scanner) nextPart() (bool, error) {
 }
 
 // next advances to the next committed line.
-// release drops the scanner's buffers, which a line of megabytes grew:
-// its read is over, or its Log closed (Next then reports the end).
+// release drops the scanner's buffers, which a line of megabytes grew,
+// and its readers (a decoder's window): its read is over, or its Log
+// closed (Next then reports the end).
 func (s *scanner) release() {
 	s.acc, s.br, s.line, s.done = nil, nil, Line{}, true
+	s.cur, s.parts, s.members = part{}, nil, nil
 }
 
 func (s *scanner) Next() bool {

@@ -19,7 +19,9 @@
 // the text read so far is heap the runtime counts and no page holds. So
 // the limit is the budget plus that part (Window), or a log of 10 MB of
 // text in a 128 MiB window would be collected without end to keep within
-// a budget its untouched window already fills.
+// a budget its untouched window already fills; the slack below leaves the
+// window out (live all along, it makes no garbage). Once the decoder is
+// released the window is collected and its pages given back at once.
 //
 // A budget the live heap itself outgrows would make the collector run
 // without end (a log whose events hold more than the budget allows), so
@@ -48,7 +50,7 @@ type Budget struct {
 	mu      sync.Mutex
 	text    int64 // the text read so far
 	next    int64 // read's next step
-	window  int64 // the largest decoder window told (Window)
+	window  int64 // the window of the decoder held (Window)
 	decoded func() int64
 	limit   int64 // the limit set, 0 before the first
 	before  int64 // the limit to restore
@@ -115,16 +117,25 @@ func (b *Budget) Read(text int64) {
 // Window tells the budget that a decoder allocates a history of bytes,
 // written as the text is decoded (decoded says how much so far, ahead of
 // the text read): the part of it past the text is added to the limit (see
-// the package comment).
+// the package comment). Window(0, nil) says the decoder is released: the
+// limit falls back to the budget.
 func (b *Budget) Window(bytes int64, decoded func() int64) {
 	if b == nil || b.off {
 		return
 	}
 	b.mu.Lock()
-	b.window = max(b.window, bytes)
-	b.decoded = decoded
-	b.mu.Unlock()
-	b.Grow(-1)
+	defer b.mu.Unlock()
+	if bytes < b.window {
+		// The released window is garbage: collect it and give its pages
+		// back now, or the live heap the limit's slack follows would count
+		// it until the next collection, and the pages it touched would stay
+		// resident beside what comes next. (Under the lock: the watcher
+		// must not raise the limit on the stale live heap meanwhile.)
+		debug.FreeOSMemory()
+		b.limit = 0 // set again below, lower
+	}
+	b.window, b.decoded = bytes, decoded
+	b.grow(-1)
 }
 
 // Grow raises the limit to the budget of text bytes of log (-1: the text
@@ -136,6 +147,11 @@ func (b *Budget) Grow(text int64) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.grow(text)
+}
+
+func (b *Budget) grow(text int64) {
+	first := b.limit == 0 && b.text == 0 && b.window == 0
 	if text < 0 {
 		text = b.text
 	}
@@ -146,10 +162,15 @@ func (b *Budget) Grow(text int64) {
 	}
 	unwritten := max(b.window-written, 0)
 	l := budgetLimit(b.factor, b.text)
-	if b.limit > 0 { // the first limit is set before anything is live
-		l = max(l, int64(float64(max(int64(LiveHeap())-unwritten, 0))*budgetSlack))
+	if !first { // the first limit is set before anything is live
+		// The slack is for the garbage the live heap makes; the window,
+		// live all along, makes none: its written part is live at 1×.
+		rest := max(int64(LiveHeap())-b.window, 0)
+		l = max(l, int64(float64(rest)*budgetSlack)+b.window-unwritten)
 	}
-	l += unwritten
+	// The window counts as heap for the limit's softness too (the runtime
+	// keeps its own records of the pages it spans).
+	l += unwritten - unwritten/8
 	if l > b.limit {
 		b.limit = l
 		debug.SetMemoryLimit(l)

@@ -21,13 +21,13 @@ func TestWindow(t *testing.T) {
 	var decoded atomic.Int64
 	const window = 128 << 20
 	b.Window(window, decoded.Load)
-	if got := limit(); got != base+window {
-		t.Errorf("with a window: limit %d, want %d", got, base+window)
+	if got := limit(); got != base+window-window/8 {
+		t.Errorf("with a window: limit %d, want %d", got, base+window-window/8)
 	}
 	// 100 MiB decoded, 40 MiB of it read: the rest of the window is added.
 	decoded.Store(100 << 20)
 	b.Read(40 << 20)
-	if got, want := limit(), max(base+window, budgetLimit(2, 40<<20)+window-100<<20); got != want {
+	if got, want := limit(), max(base+window-window/8, budgetLimit(2, 40<<20)+(window-100<<20)-(window-100<<20)/8); got != want {
 		t.Errorf("100 MiB decoded: limit %d, want %d", got, want)
 	}
 	// All of the window written, and the text read past it.
@@ -35,6 +35,15 @@ func TestWindow(t *testing.T) {
 	b.Read(400 << 20)
 	if got, want := limit(), budgetLimit(2, 400<<20); got != want {
 		t.Errorf("the window written: limit %d, want %d", got, want)
+	}
+	// A decoder released: the limit falls back to the budget of the text.
+	b.Window(1<<30, decoded.Load) // more window than text read
+	if got := limit(); got <= budgetLimit(2, 400<<20) {
+		t.Fatalf("a new window: limit %d, not raised", got)
+	}
+	b.Window(0, nil)
+	if got, want := limit(), budgetLimit(2, 400<<20); got != want {
+		t.Errorf("the window released: limit %d, want %d", got, want)
 	}
 	// A budget that is off, or GOMEMLIMIT, ignores a window.
 	off, undo := Start(2, func(k string) string {
