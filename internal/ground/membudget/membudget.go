@@ -50,6 +50,7 @@ type Budget struct {
 	mu      sync.Mutex
 	text    int64 // the text read so far
 	next    int64 // read's next step
+	base    int64 // the limit but for the window not yet written; it only rises
 	window  int64 // the window of the decoder held (Window)
 	decoded func() int64
 	limit   int64 // the limit set, 0 before the first
@@ -132,7 +133,7 @@ func (b *Budget) Window(bytes int64, decoded func() int64) {
 		// resident beside what comes next. (Under the lock: the watcher
 		// must not raise the limit on the stale live heap meanwhile.)
 		debug.FreeOSMemory()
-		b.limit = 0 // set again below, lower
+		b.base = 0 // set again below, lower
 	}
 	b.window, b.decoded = bytes, decoded
 	b.grow(-1)
@@ -151,7 +152,7 @@ func (b *Budget) Grow(text int64) {
 }
 
 func (b *Budget) grow(text int64) {
-	first := b.limit == 0 && b.text == 0 && b.window == 0
+	first := b.base == 0 && b.text == 0 && b.window == 0
 	if text < 0 {
 		text = b.text
 	}
@@ -168,10 +169,12 @@ func (b *Budget) grow(text int64) {
 		rest := max(int64(LiveHeap())-b.window, 0)
 		l = max(l, int64(float64(rest)*budgetSlack)+b.window-unwritten)
 	}
-	// The window counts as heap for the limit's softness too (the runtime
-	// keeps its own records of the pages it spans).
-	l += unwritten - unwritten/8
-	if l > b.limit {
+	// The base only rises; the window's part falls as the decoder writes
+	// it (written, it is in the base). It counts as heap for the limit's
+	// softness too (the runtime keeps its own records of the pages it
+	// spans).
+	b.base = max(b.base, l)
+	if l = b.base + unwritten - unwritten/8; l != b.limit {
 		b.limit = l
 		debug.SetMemoryLimit(l)
 	}
