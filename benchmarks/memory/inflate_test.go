@@ -12,39 +12,48 @@ import (
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 )
 
-// TestMemoryInflated runs check and repro as processes on logs a few
-// kilobytes long that inflate to 100 MB of text, 20 identical prompts of
-// 5 MB each, and fails when a peak RSS is over the command's budget of the
-// text (targets.TextBudget). The forms: one Zstandard frame of the whole
-// log with the encoder's window (8 MiB), and with the longest window the
-// reader accepts (128 MiB, what `zstd --long=27` writes), which the
-// decoder holds while it reads; and the raw log itself.
+// TestMemoryInflated runs check and repro as processes on logs of
+// identical prompts of 5 MB each, a few kilobytes compressed, and fails
+// when a peak RSS is over the command's budget of the text
+// (targets.TextBudget): 20 prompts (100 MB of text), and 8 and 2, whose
+// budgets the window, the line buffers and the rows of a prompt spend the
+// most of (2 prompts are under the 64 MiB floor). The forms: one
+// Zstandard frame of the whole log with the encoder's window (8 MiB), with
+// the longest window the reader accepts (128 MiB, what `zstd --long=27`
+// writes from a pipe), and in one segment (its window its text, as the
+// zstd command writes a file it knows the size of), which the decoder
+// holds while it reads; and the raw log itself.
 //
 // Like TestMemory it runs only with DSHTEST_MEMORY=1 (make bench-shapes).
 func TestMemoryInflated(t *testing.T) {
 	benchmarkOnly(t)
 	dir := t.TempDir()
 	dshtest := build(t, dir, "dshtest", "github.com/dshtest/dshtest/cmd/dshtest")
-	plain := inflatedLog(20, 5_000_000)
-	forms := []struct {
-		name string
-		data []byte
-	}{
-		{"window-8MiB.jsonl.zstd", logforms.ZstdWindow(t, plain, 8<<20)},
-		{"window-128MiB.jsonl.zstd", logforms.ZstdWindow(t, plain, 1<<27)},
-		{"raw.jsonl", plain},
-	}
-	for _, f := range forms {
-		log := filepath.Join(dir, f.name)
-		if err := os.WriteFile(log, f.data, 0o644); err != nil {
-			t.Fatal(err)
+	for _, prompts := range []int{20, 8, 2} {
+		plain := inflatedLog(prompts, 5_000_000)
+		forms := []struct {
+			name string
+			data []byte
+		}{
+			{"window-8MiB.jsonl.zstd", logforms.ZstdWindow(t, plain, 8<<20)},
+			{"window-128MiB.jsonl.zstd", logforms.ZstdWindow(t, plain, 1<<27)},
+			{"one-segment.jsonl.zstd", logforms.ZstdFrame(t, plain)},
+			{"raw.jsonl", plain},
 		}
-		t.Logf("%s: %d bytes, %d bytes of text", f.name, len(f.data), len(plain))
-		for _, command := range []string{"check", "repro"} {
-			t.Run(f.name+"/"+command, func(t *testing.T) {
-				budget, _ := targets.TextBudget(command, int64(len(plain)))
-				within(t, dir, dshtest, command, log, budget, int64(len(plain)))
-			})
+		for _, f := range forms {
+			name := strconv.Itoa(prompts) + "-prompts-" + f.name
+			log := filepath.Join(dir, name)
+			if err := os.WriteFile(log, f.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d bytes, %d bytes of text", name, len(f.data), len(plain))
+			for _, command := range []string{"check", "repro"} {
+				t.Run(name+"/"+command, func(t *testing.T) {
+					budget, _ := targets.TextBudget(command, int64(len(plain)))
+					within(t, dir, dshtest, command, log, budget, int64(len(plain)))
+				})
+			}
+			os.Remove(log)
 		}
 	}
 }
