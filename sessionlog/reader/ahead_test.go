@@ -63,21 +63,10 @@ func TestReadAhead(t *testing.T) {
 // lines' worth), and no more (a copy of each line into a batch was 1.6
 // times the text more).
 func TestReadAheadLendsHugeLines(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString(`{"type":"session","version":0,"id":"ra","createdAt":1,"cwd":"/w"}` + "\n")
 	const n, size = 8, 4 << 20
-	text := bytes.Repeat([]byte("x"), size)
-	for i := range n {
-		fmt.Fprintf(&b, `{"type":"session/title","seq":%d,"time":%d,"data":{"title":"%s"}}`+"\n", i, i, text)
-	}
-	path := logforms.WriteFile(t, t.TempDir(), "s.jsonl", b.Bytes())
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	s, err := reader.Open(path, reader.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, textLen := hugeLines(t, n, size)
+	before, s := openCounted(t, path)
+	var after runtime.MemStats
 	i := 0
 	for s.Next() {
 		if e := s.Event(); e.Seq != int64(i) || len(e.Data) != size+len(`{"title":""}`) {
@@ -90,11 +79,36 @@ func TestReadAheadLendsHugeLines(t *testing.T) {
 	}
 	s.Close()
 	runtime.ReadMemStats(&after)
-	alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(b.Len())+6*size
-	t.Logf("%d bytes allocated reading %d bytes of text", alloc, b.Len())
+	alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(textLen)+6*size
+	t.Logf("%d bytes allocated reading %d bytes of text", alloc, textLen)
 	if alloc > limit {
-		t.Errorf("%d bytes allocated reading %d bytes of text, over %d", alloc, b.Len(), limit)
+		t.Errorf("%d bytes allocated reading %d bytes of text, over %d", alloc, textLen, limit)
 	}
+}
+
+// openCounted opens the log at path once the heap is collected, and
+// returns the memory statistics from just before.
+func openCounted(t *testing.T, path string) (runtime.MemStats, *reader.Stream) {
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := reader.Open(path, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return before, s
+}
+
+// hugeLines writes a headered log of n session/title events whose titles
+// are size bytes each, and returns its path and length.
+func hugeLines(t *testing.T, n, size int) (string, int) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"session","version":0,"id":"ra","createdAt":1,"cwd":"/w"}` + "\n")
+	text := bytes.Repeat([]byte("x"), size)
+	for i := range n {
+		fmt.Fprintf(&b, `{"type":"session/title","seq":%d,"time":%d,"data":{"title":"%s"}}`+"\n", i, i, text)
+	}
+	return logforms.WriteFile(t, t.TempDir(), "s.jsonl", b.Bytes()), b.Len()
 }
 
 // TestClosedStreamHoldsNoLine: a stream closed before its end (repro's
@@ -102,22 +116,10 @@ func TestReadAheadLendsHugeLines(t *testing.T) {
 // (its header, its summary) holds none of the lines or events it read:
 // neither the container's buffer nor the decoder's nor the last event.
 func TestClosedStreamHoldsNoLine(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString(`{"type":"session","version":0,"id":"ra","createdAt":1,"cwd":"/w"}` + "\n")
 	const size = 8 << 20
-	text := bytes.Repeat([]byte("x"), size)
-	for i := range 3 {
-		fmt.Fprintf(&b, `{"type":"session/title","seq":%d,"time":%d,"data":{"title":"%s"}}`+"\n", i, i, text)
-	}
-	path := logforms.WriteFile(t, t.TempDir(), "s.jsonl", b.Bytes())
-	b = bytes.Buffer{}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	s, err := reader.Open(path, reader.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, _ := hugeLines(t, 3, size)
+	before, s := openCounted(t, path)
+	var after runtime.MemStats
 	if !s.Next() || s.Event().Seq != 0 {
 		t.Fatalf("first event: %v", s.Err())
 	}
