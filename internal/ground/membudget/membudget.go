@@ -40,8 +40,9 @@ import (
 const (
 	budgetMin     = 64 << 20
 	budgetReserve = 12 << 20
-	budgetStep    = 1 << 20 // how often, in bytes of text, the limit is raised
-	budgetSlack   = 1.25    // the least limit, in times the live heap
+	budgetStep    = 1 << 20  // how often, in bytes of text, the limit is raised
+	budgetSlack   = 1.25     // the least limit, in times the live heap
+	windowCollect = 16 << 20 // a released window this large is collected at once
 )
 
 // Budget is the memory limit of one command.
@@ -126,7 +127,7 @@ func (b *Budget) Window(bytes int64, decoded func() int64) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if bytes < b.window {
+	if b.window-bytes >= windowCollect {
 		// The released window is garbage: collect it and give its pages
 		// back now, or the live heap the limit's slack follows would count
 		// it until the next collection, and the pages it touched would stay
