@@ -15,37 +15,37 @@ import (
 // use; a read that finds the decoder taken makes its own. The zero value
 // is ready; Close releases what it keeps.
 type Decoders struct {
-	mu      sync.Mutex
-	dec     *zstd.Decoder
-	maxText int64 // the text cap dec was made for
-	closed  bool
+	mu        sync.Mutex
+	dec       *zstd.Decoder
+	maxMemory int64 // the memory cap dec was made with
+	closed    bool
 }
 
-// get returns a decoder for a log under the text cap maxText: the one d
-// keeps, or a new one (d may be nil).
-func (d *Decoders) get(maxText int64) (*zstd.Decoder, error) {
+// get returns a decoder whose memory cap is maxMemory: the one d keeps,
+// or a new one (d may be nil).
+func (d *Decoders) get(maxMemory int64) (*zstd.Decoder, error) {
 	if d != nil {
 		d.mu.Lock()
-		dec, made := d.dec, d.maxText
+		dec, made := d.dec, d.maxMemory
 		d.dec = nil
 		d.mu.Unlock()
-		if dec != nil && made == maxText {
+		if dec != nil && made == maxMemory {
 			return dec, nil
 		}
 		if dec != nil {
 			dec.Close()
 		}
 	}
-	return newZstdDecoder(false, zstd.WithDecoderMaxMemory(uint64(maxText)))
+	return newZstdDecoder(false, zstd.WithDecoderMaxMemory(uint64(maxMemory)))
 }
 
 // put keeps dec, done with, for the next read, or closes it.
-func (d *Decoders) put(dec *zstd.Decoder, maxText int64) {
+func (d *Decoders) put(dec *zstd.Decoder, maxMemory int64) {
 	if d != nil {
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		if d.dec == nil && !d.closed && dec.Reset(nil) == nil {
-			d.dec, d.maxText = dec, maxText
+			d.dec, d.maxMemory = dec, maxMemory
 			return
 		}
 	}

@@ -377,3 +377,34 @@ func TestZstdWindowAndDecoders(t *testing.T) {
 		t.Errorf("a read under another text cap allocated %d bytes: it must not reuse the decoder", a)
 	}
 }
+
+// TestZstdTextCapUnderWindow: a text cap smaller than a frame's window is
+// the text cap's refusal once the text passes it, not a corrupt frame (the
+// decoder's memory cap was once the text cap, which refused the window).
+func TestZstdTextCapUnderWindow(t *testing.T) {
+	prompt := strings.Repeat("lorem ipsum ", 1<<16) // 768 KiB
+	plain := []byte(hdr + "\n")
+	for i := 0; i < 4; i++ {
+		plain = append(plain, `{"type":"x/y","seq":`+strconv.Itoa(i)+`,"time":0,"data":{"t":"`+prompt+`"},"ignorable":true}`+"\n"...)
+	}
+	p := filepath.Join(t.TempDir(), "w.jsonl.zstd")
+	if err := os.WriteFile(p, logforms.ZstdWindow(t, plain, 8<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		maxText int64
+		refused bool
+	}{{1 << 20, true}, {int64(len(plain)), false}} {
+		lg, err := Open(p, Options{MaxText: tc.maxText})
+		if err != nil {
+			t.Fatalf("cap %d: Open: %v", tc.maxText, err)
+		}
+		for lg.Next() {
+		}
+		err = lg.Err()
+		lg.Close()
+		if tc.refused != (err != nil) || err != nil && !errors.Is(err, sessionlog.ErrTextTooLong) {
+			t.Errorf("cap %d under an 8 MiB window: %v, want refused %v with the text limit", tc.maxText, err, tc.refused)
+		}
+	}
+}

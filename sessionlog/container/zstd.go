@@ -40,8 +40,9 @@ type frameLayout struct {
 	// (libzstd writes them by default), or -1 if a frame declares none.
 	declared int64
 	// window is the largest window a frame's header declares (a
-	// single-segment frame's is its content size).
-	window int64
+	// single-segment frame's is its content size); described, the largest
+	// a Window_Descriptor declares (not a content size).
+	window, described int64
 }
 
 // scanFrames walks the frame structure of ra[0:size] without decompressing.
@@ -121,7 +122,8 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 			if err != nil {
 				return lay, err
 			}
-			lay.window = max(lay.window, windowSize(b[0]))
+			lay.described = max(lay.described, windowSize(b[0]))
+			lay.window = max(lay.window, lay.described)
 		}
 		if fcsBytes == 0 {
 			lay.declared = -1
@@ -251,13 +253,19 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
 	found.frames = len(lay.frames)
-	found.window = min(lay.window, maxWindow, maxText)
+	found.window = min(lay.window, maxWindow)
 	found.decoded = new(atomic.Int64)
-	dec, err := decoders.get(maxText)
+	// The decoder's memory cap is the text cap, and a described window
+	// too: it may be longer than a small text cap, and is memory the frame
+	// needs whatever its text (the scanner stops at the cap, with its own
+	// refusal). A single segment's window is its content size, which the
+	// text cap bounds: the decoder refuses more before it allocates.
+	decMemory := max(maxText, min(lay.described, maxWindow))
+	dec, err := decoders.get(decMemory)
 	if err != nil {
 		return nil, found, nil, err
 	}
-	closer := closerFunc(func() error { decoders.put(dec, maxText); return nil })
+	closer := closerFunc(func() error { decoders.put(dec, decMemory); return nil })
 	h := lay.frames[0]
 	header, whole, err := firstLine(dec, io.NewSectionReader(ra, h.start, h.end-h.start), maxLine)
 	if err != nil {
