@@ -255,6 +255,11 @@ func List(path string) ([]Session, error) {
 	if fi.IsDir() {
 		return listStore(path)
 	}
+	if !fi.Mode().IsRegular() {
+		// A pipe or a device would block the open, or be read away: a
+		// database is a file.
+		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "not a regular file: a SQLite session database is a file", nil)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, refuse(sessionlog.Pos{Path: path, Seq: -1}, "cannot open: "+sessionlog.OSText(err), err)

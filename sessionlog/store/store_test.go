@@ -198,3 +198,25 @@ func TestListNeverOpensSpecialFiles(t *testing.T) {
 		t.Fatal("the listing blocked on the FIFO")
 	}
 }
+
+// TestListRefusesASpecialFile: a FIFO given as the database to list is
+// refused, never opened (the open would block until a writer came).
+func TestListRefusesASpecialFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo.db")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFO here:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := List(fifo)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("List of a FIFO: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the listing blocked on the FIFO")
+	}
+}
