@@ -213,6 +213,7 @@ type sqliteRows struct {
 	maxLine       int
 	maxText       int64 // the cap on the text, the rows' rebuilt lines
 	text          int64
+	overText      bool // the row's data is more than the text left under maxText
 	header        []byte
 
 	lastTurnEnd int64 // seq of the last decodable turn/end row, or MinInt64
@@ -302,6 +303,12 @@ func (r *sqliteRows) fetch() error {
 	return rows.Err()
 }
 
+// room is how much text is left under the cap, at most a line's worth
+// (an int, as a row's data is held).
+func (r *sqliteRows) room() int {
+	return int(min(max(r.maxText-r.text, 0), int64(r.maxLine)))
+}
+
 func (r *sqliteRows) Next() bool {
 	if r.done {
 		return false
@@ -326,8 +333,14 @@ func (r *sqliteRows) Next() bool {
 	r.page = r.page[1:]
 	r.after = e.seq
 	r.ordinal++
-	r.tooLong = false
+	r.tooLong, r.overText = false, false
 	line, n, ok := r.decode(e, r.buf[:0])
+	if r.overText {
+		// A row's data is not inflated past the text left under the cap.
+		r.done = true
+		r.err = container.TextTooLong(sessionlog.Pos{Path: r.name, Line: r.ordinal + 1, Seq: e.seq}, r.maxText)
+		return false
+	}
 	r.buf = line
 	r.tooLong = r.tooLong || e.long
 	if ok && len(line) > r.maxLine {
@@ -376,9 +389,10 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 			return b, 0, false
 		}
 		limit := min(maxPackedData, r.maxLine)
-		data, ok, long := r.data(e.data, limit)
+		data, ok, long := r.data(e.data, min(limit, r.room()))
 		if !ok || !json.Valid(data) {
-			r.tooLong = long && limit == r.maxLine
+			r.overText = long && r.room() < limit
+			r.tooLong = long && !r.overText && limit == r.maxLine
 			return b, 0, false
 		}
 		data = oneLine(bytes.TrimLeft(data, " \t\n\r"))
@@ -402,9 +416,10 @@ func (r *sqliteRows) decode(e eventRow, b []byte) ([]byte, int64, bool) {
 	if e.ignorable.Valid && e.ignorable.Int64 != 1 {
 		return b, 0, false
 	}
-	data, ok, long := r.data(e.data, r.maxLine)
+	data, ok, long := r.data(e.data, min(r.maxLine, r.room()))
 	if !ok || !json.Valid(data) {
-		r.tooLong = long
+		r.overText = long && r.room() < r.maxLine
+		r.tooLong = long && !r.overText
 		return b, 0, false
 	}
 	data = oneLine(data)
@@ -485,7 +500,7 @@ func (r *sqliteRows) data(v any, limit int) (out []byte, ok, tooLong bool) {
 			size = int64(h.FrameContentSize)
 		}
 		if size < 0 {
-			err := r.dec.Reset(bytes.NewReader(d))
+			err := r.dec.Reset(readOnly{bytes.NewReader(d)})
 			if err == nil {
 				size, err = io.Copy(io.Discard, io.LimitReader(r.dec, int64(limit)+1))
 			}
@@ -496,7 +511,7 @@ func (r *sqliteRows) data(v any, limit int) (out []byte, ok, tooLong bool) {
 				return nil, false, false
 			}
 		}
-		err := r.dec.Reset(bytes.NewReader(d))
+		err := r.dec.Reset(readOnly{bytes.NewReader(d)})
 		r.inflated.Reset()
 		r.inflated.Grow(int(size) + 1)
 		var n int64
@@ -517,6 +532,14 @@ func (r *sqliteRows) data(v any, limit int) (out []byte, ok, tooLong bool) {
 	}
 	return nil, false, false
 }
+
+// readOnly hides a bytes.Reader's other methods from the decoder, which
+// decodes a short in-memory input whole, up to its memory cap (the line
+// cap, which may be gigabytes), before the first Read: a stream stops at
+// the limit the caller reads to.
+type readOnly struct{ r io.Reader }
+
+func (o readOnly) Read(p []byte) (int, error) { return o.r.Read(p) }
 
 // overCap reports whether a zstd BLOB the decoder refused was refused for
 // its size: a frame that declares more content than limit, or a window

@@ -366,24 +366,61 @@ func listing(t *testing.T, dir string) string {
 	return b.String()
 }
 
+// blobBomb is a zstd BLOB of a JSON object of mib MiB, a few kilobytes
+// compressed.
+func blobBomb(mib int) []byte {
+	var buf bytes.Buffer
+	w, _ := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
+	w.Write([]byte(`{"x":"`))
+	chunk := bytes.Repeat([]byte("a"), 1<<20)
+	for range mib {
+		w.Write(chunk)
+	}
+	w.Write([]byte(`"}`))
+	w.Close()
+	return buf.Bytes()
+}
+
+// TestSQLiteBlobOverTextCap: a BLOB is inflated no further than the text
+// left under the text cap, even under a line cap of gigabytes: it is the
+// text cap's refusal, at the cost of the cap (the BLOB was once inflated
+// whole first: 2.1 GB for a 34 KB BLOB of 1 GiB).
+func TestSQLiteBlobOverTextCap(t *testing.T) {
+	const textCap = 1 << 20
+	p := filepath.Join(t.TempDir(), "s.db")
+	db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
+	if _, err := db.Exec(`INSERT INTO events VALUES ('s1', 1, 'x/y', 0, ?, NULL, NULL, 1)`, blobBomb(128)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	lg, err := container.Open(p, container.Options{Session: "s1", MaxLine: 1 << 30, MaxText: textCap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lg.Next() {
+	}
+	lg.Close()
+	runtime.ReadMemStats(&after)
+	if !errors.Is(lg.Err(), sessionlog.ErrTextTooLong) {
+		t.Fatalf("err %v, want the text over the text cap", lg.Err())
+	}
+	// The database's open and its reader take about 8 MiB of it.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16*textCap {
+		t.Fatalf("the refusal allocated %d bytes, over 16 times the %d-byte text cap", alloc, textCap)
+	}
+}
+
 // TestSQLiteRowOverLineCap: a data column over the line cap is refused as a
 // JSONL line over it is, wherever the row is, and costs no more than the
 // cap: a BLOB that inflates to 128 MiB (item: a zstd bomb) and a TEXT row
 // of twice the cap.
 func TestSQLiteRowOverLineCap(t *testing.T) {
 	const lineCap = 1 << 20
-	bomb := func() any {
-		var buf bytes.Buffer
-		w, _ := zstd.NewWriter(&buf, zstd.WithEncoderConcurrency(1))
-		w.Write([]byte(`{"x":"`))
-		chunk := bytes.Repeat([]byte("a"), 1<<20)
-		for range 128 {
-			w.Write(chunk)
-		}
-		w.Write([]byte(`"}`))
-		w.Close()
-		return buf.Bytes()
-	}
+	bomb := func() any { return blobBomb(128) }
 	cases := []struct {
 		name string
 		data func() any
