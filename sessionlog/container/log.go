@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -407,9 +408,12 @@ func openZip(name string, ra io.ReaderAt, size int64, opts Options) (*Log, error
 	members := map[string]*zip.File{}
 	entry := map[string][]int{} // the archive entries (1-based) of each name
 	for i, f := range zr.File {
-		members[f.Name] = f
-		entry[f.Name] = append(entry[f.Name], i+1)
-		if rest, ok := strings.CutPrefix(f.Name, "subagents/"); ok {
+		// As unzip extracts it: ./session.jsonl and /session.jsonl are
+		// session.jsonl too.
+		name := path.Clean("/" + f.Name)[1:]
+		members[name] = f
+		entry[name] = append(entry[name], i+1)
+		if rest, ok := strings.CutPrefix(name, "subagents/"); ok {
 			if id, ok := strings.CutSuffix(rest, "/session.jsonl"); ok && id != "" && !strings.Contains(id, "/") {
 				subs = append(subs, id)
 			}

@@ -118,20 +118,40 @@ func TestZipZstdMemberSpool(t *testing.T) {
 }
 
 // TestZipTwoSessionMembers: an export with two members named session.jsonl
-// (or two of one subagent) is refused, naming both, not read as the last.
+// (or two of one subagent), also as ./session.jsonl or /session.jsonl,
+// which unzip extracts to the same file, is refused, naming both, not read
+// as one of them; a lone ./session.jsonl is the root log.
 func TestZipTwoSessionMembers(t *testing.T) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, name := range []string{"session.jsonl", "media/a.png", "session.jsonl"} {
-		w, _ := zw.Create(name)
-		w.Write([]byte(hdr + "\n"))
-	}
-	zw.Close()
-	p := filepath.Join(t.TempDir(), "two.zip")
-	os.WriteFile(p, buf.Bytes(), 0o644)
-	_, err := Open(p, Options{})
-	if err == nil || !strings.Contains(err.Error(), "holds 2 members named session.jsonl (archive entries 1 and 3)") {
-		t.Fatalf("err %v, want both members named", err)
+	for _, tc := range []struct {
+		members []string
+		want    string
+	}{
+		{[]string{"session.jsonl", "media/a.png", "session.jsonl"}, "holds 2 members named session.jsonl (archive entries 1 and 3)"},
+		{[]string{"session.jsonl", "./session.jsonl"}, "holds 2 members named session.jsonl (archive entries 1 and 2)"},
+		{[]string{"/session.jsonl", "media/a.png", "session.jsonl"}, "holds 2 members named session.jsonl (archive entries 1 and 3)"},
+		{[]string{"./session.jsonl"}, ""},
+	} {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, name := range tc.members {
+			w, _ := zw.Create(name)
+			w.Write([]byte(hdr + "\n"))
+		}
+		zw.Close()
+		p := filepath.Join(t.TempDir(), "two.zip")
+		os.WriteFile(p, buf.Bytes(), 0o644)
+		lg, err := Open(p, Options{})
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", tc.members, err)
+			} else {
+				lg.Close()
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err %v, want both members named", tc.members, err)
+		}
 	}
 }
 
