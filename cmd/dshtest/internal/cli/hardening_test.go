@@ -12,7 +12,7 @@ import (
 // TestHardeningRound2 pins the command-level rules of the second
 // hardening round: a zip's member names are escaped in check's summary,
 // numeric flags are bounded, the text cap names its flag, and run's
-// outputs never replace a scenario or a fixture.
+// outputs never replace a scenario or a fixture, nor become one.
 func TestHardeningRound2(t *testing.T) {
 	dir := t.TempDir()
 	log := []byte(`{"type":"session","version":0,"id":"s1","createdAt":1700000000000,"cwd":"/w"}
@@ -51,6 +51,8 @@ func TestHardeningRound2(t *testing.T) {
 	}
 	scenario := filepath.Join(root, "scenarios", "context-cards.txtar")
 	fixture := filepath.Join(root, "fixtures", "context-cards.screen")
+	newScenario := filepath.Join(root, "scenarios", "yy.txtar")
+	newFixture := filepath.Join(root, "fixtures", "yy.screen")
 	before, _ := os.ReadFile(scenario)
 	beforeFixture, _ := os.ReadFile(fixture)
 
@@ -71,6 +73,11 @@ func TestHardeningRound2(t *testing.T) {
 		{"--junit onto a scenario", []string{"run", "--dir", root, "--junit", scenario}, ExitUsage, "", "refusing to replace", ""},
 		{"--report onto a fixture", []string{"run", "--dir", root, "--report", fixture}, ExitUsage, "", "an input of the run", ""},
 		{"--junit onto a scenario by another name", []string{"run", "--dir", root, "--junit", filepath.Join(root, "scenarios", ".", "..", "scenarios", "context-cards.txtar")}, ExitUsage, "", "refusing to replace", ""},
+		{"--junit as a new scenario", []string{"run", "--dir", root, "--junit", newScenario}, ExitUsage, "", "--junit " + newScenario + ": refusing to write an output where the next run would read it as a scenario of scenarios/", ""},
+		{"--report as a new fixture", []string{"run", "--dir", root, "--report", newFixture}, ExitUsage, "", "--report " + newFixture + ": refusing to write an output where the next run would read it as a file of fixtures/", ""},
+		{"--report as a new file of fixtures/", []string{"run", "--dir", root, "--report", filepath.Join(root, "fixtures", "report.html")}, ExitUsage, "", "would read it as a file of fixtures/", ""},
+		{"report --html as a new fixture", []string{"report", "--dir", root, "--html", newFixture}, ExitUsage, "", "--html " + newFixture + ": refusing to write an output where the next run would read it as a file of fixtures/", ""},
+		{"--junit as a new scenario by another name", []string{"run", "--dir", root, "--junit", root + "/fixtures/../scenarios/./yy.txtar"}, ExitUsage, "", "would read it as a scenario of scenarios/", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,5 +101,10 @@ func TestHardeningRound2(t *testing.T) {
 	afterFixture, _ := os.ReadFile(fixture)
 	if !bytes.Equal(before, after) || !bytes.Equal(beforeFixture, afterFixture) {
 		t.Fatal("an output replaced an input")
+	}
+	for _, p := range []string{newScenario, newFixture, filepath.Join(root, "fixtures", "report.html")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("an output was written as an input: %s", p)
+		}
 	}
 }

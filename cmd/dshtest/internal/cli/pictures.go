@@ -159,6 +159,11 @@ part of a failing run.`,
 			if htmlFile == "" {
 				return usagef("report needs --html FILE")
 			}
+			if root, err := findRoot(dir); err == nil {
+				if err := refuseInputs(root, output{"--html", htmlFile}); err != nil {
+					return err
+				}
+			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
 			if saidNothingPending(a.stdout, "report", err) {
 				return nil // no page: there is nothing to draw

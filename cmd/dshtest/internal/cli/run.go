@@ -76,10 +76,8 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 			cfg := suitedir.Dir{Root: root}.Config()
 			cfg.CI, cfg.Verbose, cfg.Projection = harness.IsCI(a.getenv("CI")), verbose, proj
 			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
-			for _, out := range []struct{ flag, path string }{{"--junit", junit}, {"--report", report}} {
-				if in, ok := suitedir.InputAt(out.path, cfg.ScenarioDir, cfg.FixtureDir); ok {
-					return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", out.flag, esc(out.path), esc(in))}
-				}
+			if err := refuseInputs(root, output{"--junit", junit}, output{"--report", report}); err != nil {
+				return err
 			}
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
@@ -142,6 +140,26 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 	cmd.Flags().StringVar(&report, "report", "", "on failure, also write an HTML report of every changed screen to FILE")
 	cmd.Flags().StringVar(&pendingDir, "pending-dir", "", "write pending screens (NAME.screen.new) here (default: beside the fixtures; under CI only here or in $DSHTEST_PENDING_DIR)")
 	return cmd
+}
+
+// output is a file a command writes: its flag and its path.
+type output struct{ flag, path string }
+
+// refuseInputs refuses (ExitUsage) an output that would replace an input
+// of the suite in root, however spelled, or that the suite would read as
+// one when it next runs (a new scenarios/NAME.txtar, any file of
+// fixtures/).
+func refuseInputs(root string, outs ...output) error {
+	d := suitedir.Dir{Root: root}
+	for _, out := range outs {
+		if in, ok := suitedir.InputAt(out.path, d.Scenarios(), d.Fixtures()); ok {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", out.flag, esc(out.path), esc(in))}
+		}
+		if what, ok := d.ReadAsInput(out.path); ok {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to write an output where the next run would read it as %s", out.flag, esc(out.path), what)}
+		}
+	}
+	return nil
 }
 
 // pendingDir is where run writes pending screens: --pending-dir, else
