@@ -108,3 +108,54 @@ func TestHardeningRound2(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordDiffEscaped: record's diff of a fixture is the fixture's text,
+// input like a log: it goes through the one escaper as run's diff does, so
+// a fixture holding BiDi, isolate or C1 characters (or an ESC) shows them
+// as escapes, with --dry-run and without.
+func TestRecordDiffEscaped(t *testing.T) {
+	repo := filepath.Join("..", "..", "..", "..")
+	hostile := "Keep \u202efunctions\u2066 sh\u0085ort\x1b[2J."
+	tests := []struct {
+		name string
+		args []string
+		out  string // a line of stdout
+	}{
+		{"dry run", []string{"record", "context-cards", "--dry-run"}, `record: dry run: 0 created, 1 changed, 1 unchanged, 0 orphaned; nothing written`},
+		{"record", []string{"record", "context-cards"}, `record: 0 created, 1 changed, 1 unchanged, 0 orphaned`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, sub := range []string{"scenarios", "fixtures"} {
+				os.MkdirAll(filepath.Join(root, sub), 0o755)
+			}
+			for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
+				b, err := os.ReadFile(filepath.Join(repo, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == "fixtures/context-cards.screen" {
+					b = bytes.Replace(b, []byte("Keep functions short."), []byte(hostile), 1)
+				}
+				os.WriteFile(filepath.Join(root, f), b, 0o644)
+			}
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{}, tt.args...), "--dir", root)
+			if code := Run(args, strings.NewReader(""), &stdout, &stderr, nil); code != ExitOK {
+				t.Fatalf("exit %d; stderr: %s", code, stderr.String())
+			}
+			out := stdout.String()
+			for _, want := range []string{`-"1. Keep \u202efunctions\u2066 sh\x85ort\x1b[2J.`, "\n" + tt.out + "\n"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			for _, raw := range []string{"\u202e", "\u2066", "\u0085", "\x1b"} {
+				if strings.Contains(out+stderr.String(), raw) {
+					t.Errorf("output holds %q raw:\n%s", raw, out)
+				}
+			}
+		})
+	}
+}
