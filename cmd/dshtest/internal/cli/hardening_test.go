@@ -159,3 +159,58 @@ func TestRecordDiffEscaped(t *testing.T) {
 		})
 	}
 }
+
+// TestReportPathEscaped: the line naming the report's file (stderr of run
+// --report, stdout of report --html) prints the user's path through the one
+// escaper, as every path in a message is.
+func TestReportPathEscaped(t *testing.T) {
+	repo := filepath.Join("..", "..", "..", "..")
+	root := t.TempDir()
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		os.MkdirAll(filepath.Join(root, sub), 0o755)
+	}
+	for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
+		b, err := os.ReadFile(filepath.Join(repo, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "fixtures/context-cards.screen" {
+			b = bytes.Replace(b, []byte("Keep functions short."), []byte("Keep functions long. "), 1) // a failing run
+		}
+		os.WriteFile(filepath.Join(root, f), b, 0o644)
+	}
+	out := t.TempDir()
+	report := filepath.Join(out, "r\x1b]0;T\x07\u202e.html")
+	shown := filepath.Join(out, `r\x1b]0;T\x07\u202e.html`)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a line of stdout
+		stderr string // a line of stderr
+	}{
+		{"run --report", []string{"run", "--dir", root, "--report", report}, ExitFail, "", "report: 1 changed fixture in " + shown},
+		{"report --html", []string{"report", "--dir", root, "--html", report}, ExitOK, "report: 1 fixture in " + shown, ""},
+	}
+	for _, tt := range tests { // in order: the run leaves the pending screen report draws
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := Run(tt.args, strings.NewReader(""), &stdout, &stderr, nil); code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			for _, c := range []struct{ name, got, want string }{{"stdout", stdout.String(), tt.stdout}, {"stderr", stderr.String(), tt.stderr}} {
+				if c.want != "" && !strings.Contains("\n"+c.got, "\n"+c.want+"\n") {
+					t.Errorf("%s lacks the line %q:\n%s", c.name, c.want, c.got)
+				}
+				for _, raw := range []string{"\x1b", "\x07", "\u202e"} {
+					if strings.Contains(c.got, raw) {
+						t.Errorf("%s holds %q raw:\n%s", c.name, raw, c.got)
+					}
+				}
+			}
+			if _, err := os.Stat(report); err != nil {
+				t.Errorf("no report written: %v", err)
+			}
+		})
+	}
+}
