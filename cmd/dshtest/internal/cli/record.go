@@ -115,7 +115,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	switch {
 	case errors.As(err, &inv):
 		res := inv.Result
-		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true, suiteNames(d.Scenarios(), d.Fixtures()))
 		var what []string
 		for _, f := range inv.Failures {
 			what = append(what, esc(f.File)+": "+strings.Join(f.Checks, ", "))
@@ -123,7 +123,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
 	case errors.As(err, &failed):
 		res := failed.Result
-		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true, suiteNames(d.Scenarios(), d.Fixtures()))
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
 			words.Plural(len(failed.Failed), "scenario"), esc(strings.Join(failed.Failed, ", ")))
 	case errors.As(err, &unstable):
@@ -194,7 +194,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		after.Inventory = nil // orphans are reported above
 	}
 	if after.Failed() {
-		printSummary(a.stdout, &after, all)
+		printSummary(a.stdout, &after, all, suiteNames(d.Scenarios(), d.Fixtures()))
 		return failf("record: fixtures written, but the scenarios still fail")
 	}
 	fmt.Fprintf(a.stdout, "record: %s\n", counts)

@@ -3,8 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -106,11 +108,12 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 			if !all {
 				cfg.Scenarios = names
 			}
-			res := a.runWithProgress(cfg, verbose, asJSON)
+			files := suiteNames(cfg.ScenarioDir, cfg.FixtureDir)
+			res := a.runWithProgress(cfg, verbose, asJSON, files)
 			if asJSON {
 				writeSummaryJSON(a.stdout, res)
 			} else {
-				printSummary(a.stdout, res, all)
+				printSummary(a.stdout, res, all, files)
 			}
 			if github {
 				writeGitHub(a.stdout, res)
@@ -181,8 +184,10 @@ func (a *app) pendingDir(flag, fixtureDir string) string {
 
 // runWithProgress runs the suite, reporting each scenario as it finishes:
 // a JSON line, or a plain line (with a live progress line on a terminal).
-func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness.Result {
+// names are the suite's file names its text may quote (suiteNames).
+func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool, names []string) *harness.Result {
 	tty := !asJSON && a.isTTY(a.stdout)
+	text := textEscaper(names)
 	cfg.Verbose = verbose
 	failed := 0
 	cfg.Started = func(name string, i, n int) {
@@ -191,7 +196,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness
 			if failed > 0 {
 				status = fmt.Sprintf(" (%d failed so far)", failed)
 			}
-			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …%s", i, n, name, status)
+			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …%s", i, n, esc(name), status)
 		}
 	}
 	cfg.Finished = func(o harness.Outcome, i, n int) {
@@ -207,7 +212,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness
 		}
 		fmt.Fprintln(a.stdout, outcomeLine(o))
 		if verbose && o.Output != "" && o.Status != "fail" {
-			fmt.Fprintln(a.stdout, indent(o.Output, "    "))
+			fmt.Fprintln(a.stdout, indent(text(o.Output), "    "))
 		}
 	}
 	res := harness.RunSuite(cfg)
@@ -232,22 +237,65 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
+// suiteNames are the names a run's messages may quote: the files of the
+// suite's folders (a scenario, a stray fixture), with and without their
+// extension.
+func suiteNames(dirs ...string) []string {
+	var names []string
+	for _, dir := range dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			names = append(names, e.Name(), strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))
+		}
+	}
+	return names
+}
+
+// textEscaper returns the one escaper (display.Escape) for a run's text
+// output, which keeps its line breaks, with every name in names that
+// holds a newline (a scenario's file name can) spelled as esc spells it:
+// a name never breaks a line, so it can never start one of its own.
+func textEscaper(names []string) func(string) string {
+	var broken []string
+	for _, n := range names {
+		if strings.Contains(n, "\n") {
+			broken = append(broken, n)
+		}
+	}
+	if len(broken) == 0 {
+		return display.Escape
+	}
+	// The longest first: of two names at one place, the whole one.
+	sort.Slice(broken, func(i, j int) bool { return len(broken[i]) > len(broken[j]) })
+	var pairs []string
+	for _, n := range broken {
+		pairs = append(pairs, n, esc(n))
+	}
+	r := strings.NewReplacer(pairs...)
+	return func(s string) string { return display.Escape(r.Replace(s)) }
+}
+
 // printSummary prints the failures with their output, the inventory and
-// the closing counts line.
-func printSummary(w io.Writer, res *harness.Result, all bool) {
+// the closing counts line. names are the suite's file names its text may
+// quote (suiteNames); the scenarios' names are added.
+func printSummary(w io.Writer, res *harness.Result, all bool, names []string) {
+	for _, o := range res.Outcomes {
+		names = append(names, o.Name)
+	}
+	text := textEscaper(names)
 	for _, o := range res.Outcomes {
 		if o.Status != "fail" {
 			continue
 		}
-		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(display.Escape(o.Output), "    "))
+		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(text(o.Output), "    "))
 	}
 	if res.Setup != "" {
-		fmt.Fprintf(w, "\n--- FAIL: suite setup\n    %s\n", res.Setup)
+		fmt.Fprintf(w, "\n--- FAIL: suite setup\n%s\n", indent(text(res.Setup), "    "))
 	}
 	if len(res.Inventory) > 0 {
 		fmt.Fprintf(w, "\n--- FAIL: closed fixture inventory\n")
 		for _, e := range res.Inventory {
-			fmt.Fprintf(w, "%s\n", indent(e, "    "))
+			fmt.Fprintf(w, "%s\n", indent(text(e), "    "))
 		}
 	}
 	pass, fail, skip := res.Counts()
