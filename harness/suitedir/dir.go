@@ -99,3 +99,29 @@ func InputAt(path string, dirs ...string) (string, bool) {
 	}
 	return "", false
 }
+
+// ReadAsInput reports whether a file written at path, new or not, is one
+// the suite reads as an input: a scenario (NAME.txtar in the scenario
+// folder), or any file of the fixture folder but a dot file (a fixture, a
+// pending screen review and accept take, or a stray file the closed
+// inventory fails on). path's folder is compared with the suite's whatever
+// it is spelled ("./", "..", a link to the folder). It returns what the
+// suite would read the file as, for a message: "a scenario of scenarios/",
+// "a file of fixtures/".
+func (d Dir) ReadAsInput(path string) (string, bool) {
+	if path == "" {
+		return "", false
+	}
+	parent, err := os.Stat(filepath.Dir(path))
+	if err != nil {
+		return "", false // no folder: nothing can be written there
+	}
+	base := filepath.Base(path)
+	if fi, err := os.Stat(d.Scenarios()); err == nil && os.SameFile(parent, fi) && strings.HasSuffix(base, ".txtar") {
+		return "a scenario of " + scenariosName + "/", true
+	}
+	if fi, err := os.Stat(d.Fixtures()); err == nil && os.SameFile(parent, fi) && !strings.HasPrefix(base, ".") {
+		return "a file of " + fixturesName + "/", true
+	}
+	return "", false
+}

@@ -204,6 +204,79 @@ func TestHostileScenarioName(t *testing.T) {
 	}
 }
 
+// TestHostileNamesInText: a file name holding a newline and ESC (a
+// scenario's, a stray fixture's) is escaped wherever run's text output
+// quotes it, the failure text and the closed fixture inventory too: the
+// newline shows as \x0a, so no line of stdout, indented or not, is the
+// name's injected annotation.
+func TestHostileNamesInText(t *testing.T) {
+	const evil = "evil\n::warning file=x::INJECTED\x1b[2J"
+	const shown = `evil\x0a::warning file=x::INJECTED\x1b[2J`
+	tests := []struct {
+		name  string
+		files map[string]string // relative to the folder, added after recording
+		want  []string          // lines of stdout, leading spaces trimmed
+	}{
+		{"scenario failing a step", map[string]string{"scenarios/" + evil + ".txtar": "# Fails.\nuser 'x'\nmount 30\n"},
+			[]string{"FAIL: scenarios/" + shown + ".txtar:3: usage: mount W H"}},
+		{"scenario taking another's fixture", map[string]string{"scenarios/" + evil + ".txtar": "# Takes gamma.\nuser 'Gamma text'\nmount 30 6\nsnapshot gamma\n"},
+			[]string{"--- FAIL: closed fixture inventory", "fixtures/gamma.screen: snapshotted 2 times (by " + shown + ", gamma); each fixture belongs to exactly one snapshot step: rename all but one"}},
+		{"stray fixture", map[string]string{"fixtures/" + evil + ".screen": "x\n"},
+			[]string{"--- FAIL: closed fixture inventory", `fixtures/` + shown + `.screen: orphan fixture: no scenario snapshots "evil\n::warning file=x::INJECTED\x1b[2J"; delete it or add a snapshot step`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := suiteFolder(t, map[string]string{"gamma": ciScenarios["gamma"]})
+			for f, src := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(f)), []byte(src), 0o644); err != nil {
+					t.Skipf("no such file name here: %v", err)
+				}
+			}
+			var out, errb bytes.Buffer
+			if code := Run([]string{"run", "--dir", dir, "--github"}, strings.NewReader(""), &out, &errb, nil); code != ExitFail {
+				t.Fatalf("run: exit %d\n%s%s", code, out.String(), errb.String())
+			}
+			if strings.Contains(out.String(), "\x1b") {
+				t.Errorf("stdout holds a raw ESC:\n%q", out.String())
+			}
+			lines := map[string]bool{}
+			for _, l := range strings.Split(out.String(), "\n") {
+				l = strings.TrimLeft(l, " ")
+				lines[l] = true
+				if strings.HasPrefix(l, "::warning") {
+					t.Errorf("a line of stdout is the name's annotation: %q", l)
+				}
+			}
+			for _, w := range tt.want {
+				if !lines[w] {
+					t.Errorf("stdout lacks the line %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+// TestTextEscaper: run's text escaper is display.Escape (line breaks kept)
+// but for a name holding a newline, which it spells on one line, the
+// longest name first.
+func TestTextEscaper(t *testing.T) {
+	tests := []struct {
+		names []string
+		in    string
+		want  string
+	}{
+		{nil, "a\nb\x1b\u202e", "a\nb\\x1b\\u202e"},
+		{[]string{"plain", "x\x1by"}, "plain\nx\x1by", "plain\nx\\x1by"},
+		{[]string{"a\nb"}, "FAIL: a\nb.txtar\nnext", "FAIL: a\\x0ab.txtar\nnext"},
+		{[]string{"a\nb", "a\nb\nc"}, "(by a\nb\nc, a\nb)\n", "(by a\\x0ab\\x0ac, a\\x0ab)\n"},
+	}
+	for _, tt := range tests {
+		if got := textEscaper(tt.names)(tt.in); got != tt.want {
+			t.Errorf("textEscaper(%q)(%q) = %q, want %q", tt.names, tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestHostileFixtureText: a crafted fixture holding raw U+202E, U+2066,
 // U+0085, ESC and BEL (a fixture is input too) reaches none of run's
 // outputs raw: the plain progress and diff, --json, --github and JUnit.

@@ -12,7 +12,7 @@ import (
 // TestHardeningRound2 pins the command-level rules of the second
 // hardening round: a zip's member names are escaped in check's summary,
 // numeric flags are bounded, the text cap names its flag, and run's
-// outputs never replace a scenario or a fixture.
+// outputs never replace a scenario or a fixture, nor become one.
 func TestHardeningRound2(t *testing.T) {
 	dir := t.TempDir()
 	log := []byte(`{"type":"session","version":0,"id":"s1","createdAt":1700000000000,"cwd":"/w"}
@@ -51,6 +51,8 @@ func TestHardeningRound2(t *testing.T) {
 	}
 	scenario := filepath.Join(root, "scenarios", "context-cards.txtar")
 	fixture := filepath.Join(root, "fixtures", "context-cards.screen")
+	newScenario := filepath.Join(root, "scenarios", "yy.txtar")
+	newFixture := filepath.Join(root, "fixtures", "yy.screen")
 	before, _ := os.ReadFile(scenario)
 	beforeFixture, _ := os.ReadFile(fixture)
 
@@ -71,6 +73,11 @@ func TestHardeningRound2(t *testing.T) {
 		{"--junit onto a scenario", []string{"run", "--dir", root, "--junit", scenario}, ExitUsage, "", "refusing to replace", ""},
 		{"--report onto a fixture", []string{"run", "--dir", root, "--report", fixture}, ExitUsage, "", "an input of the run", ""},
 		{"--junit onto a scenario by another name", []string{"run", "--dir", root, "--junit", filepath.Join(root, "scenarios", ".", "..", "scenarios", "context-cards.txtar")}, ExitUsage, "", "refusing to replace", ""},
+		{"--junit as a new scenario", []string{"run", "--dir", root, "--junit", newScenario}, ExitUsage, "", "--junit " + newScenario + ": refusing to write an output where the next run would read it as a scenario of scenarios/", ""},
+		{"--report as a new fixture", []string{"run", "--dir", root, "--report", newFixture}, ExitUsage, "", "--report " + newFixture + ": refusing to write an output where the next run would read it as a file of fixtures/", ""},
+		{"--report as a new file of fixtures/", []string{"run", "--dir", root, "--report", filepath.Join(root, "fixtures", "report.html")}, ExitUsage, "", "would read it as a file of fixtures/", ""},
+		{"report --html as a new fixture", []string{"report", "--dir", root, "--html", newFixture}, ExitUsage, "", "--html " + newFixture + ": refusing to write an output where the next run would read it as a file of fixtures/", ""},
+		{"--junit as a new scenario by another name", []string{"run", "--dir", root, "--junit", root + "/fixtures/../scenarios/./yy.txtar"}, ExitUsage, "", "would read it as a scenario of scenarios/", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,5 +101,116 @@ func TestHardeningRound2(t *testing.T) {
 	afterFixture, _ := os.ReadFile(fixture)
 	if !bytes.Equal(before, after) || !bytes.Equal(beforeFixture, afterFixture) {
 		t.Fatal("an output replaced an input")
+	}
+	for _, p := range []string{newScenario, newFixture, filepath.Join(root, "fixtures", "report.html")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("an output was written as an input: %s", p)
+		}
+	}
+}
+
+// TestRecordDiffEscaped: record's diff of a fixture is the fixture's text,
+// input like a log: it goes through the one escaper as run's diff does, so
+// a fixture holding BiDi, isolate or C1 characters (or an ESC) shows them
+// as escapes, with --dry-run and without.
+func TestRecordDiffEscaped(t *testing.T) {
+	repo := filepath.Join("..", "..", "..", "..")
+	hostile := "Keep \u202efunctions\u2066 sh\u0085ort\x1b[2J."
+	tests := []struct {
+		name string
+		args []string
+		out  string // a line of stdout
+	}{
+		{"dry run", []string{"record", "context-cards", "--dry-run"}, `record: dry run: 0 created, 1 changed, 1 unchanged, 0 orphaned; nothing written`},
+		{"record", []string{"record", "context-cards"}, `record: 0 created, 1 changed, 1 unchanged, 0 orphaned`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for _, sub := range []string{"scenarios", "fixtures"} {
+				os.MkdirAll(filepath.Join(root, sub), 0o755)
+			}
+			for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
+				b, err := os.ReadFile(filepath.Join(repo, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == "fixtures/context-cards.screen" {
+					b = bytes.Replace(b, []byte("Keep functions short."), []byte(hostile), 1)
+				}
+				os.WriteFile(filepath.Join(root, f), b, 0o644)
+			}
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{}, tt.args...), "--dir", root)
+			if code := Run(args, strings.NewReader(""), &stdout, &stderr, nil); code != ExitOK {
+				t.Fatalf("exit %d; stderr: %s", code, stderr.String())
+			}
+			out := stdout.String()
+			for _, want := range []string{`-"1. Keep \u202efunctions\u2066 sh\x85ort\x1b[2J.`, "\n" + tt.out + "\n"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			for _, raw := range []string{"\u202e", "\u2066", "\u0085", "\x1b"} {
+				if strings.Contains(out+stderr.String(), raw) {
+					t.Errorf("output holds %q raw:\n%s", raw, out)
+				}
+			}
+		})
+	}
+}
+
+// TestReportPathEscaped: the line naming the report's file (stderr of run
+// --report, stdout of report --html) prints the user's path through the one
+// escaper, as every path in a message is.
+func TestReportPathEscaped(t *testing.T) {
+	repo := filepath.Join("..", "..", "..", "..")
+	root := t.TempDir()
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		os.MkdirAll(filepath.Join(root, sub), 0o755)
+	}
+	for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
+		b, err := os.ReadFile(filepath.Join(repo, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "fixtures/context-cards.screen" {
+			b = bytes.Replace(b, []byte("Keep functions short."), []byte("Keep functions long. "), 1) // a failing run
+		}
+		os.WriteFile(filepath.Join(root, f), b, 0o644)
+	}
+	out := t.TempDir()
+	report := filepath.Join(out, "r\x1b]0;T\x07\u202e.html")
+	shown := filepath.Join(out, `r\x1b]0;T\x07\u202e.html`)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a line of stdout
+		stderr string // a line of stderr
+	}{
+		{"run --report", []string{"run", "--dir", root, "--report", report}, ExitFail, "", "report: 1 changed fixture in " + shown},
+		{"report --html", []string{"report", "--dir", root, "--html", report}, ExitOK, "report: 1 fixture in " + shown, ""},
+	}
+	for _, tt := range tests { // in order: the run leaves the pending screen report draws
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := Run(tt.args, strings.NewReader(""), &stdout, &stderr, nil); code != tt.code {
+				t.Fatalf("exit %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			for _, c := range []struct{ name, got, want string }{{"stdout", stdout.String(), tt.stdout}, {"stderr", stderr.String(), tt.stderr}} {
+				if c.want != "" && !strings.Contains("\n"+c.got, "\n"+c.want+"\n") {
+					t.Errorf("%s lacks the line %q:\n%s", c.name, c.want, c.got)
+				}
+				for _, raw := range []string{"\x1b", "\x07", "\u202e"} {
+					if strings.Contains(c.got, raw) {
+						t.Errorf("%s holds %q raw:\n%s", c.name, raw, c.got)
+					}
+				}
+			}
+			if _, err := os.Stat(report); err != nil {
+				t.Errorf("no report written: %v", err)
+			}
+		})
 	}
 }

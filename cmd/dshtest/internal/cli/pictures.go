@@ -159,6 +159,11 @@ part of a failing run.`,
 			if htmlFile == "" {
 				return usagef("report needs --html FILE")
 			}
+			if root, err := findRoot(dir); err == nil {
+				if err := refuseInputs(root, output{"--html", htmlFile}); err != nil {
+					return err
+				}
+			}
 			root, ps, err := a.pendingArgs(dir, pendingDir, args)
 			if saidNothingPending(a.stdout, "report", err) {
 				return nil // no page: there is nothing to draw
@@ -185,7 +190,7 @@ part of a failing run.`,
 			if err := safefile.WriteFile(htmlFile, picture.Report("dshtest report: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 				return fmt.Errorf("--html %s: %w", htmlFile, err)
 			}
-			fmt.Fprintf(a.stdout, "report: %s in %s\n", words.Plural(len(cards), "fixture"), htmlFile)
+			fmt.Fprintf(a.stdout, "report: %s in %s\n", words.Plural(len(cards), "fixture"), esc(htmlFile))
 			return nil
 		}),
 	}
@@ -223,6 +228,6 @@ func (a *app) writeRunReport(path, root string, res *harness.Result) error {
 	if err := safefile.WriteFile(path, picture.Report("dshtest run: "+filepath.Base(root), cards), safefile.Options{Force: true}); err != nil {
 		return fmt.Errorf("--report %s: %w", path, err)
 	}
-	fmt.Fprintf(a.stderr, "report: %s in %s\n", words.Plural(len(cards), "changed fixture"), path)
+	fmt.Fprintf(a.stderr, "report: %s in %s\n", words.Plural(len(cards), "changed fixture"), esc(path))
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/ground/words"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 func (a *app) recordCommand() *cobra.Command {
@@ -100,7 +101,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	}
 	if len(removed) > 0 {
 		fmt.Fprintf(a.stdout, "record: removed %s left by an interrupted run: %s\n",
-			words.Plural(len(removed), "temporary file"), strings.Join(removed, ", "))
+			words.Plural(len(removed), "temporary file"), esc(strings.Join(removed, ", ")))
 	}
 	proj, _, err := a.projectionFor()
 	if err != nil {
@@ -114,21 +115,21 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 	switch {
 	case errors.As(err, &inv):
 		res := inv.Result
-		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true, suiteNames(d.Scenarios(), d.Fixtures()))
 		var what []string
 		for _, f := range inv.Failures {
-			what = append(what, f.File+": "+strings.Join(f.Checks, ", "))
+			what = append(what, esc(f.File)+": "+strings.Join(f.Checks, ", "))
 		}
 		return failf("record: invariants fail (%s): the screens would pin the bug; nothing written", strings.Join(what, "; "))
 	case errors.As(err, &failed):
 		res := failed.Result
-		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true)
+		printSummary(a.stdout, &harness.Result{Outcomes: res.Outcomes, Setup: res.Setup, Elapsed: res.Elapsed}, true, suiteNames(d.Scenarios(), d.Fixtures()))
 		return failf("record: %s failed for a reason other than a changed screen (%s); nothing written",
-			words.Plural(len(failed.Failed), "scenario"), strings.Join(failed.Failed, ", "))
+			words.Plural(len(failed.Failed), "scenario"), esc(strings.Join(failed.Failed, ", ")))
 	case errors.As(err, &unstable):
 		for _, f := range unstable.Files {
-			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", f.Name,
-				indent(suitedir.CompactDiff(string(f.First), string(f.Second)), "    "))
+			fmt.Fprintf(a.stdout, "not reproducible: %s differs between two renders:\n%s\n", esc(f.Name),
+				indent(display.Escape(suitedir.CompactDiff(string(f.First), string(f.Second))), "    "))
 		}
 		return failf("record: %d files are not reproducible (two renders differ); nothing written", len(unstable.Files))
 	case err != nil:
@@ -137,13 +138,13 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 
 	// Report.
 	for _, n := range r.Created {
-		fmt.Fprintf(a.stdout, "created   %s (%d lines)\n", suitedir.InFixtures(n), bytes.Count(r.Render.Fixtures[n], []byte("\n")))
+		fmt.Fprintf(a.stdout, "created   %s (%d lines)\n", esc(suitedir.InFixtures(n)), bytes.Count(r.Render.Fixtures[n], []byte("\n")))
 	}
 	printChanges(a.stdout, suitedir.InFixtures, r.Changed, r.OldFixtures, r.Render.Fixtures)
 	printChanges(a.stdout, suitedir.InScenarios, r.ScenariosChanged, r.OldScenarios, r.Render.Scenarios)
 	if verbose {
 		for _, n := range r.Unchanged {
-			fmt.Fprintf(a.stdout, "unchanged %s\n", suitedir.InFixtures(n))
+			fmt.Fprintf(a.stdout, "unchanged %s\n", esc(suitedir.InFixtures(n)))
 		}
 	} else if len(r.Unchanged) > 0 {
 		fmt.Fprintf(a.stdout, "unchanged %s (-v names them)\n", words.Plural(len(r.Unchanged), "fixture"))
@@ -153,7 +154,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		if prune {
 			what = "deleted"
 		}
-		fmt.Fprintf(a.stdout, "orphaned  %s (%s)\n", suitedir.InFixtures(n), what)
+		fmt.Fprintf(a.stdout, "orphaned  %s (%s)\n", esc(suitedir.InFixtures(n)), what)
 	}
 	if !all {
 		fmt.Fprintln(a.stdout, "(a partial run: orphaned fixtures are not known)")
@@ -193,7 +194,7 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		after.Inventory = nil // orphans are reported above
 	}
 	if after.Failed() {
-		printSummary(a.stdout, &after, all)
+		printSummary(a.stdout, &after, all, suiteNames(d.Scenarios(), d.Fixtures()))
 		return failf("record: fixtures written, but the scenarios still fail")
 	}
 	fmt.Fprintf(a.stdout, "record: %s\n", counts)
@@ -219,7 +220,8 @@ func shellQuote(s string) string {
 }
 
 // printChanges prints each changed file with a compact diff, grouping files
-// whose change is the same.
+// whose change is the same. The diff is a fixture's text, and goes through
+// the one escaper as run's does.
 func printChanges(w io.Writer, in func(string) string, names []string, old, new suitedir.Tree) {
 	type group struct {
 		diff  string
@@ -236,14 +238,14 @@ func printChanges(w io.Writer, in func(string) string, names []string, old, new 
 			byKey[k] = g
 			groups = append(groups, g)
 		}
-		g.names = append(g.names, in(n))
+		g.names = append(g.names, esc(in(n)))
 	}
 	for _, g := range groups {
 		if len(g.names) == 1 {
-			fmt.Fprintf(w, "changed   %s\n%s\n", g.names[0], indent(g.diff, "    "))
+			fmt.Fprintf(w, "changed   %s\n%s\n", g.names[0], indent(display.Escape(g.diff), "    "))
 			continue
 		}
-		fmt.Fprintf(w, "changed   %d fixtures: same change in %s\n%s\n", len(g.names), strings.Join(g.names, ", "), indent(g.diff, "    "))
+		fmt.Fprintf(w, "changed   %d fixtures: same change in %s\n%s\n", len(g.names), strings.Join(g.names, ", "), indent(display.Escape(g.diff), "    "))
 	}
 }
 

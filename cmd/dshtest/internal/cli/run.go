@@ -3,8 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -76,10 +78,8 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 			cfg := suitedir.Dir{Root: root}.Config()
 			cfg.CI, cfg.Verbose, cfg.Projection = harness.IsCI(a.getenv("CI")), verbose, proj
 			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
-			for _, out := range []struct{ flag, path string }{{"--junit", junit}, {"--report", report}} {
-				if in, ok := suitedir.InputAt(out.path, cfg.ScenarioDir, cfg.FixtureDir); ok {
-					return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", out.flag, esc(out.path), esc(in))}
-				}
+			if err := refuseInputs(root, output{"--junit", junit}, output{"--report", report}); err != nil {
+				return err
 			}
 			names, all, err := selectScenarios(cfg.ScenarioDir, pattern, shard)
 			if err != nil {
@@ -108,11 +108,12 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 			if !all {
 				cfg.Scenarios = names
 			}
-			res := a.runWithProgress(cfg, verbose, asJSON)
+			files := suiteNames(cfg.ScenarioDir, cfg.FixtureDir)
+			res := a.runWithProgress(cfg, verbose, asJSON, files)
 			if asJSON {
 				writeSummaryJSON(a.stdout, res)
 			} else {
-				printSummary(a.stdout, res, all)
+				printSummary(a.stdout, res, all, files)
 			}
 			if github {
 				writeGitHub(a.stdout, res)
@@ -144,6 +145,26 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 	return cmd
 }
 
+// output is a file a command writes: its flag and its path.
+type output struct{ flag, path string }
+
+// refuseInputs refuses (ExitUsage) an output that would replace an input
+// of the suite in root, however spelled, or that the suite would read as
+// one when it next runs (a new scenarios/NAME.txtar, any file of
+// fixtures/).
+func refuseInputs(root string, outs ...output) error {
+	d := suitedir.Dir{Root: root}
+	for _, out := range outs {
+		if in, ok := suitedir.InputAt(out.path, d.Scenarios(), d.Fixtures()); ok {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to replace %s, an input of the run", out.flag, esc(out.path), esc(in))}
+		}
+		if what, ok := d.ReadAsInput(out.path); ok {
+			return &exitError{code: ExitUsage, err: fmt.Errorf("%s %s: refusing to write an output where the next run would read it as %s", out.flag, esc(out.path), what)}
+		}
+	}
+	return nil
+}
+
 // pendingDir is where run writes pending screens: --pending-dir, else
 // harness.PendingDirFromEnv (beside the fixtures, or under CI only
 // $DSHTEST_PENDING_DIR).
@@ -163,8 +184,10 @@ func (a *app) pendingDir(flag, fixtureDir string) string {
 
 // runWithProgress runs the suite, reporting each scenario as it finishes:
 // a JSON line, or a plain line (with a live progress line on a terminal).
-func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness.Result {
+// names are the suite's file names its text may quote (suiteNames).
+func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool, names []string) *harness.Result {
 	tty := !asJSON && a.isTTY(a.stdout)
+	text := textEscaper(names)
 	cfg.Verbose = verbose
 	failed := 0
 	cfg.Started = func(name string, i, n int) {
@@ -173,7 +196,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness
 			if failed > 0 {
 				status = fmt.Sprintf(" (%d failed so far)", failed)
 			}
-			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …%s", i, n, name, status)
+			fmt.Fprintf(a.stdout, "\r\x1b[K[%d/%d] %s …%s", i, n, esc(name), status)
 		}
 	}
 	cfg.Finished = func(o harness.Outcome, i, n int) {
@@ -189,7 +212,7 @@ func (a *app) runWithProgress(cfg harness.Config, verbose, asJSON bool) *harness
 		}
 		fmt.Fprintln(a.stdout, outcomeLine(o))
 		if verbose && o.Output != "" && o.Status != "fail" {
-			fmt.Fprintln(a.stdout, indent(o.Output, "    "))
+			fmt.Fprintln(a.stdout, indent(text(o.Output), "    "))
 		}
 	}
 	res := harness.RunSuite(cfg)
@@ -214,22 +237,65 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n")
 }
 
+// suiteNames are the names a run's messages may quote: the files of the
+// suite's folders (a scenario, a stray fixture), with and without their
+// extension.
+func suiteNames(dirs ...string) []string {
+	var names []string
+	for _, dir := range dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			names = append(names, e.Name(), strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())))
+		}
+	}
+	return names
+}
+
+// textEscaper returns the one escaper (display.Escape) for a run's text
+// output, which keeps its line breaks, with every name in names that
+// holds a newline (a scenario's file name can) spelled as esc spells it:
+// a name never breaks a line, so it can never start one of its own.
+func textEscaper(names []string) func(string) string {
+	var broken []string
+	for _, n := range names {
+		if strings.Contains(n, "\n") {
+			broken = append(broken, n)
+		}
+	}
+	if len(broken) == 0 {
+		return display.Escape
+	}
+	// The longest first: of two names at one place, the whole one.
+	sort.Slice(broken, func(i, j int) bool { return len(broken[i]) > len(broken[j]) })
+	var pairs []string
+	for _, n := range broken {
+		pairs = append(pairs, n, esc(n))
+	}
+	r := strings.NewReplacer(pairs...)
+	return func(s string) string { return display.Escape(r.Replace(s)) }
+}
+
 // printSummary prints the failures with their output, the inventory and
-// the closing counts line.
-func printSummary(w io.Writer, res *harness.Result, all bool) {
+// the closing counts line. names are the suite's file names its text may
+// quote (suiteNames); the scenarios' names are added.
+func printSummary(w io.Writer, res *harness.Result, all bool, names []string) {
+	for _, o := range res.Outcomes {
+		names = append(names, o.Name)
+	}
+	text := textEscaper(names)
 	for _, o := range res.Outcomes {
 		if o.Status != "fail" {
 			continue
 		}
-		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(display.Escape(o.Output), "    "))
+		fmt.Fprintf(w, "\n--- FAIL: %s (%.2fs)\n%s\n", esc(o.Name), o.Elapsed.Seconds(), indent(text(o.Output), "    "))
 	}
 	if res.Setup != "" {
-		fmt.Fprintf(w, "\n--- FAIL: suite setup\n    %s\n", res.Setup)
+		fmt.Fprintf(w, "\n--- FAIL: suite setup\n%s\n", indent(text(res.Setup), "    "))
 	}
 	if len(res.Inventory) > 0 {
 		fmt.Fprintf(w, "\n--- FAIL: closed fixture inventory\n")
 		for _, e := range res.Inventory {
-			fmt.Fprintf(w, "%s\n", indent(e, "    "))
+			fmt.Fprintf(w, "%s\n", indent(text(e), "    "))
 		}
 	}
 	pass, fail, skip := res.Counts()
