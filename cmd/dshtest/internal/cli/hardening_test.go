@@ -109,12 +109,33 @@ func TestHardeningRound2(t *testing.T) {
 	}
 }
 
+// contextCardsSuite copies the repository's context-cards scenario and
+// its fixtures into a suite of its own, the fixture's line "Keep functions
+// short." replaced by line.
+func contextCardsSuite(t *testing.T, line string) string {
+	repo := filepath.Join("..", "..", "..", "..")
+	root := t.TempDir()
+	for _, sub := range []string{"scenarios", "fixtures"} {
+		os.MkdirAll(filepath.Join(root, sub), 0o755)
+	}
+	for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
+		b, err := os.ReadFile(filepath.Join(repo, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "fixtures/context-cards.screen" {
+			b = bytes.Replace(b, []byte("Keep functions short."), []byte(line), 1)
+		}
+		os.WriteFile(filepath.Join(root, f), b, 0o644)
+	}
+	return root
+}
+
 // TestRecordDiffEscaped: record's diff of a fixture is the fixture's text,
 // input like a log: it goes through the one escaper as run's diff does, so
 // a fixture holding BiDi, isolate or C1 characters (or an ESC) shows them
 // as escapes, with --dry-run and without.
 func TestRecordDiffEscaped(t *testing.T) {
-	repo := filepath.Join("..", "..", "..", "..")
 	hostile := "Keep \u202efunctions\u2066 sh\u0085ort\x1b[2J."
 	tests := []struct {
 		name string
@@ -126,20 +147,7 @@ func TestRecordDiffEscaped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := t.TempDir()
-			for _, sub := range []string{"scenarios", "fixtures"} {
-				os.MkdirAll(filepath.Join(root, sub), 0o755)
-			}
-			for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
-				b, err := os.ReadFile(filepath.Join(repo, f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if f == "fixtures/context-cards.screen" {
-					b = bytes.Replace(b, []byte("Keep functions short."), []byte(hostile), 1)
-				}
-				os.WriteFile(filepath.Join(root, f), b, 0o644)
-			}
+			root := contextCardsSuite(t, hostile)
 			var stdout, stderr bytes.Buffer
 			args := append(append([]string{}, tt.args...), "--dir", root)
 			if code := Run(args, strings.NewReader(""), &stdout, &stderr, nil); code != ExitOK {
@@ -164,21 +172,7 @@ func TestRecordDiffEscaped(t *testing.T) {
 // --report, stdout of report --html) prints the user's path through the one
 // escaper, as every path in a message is.
 func TestReportPathEscaped(t *testing.T) {
-	repo := filepath.Join("..", "..", "..", "..")
-	root := t.TempDir()
-	for _, sub := range []string{"scenarios", "fixtures"} {
-		os.MkdirAll(filepath.Join(root, sub), 0o755)
-	}
-	for _, f := range []string{"scenarios/context-cards.txtar", "fixtures/context-cards.screen", "fixtures/context-cards-expanded.screen"} {
-		b, err := os.ReadFile(filepath.Join(repo, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f == "fixtures/context-cards.screen" {
-			b = bytes.Replace(b, []byte("Keep functions short."), []byte("Keep functions long. "), 1) // a failing run
-		}
-		os.WriteFile(filepath.Join(root, f), b, 0o644)
-	}
+	root := contextCardsSuite(t, "Keep functions long. ") // a failing run
 	out := t.TempDir()
 	report := filepath.Join(out, "r\x1b]0;T\x07\u202e.html")
 	shown := filepath.Join(out, `r\x1b]0;T\x07\u202e.html`)
