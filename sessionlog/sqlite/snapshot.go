@@ -125,7 +125,9 @@ func snapshot(path string, limit int64) (*database, error) {
 	}
 	dir, err := os.MkdirTemp("", "dshtest-db-*")
 	if err != nil {
-		return nil, refuse(at, "cannot copy the database: "+sessionlog.OSText(err), err)
+		// The copy is made in the temporary directory: say which, and how
+		// to choose another.
+		return nil, refuse(at, fmt.Sprintf("cannot copy the database to the temporary directory %s (set TMPDIR to another): %s", os.TempDir(), sessionlog.OSText(err)), err)
 	}
 	defer os.RemoveAll(dir)
 	copyPath := filepath.Join(dir, "db")

@@ -567,3 +567,18 @@ func TestSQLiteCommitDuringCopy(t *testing.T) {
 		})
 	}
 }
+
+// TestSQLiteNoTempDir: a temporary directory the consistent copy cannot be
+// made in is named in the refusal, with the variable that chooses another.
+func TestSQLiteNoTempDir(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.db")
+	db := logforms.NewDB(t, p, sqliteApplicationID, sqliteUserVersion)
+	logforms.InsertSession(t, db, logforms.SplitLines([]byte(logforms.JSONL(logforms.Header, logforms.Event(0, "turn/start")))))
+	db.Close()
+	missing := filepath.Join(t.TempDir(), "gone")
+	t.Setenv("TMPDIR", missing)
+	_, err := container.Open(p, container.Options{Session: "s1"})
+	if err == nil || !strings.Contains(err.Error(), "cannot copy the database to the temporary directory "+missing+" (set TMPDIR to another)") {
+		t.Fatalf("err %v, want the temporary directory named", err)
+	}
+}
