@@ -192,9 +192,10 @@ func scanFrames(name string, ra io.ReaderAt, size int64, maxFrames int) (frameLa
 	return lay, nil
 }
 
-// maxWindow is the largest window a frame may need, libzstd's default
-// windowLogMax: a frame that needs more is refused.
-const maxWindow = 1 << 27
+// MaxWindow is the largest window a Zstandard frame may need, libzstd's
+// default windowLogMax (2^27): a frame that needs more is refused, here and
+// in a SQLite database's BLOBs.
+const MaxWindow = 1 << 27
 
 // windowSize is the window a frame header's Window_Descriptor declares
 // (RFC 8878 §3.1.1.1.2).
@@ -207,7 +208,7 @@ func newZstdDecoder(ignoreChecksum bool, more ...zstd.DOption) (*zstd.Decoder, e
 	return zstd.NewReader(nil, append([]zstd.DOption{
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(maxWindow),
+		zstd.WithDecoderMaxWindow(MaxWindow),
 		zstd.IgnoreChecksum(ignoreChecksum)}, more...)...)
 }
 
@@ -253,14 +254,14 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 		return nil, found, nil, refuse(sessionlog.Pos{Path: name, Seq: -1}, "empty or header-less Zstandard session log", nil)
 	}
 	found.frames = len(lay.frames)
-	found.window = min(lay.window, maxWindow)
+	found.window = min(lay.window, MaxWindow)
 	found.decoded = new(atomic.Int64)
 	// The decoder's memory cap is the text cap, and a described window
 	// too: it may be longer than a small text cap, and is memory the frame
 	// needs whatever its text (the scanner stops at the cap, with its own
 	// refusal). A single segment's window is its content size, which the
 	// text cap bounds: the decoder refuses more before it allocates.
-	decMemory := max(maxText, min(lay.described, maxWindow))
+	decMemory := max(maxText, min(lay.described, MaxWindow))
 	dec, err := decoders.get(decMemory)
 	if err != nil {
 		return nil, found, nil, err

@@ -178,7 +178,7 @@ func open(path string, opts container.Options) (*container.Log, error) {
 	h := row.header()
 
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
-		zstd.WithDecoderMaxWindow(maxWindow), zstd.WithDecoderMaxMemory(uint64(opts.LineLimit())+1))
+		zstd.WithDecoderMaxWindow(container.MaxWindow), zstd.WithDecoderMaxMemory(uint64(opts.LineLimit())+1))
 	if err != nil {
 		return fail(refuse(sessionlog.Pos{Path: name, Seq: -1}, err.Error(), err))
 	}
@@ -551,11 +551,8 @@ func overCap(blob []byte, limit int) bool {
 		return false
 	}
 	return h.HasFCS && h.FrameContentSize > uint64(limit) ||
-		h.WindowSize > uint64(limit) && h.WindowSize <= maxWindow
+		h.WindowSize > uint64(limit) && h.WindowSize <= container.MaxWindow
 }
-
-// maxWindow is libzstd's default windowLogMax, 2^27.
-const maxWindow = 1 << 27
 
 // decodeSourceEventSeqs decodes the varint/ZigZag column (§9): the first
 // seq as an unsigned LEB128 varint, each later one as a ZigZag delta.
