@@ -28,9 +28,8 @@ import "sync"
 type Pipe[B any] struct {
 	batches  chan sent[B]
 	free     chan B
-	room     chan struct{} // a token per slot sent or held and not yet let go
+	room     *Room         // the bytes sent or held and not yet let go; nil if unsized
 	returned chan struct{} // the consumer is done with a lent batch
-	unit     int64
 	size     func(B) int64
 	quit     chan struct{}
 	done     chan struct{}
@@ -43,10 +42,11 @@ type Pipe[B any] struct {
 	heldLent bool
 }
 
-// sent is a batch in the pipe.
+// sent is a batch in the pipe, with the slots of room it took.
 type sent[B any] struct {
-	b    B
-	lent bool
+	b     B
+	slots int
+	lent  bool
 }
 
 // Start runs produce on its own goroutine with up to depth batches sent
@@ -56,24 +56,21 @@ func Start[B any](depth int, produce func(p *Pipe[B])) *Pipe[B] {
 	return StartSized(depth, 0, nil, produce)
 }
 
-// StartSized is Start with the batches ahead also bounded in bytes: a
-// batch of size(b) bytes takes size(b)/unit of the depth slots (at least
-// one, at most depth), so at most about depth×unit bytes wait for the
-// consumer (the one it holds included), or one batch however heavy. A nil
-// size or unit ≤ 0 counts every batch as one slot.
+// StartSized is Start with the batches ahead also bounded in bytes (a
+// Room of depth slots of unit bytes): at most about depth×unit bytes wait
+// for the consumer (the batch it holds included), or one batch however
+// heavy. A nil size or unit ≤ 0 bounds the batches by number alone.
 func StartSized[B any](depth int, unit int64, size func(B) int64, produce func(p *Pipe[B])) *Pipe[B] {
-	if size == nil || unit <= 0 {
-		size, unit = nil, 1 // the batches channel's depth bounds them
-	}
 	p := &Pipe[B]{
-		room:     make(chan struct{}, max(depth, 1)),
 		returned: make(chan struct{}, 1),
-		unit:     unit,
 		size:     size,
 		batches:  make(chan sent[B], depth),
 		free:     make(chan B, depth+2),
 		quit:     make(chan struct{}),
 		done:     make(chan struct{}),
+	}
+	if size != nil && unit > 0 { // else the batches channel's depth bounds them
+		p.room = NewRoom(depth, unit)
 	}
 	go func() {
 		defer close(p.done)
@@ -117,29 +114,19 @@ func (p *Pipe[B]) Lend(b B) bool {
 }
 
 func (p *Pipe[B]) send(b B, lent bool) bool {
-	for range p.slots(b) {
-		select {
-		case p.room <- struct{}{}:
-		case <-p.quit:
+	slots := 0
+	if p.room != nil {
+		var ok bool
+		if slots, ok = p.room.Take(p.size(b), p.quit); !ok {
 			return false
 		}
 	}
 	select {
-	case p.batches <- sent[B]{b, lent}:
+	case p.batches <- sent[B]{b, slots, lent}:
 		return true
 	case <-p.quit:
 		return false
 	}
-}
-
-// slots is how many of the depth slots b takes, 0 in a pipe not sized
-// (its batches channel alone bounds it). The one producer takes them one
-// at a time, so a heavy batch waits for the queue to drain.
-func (p *Pipe[B]) slots(b B) int {
-	if p.size == nil {
-		return 0
-	}
-	return int(min(max(p.size(b)/p.unit, 1), int64(cap(p.room))))
 }
 
 // Next returns the next batch; false once the producer is done (its
@@ -152,7 +139,7 @@ func (p *Pipe[B]) Next() (B, bool) {
 		p.wait()
 		return s.b, false
 	}
-	p.held, p.heldLent = p.slots(s.b), s.lent
+	p.held, p.heldLent = s.slots, s.lent
 	return s.b, true
 }
 
@@ -171,8 +158,8 @@ func (p *Pipe[B]) Release(b B) {
 // letGo ends the consumer's hold of its batch: its slots are room again,
 // and a lent batch is returned (reported true).
 func (p *Pipe[B]) letGo() (lent bool) {
-	for range p.held {
-		<-p.room
+	if p.held > 0 {
+		p.room.Give(p.held)
 	}
 	p.held = 0
 	if lent = p.heldLent; lent {
@@ -197,6 +184,44 @@ func (p *Pipe[B]) wait() {
 	if r := p.panic; r != nil {
 		p.panic = nil // raised once
 		panic(r)
+	}
+}
+
+// Room bounds the bytes in flight between a producer and its consumers:
+// a batch of size bytes takes size/unit of depth slots (at least one, at
+// most depth) until it is given back, so at most about depth×unit bytes
+// are in flight, or one batch however heavy. A Pipe started sized holds
+// its batches to one; a fan-out to several consumers (repro's feed) gives
+// a batch back once the last of them is done with it.
+type Room struct {
+	slots chan struct{}
+	unit  int64
+}
+
+// NewRoom returns a Room of depth slots of unit bytes.
+func NewRoom(depth int, unit int64) *Room {
+	return &Room{slots: make(chan struct{}, max(depth, 1)), unit: max(unit, 1)}
+}
+
+// Take waits for the slots of a batch of size bytes and returns how many
+// it took; false once quit is closed first. The slots are taken one at a
+// time by the one producer, so a heavy batch waits for the room to drain.
+func (r *Room) Take(size int64, quit <-chan struct{}) (int, bool) {
+	n := int(min(max(size/r.unit, 1), int64(cap(r.slots))))
+	for range n {
+		select {
+		case r.slots <- struct{}{}:
+		case <-quit:
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// Give gives back n slots Take took.
+func (r *Room) Give(n int) {
+	for range n {
+		<-r.slots
 	}
 }
 

@@ -207,3 +207,26 @@ func TestPipeLendStops(t *testing.T) {
 	}
 	p.Stop()
 }
+
+// TestRoom: a batch takes a slot per unit of its bytes, at least one and
+// at most depth; Take waits for the slots given back and ends on quit.
+func TestRoom(t *testing.T) {
+	r := NewRoom(4, 100)
+	quit := make(chan struct{})
+	for _, tc := range []struct {
+		size int64
+		want int
+	}{{0, 1}, {99, 1}, {250, 2}, {10_000, 4}} {
+		n, ok := r.Take(tc.size, quit)
+		if !ok || n != tc.want {
+			t.Fatalf("Take(%d) = %d, %v; want %d", tc.size, n, ok, tc.want)
+		}
+		r.Give(n)
+	}
+	n, _ := r.Take(400, quit) // all of it
+	close(quit)
+	if _, ok := r.Take(1, quit); ok {
+		t.Fatal("Take on a full room returned after quit")
+	}
+	r.Give(n)
+}

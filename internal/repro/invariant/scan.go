@@ -161,13 +161,12 @@ type feedBatch struct {
 func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
 	// A batch is sent at batch events or batchBytes of payload: the
 	// batches in flight hold their events' payloads, and a few hundred
-	// long prompts are hundreds of megabytes. So a batch also takes a
-	// slot of room per batchBytes of payload (at least one, at most
-	// depth) until every consumer is done with it: at most about
-	// depth×batchBytes of payload is in flight, or one batch however
-	// heavy, as in the read-ahead of package ahead.
+	// long prompts are hundreds of megabytes. So a batch also takes its
+	// room (ahead.Room) until every consumer is done with it: at most
+	// about depth×batchBytes of payload is in flight, or one batch
+	// however heavy.
 	const batch, batchBytes, depth = 256, 1 << 20, 4
-	room := make(chan struct{}, depth)
+	room := ahead.NewRoom(depth, batchBytes)
 	chans := make([]chan *feedBatch, len(consumers))
 	for i := range chans {
 		chans[i] = make(chan *feedBatch, depth)
@@ -195,13 +194,9 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 			}
 		}()
 		send := func(b *feedBatch) bool {
-			b.slots = min(max(b.bytes/batchBytes, 1), depth)
-			for range b.slots {
-				select {
-				case room <- struct{}{}:
-				case <-stop:
-					return false
-				}
+			var ok bool
+			if b.slots, ok = room.Take(int64(b.bytes), stop); !ok {
+				return false
 			}
 			b.left.Store(int32(len(chans)))
 			for _, ch := range chans {
@@ -248,9 +243,7 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 			}
 			if b.left.Add(-1) == 0 {
 				clear(b.events) // let go of the payloads read, even if b is not reused
-				for range b.slots {
-					<-room
-				}
+				room.Give(b.slots)
 				select {
 				case free <- b:
 				default:
