@@ -99,19 +99,15 @@ func (f *File) Unchanged() error { return f.named(f.held.unchanged()) }
 // held is read again unchecked: see Held). A later read's events are not
 // checked again: the first read did it.
 func (f *File) Source(first func(lg *Log, n int, err error)) func(yield func(*sessionlog.Event) bool) error {
-	done, again := false, 0
+	done := false
 	return func(yield func(*sessionlog.Event) bool) error {
 		if done {
 			if err := f.Unchanged(); err != nil {
 				return err
 			}
-			again++
-			if again == 1 {
-				// What follows the second read (repro renders) needs no
-				// decoder, and its window is resident: a later read makes
-				// its own.
-				defer f.closeDecoders()
-			}
+			// What follows a later read (repro renders) needs no decoder,
+			// and its window is resident: a read after it makes its own.
+			defer f.closeDecoders()
 			return f.again(f.n, yield)
 		}
 		done = true
