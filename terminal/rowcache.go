@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"reflect"
 	"sync"
 
 	"github.com/dshtest/dshtest/transcript"
@@ -57,7 +56,7 @@ func (c *RowCache) get(k rowKey, it *transcript.Item, take bool) ([]string, bool
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.rows[it.ID]
-	if !ok || e.key != k || !sameItem(e.item, it) {
+	if !ok || e.key != k || !transcript.SameItem(e.item, it) {
 		return nil, false
 	}
 	if take {
@@ -72,15 +71,4 @@ func (c *RowCache) put(k rowKey, it *transcript.Item, rows []string) {
 	c.mu.Lock()
 	c.rows[it.ID] = sharedRows{key: k, item: it, rows: rows}
 	c.mu.Unlock()
-}
-
-// sameItem reports whether two items have equal values, their revisions
-// (which count edits in one projector) aside.
-func sameItem(a, b *transcript.Item) bool {
-	if a == b {
-		return true
-	}
-	x, y := *a, *b
-	x.Rev, y.Rev = 0, 0
-	return reflect.DeepEqual(x, y)
 }

@@ -59,7 +59,7 @@ func TestRowCache(t *testing.T) {
 								if !slices.Equal(got.Lines, w.Lines) {
 									t.Fatalf("%s: %s model vs Render:\n%s", what, m.cfg.SessionID, lineDiffText(got.Lines, w.Lines))
 								}
-								if m == live && m.misses != before && slices.EqualFunc(live.Transcript().Items, replay.Transcript().Items, func(a, b transcript.Item) bool { return sameItem(&a, &b) }) {
+								if m == live && m.misses != before && slices.EqualFunc(live.Transcript().Items, replay.Transcript().Items, func(a, b transcript.Item) bool { return transcript.SameItem(&a, &b) }) {
 									t.Fatalf("%s: live rendered %d items the replay rendered", what, m.misses-before)
 								}
 							}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 
 	"github.com/dshtest/dshtest/sessionlog"
@@ -260,4 +261,16 @@ func (s *Step) joined(typ string) string {
 // JavaScript's String.prototype.trim does.
 func trimJoin(parts []string) string {
 	return sessionlog.TrimJS(strings.Join(parts, "\n\n"))
+}
+
+// SameItem reports whether two items have equal values, their revisions
+// (which count edits in one projector) aside: what two projections of a
+// log must agree on.
+func SameItem(a, b *Item) bool {
+	if a == b {
+		return true
+	}
+	x, y := *a, *b
+	x.Rev, y.Rev = 0, 0
+	return reflect.DeepEqual(x, y)
 }

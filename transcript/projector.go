@@ -263,3 +263,54 @@ func (p *Projector) refreshFooters(key trKey) {
 		p.footers[key] = live
 	}
 }
+
+// Settled returns how many of the transcript's first items no later event
+// can change, move or remove: those before the first item still pending
+// (a tool card awaiting its result, an unfinished shell card, a footer
+// whose buckets still run, the current and the last completed step). A
+// reader that compares the transcript as it grows may read them and Drop
+// them.
+func (p *Projector) Settled() int {
+	n := len(p.items)
+	lower := func(h *prHandle) {
+		if h != nil && !h.removed {
+			n = min(n, h.pos)
+		}
+	}
+	for _, h := range p.cards {
+		lower(h)
+	}
+	for _, h := range p.shells {
+		lower(h)
+	}
+	for _, hs := range p.footers {
+		for _, h := range hs {
+			lower(h)
+		}
+	}
+	for _, s := range [...]*prStep{p.current, p.lastDone} {
+		if s != nil {
+			lower(s.block)
+			lower(s.footer)
+		}
+	}
+	return n
+}
+
+// Drop forgets the transcript's first n items, which must be settled
+// (Settled): Transcript no longer holds them, and the indexes of a later
+// Change count from the first item kept. It costs the items kept, so a
+// reader drops in stretches, not one item at a time.
+func (p *Projector) Drop(n int) {
+	if n < 0 || n > p.Settled() {
+		panic("transcript: Drop of items not settled")
+	}
+	rest := copy(p.items, p.items[n:])
+	copy(p.handles, p.handles[n:])
+	clear(p.items[rest:])
+	clear(p.handles[rest:])
+	p.items, p.handles = p.items[:rest], p.handles[:rest]
+	for i, h := range p.handles {
+		h.pos = i
+	}
+}

@@ -347,6 +347,9 @@ func FuzzTranscript(f *testing.F) {
 			if err := trCheckLive(events, opts); err != nil {
 				t.Fatalf("eager=%v: %v\nlog:\n%s", eager, err, trDump(events))
 			}
+			if err := trCheckSettled(events, opts, 1); err != nil {
+				t.Fatalf("eager=%v: settled: %v\nlog:\n%s", eager, err, trDump(events))
+			}
 		}
 		if len(events) == 0 {
 			return
