@@ -15,7 +15,7 @@ import (
 // Render and Document, which render on several goroutines, must equal.
 func renderSerial(t transcript.Transcript, s Settings) []string {
 	r := newRenderer(s)
-	cont := continuations(t.Items, s)
+	cont := NewDrawer(s).continuations(t.Items)
 	var out []string
 	for i := range t.Items {
 		out = append(out, r.item(&t.Items[i], cont[i])...)
@@ -69,5 +69,39 @@ func TestDocumentParallel(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDrawerStretches: a Drawer given a transcript in stretches of any
+// length draws what a sequential rendering of the whole draws, at every
+// tool mode and reasoning state (hidden mode's folded steps read earlier
+// stretches), and stops when yield does.
+func TestDrawerStretches(t *testing.T) {
+	log := sessiongen.GenerateN(9, 3000)
+	tr := transcript.Project(log, transcript.Options{})
+	tr.Progress = &transcript.Progress{StartSeq: 1, StartTime: ms("2026-07-21 10:40:00")}
+	for _, stretch := range []int{1, 7, 600, len(tr.Items)} {
+		for _, hide := range []bool{false, true} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
+				s := Settings{Width: 61, HideReasoning: hide, Tools: tools, Now: ms("2026-07-21 10:45:00")}
+				d := NewDrawer(s)
+				var got []string
+				add := func(row string) bool { got = append(got, row); return true }
+				for i := 0; i < len(tr.Items); i += stretch {
+					if !d.Draw(tr.Items[i:min(i+stretch, len(tr.Items))], add) {
+						t.Fatal("Draw stopped with yield true")
+					}
+				}
+				d.End(tr.Progress, add)
+				if want := renderSerial(tr, s); !slices.Equal(got, want) {
+					t.Fatalf("stretch %d hide %v tools %d: a Drawer vs a sequential rendering:\n%s",
+						stretch, hide, tools, lineDiffText(got, want))
+				}
+			}
+		}
+	}
+	n := 0
+	if NewDrawer(Settings{Width: 40}).Draw(tr.Items, func(string) bool { n++; return n < 5 }) || n != 5 {
+		t.Fatalf("Draw went on after yield returned false (%d rows)", n)
 	}
 }

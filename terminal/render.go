@@ -42,50 +42,88 @@ func Render(t transcript.Transcript, s Settings) Document {
 // batch's rows rather than the document's.
 func RenderRows(t transcript.Transcript, s Settings) iter.Seq[string] {
 	return func(yield func(string) bool) {
-		r := newRenderer(s)
-		cont := continuations(t.Items, s)
-		rows := make([][]string, min(documentBatch, len(t.Items)))
-		for start, end := 0, 0; start < len(t.Items); start = end {
-			end = batchEnd(t.Items, start, len(t.Items))
-			batch := rows[:end-start]
-			renderEach(len(batch), s, r, func(r *renderer, k int) {
-				batch[k] = r.item(&t.Items[start+k], cont[start+k])
-			})
-			for _, item := range batch {
-				for _, row := range item {
-					if !yield(row) {
-						return
-					}
-				}
-			}
-			clear(batch)
-		}
-		if t.Progress != nil {
-			for _, row := range r.progress(t.Progress) {
-				if !yield(row) {
-					return
-				}
-			}
-		}
+		d := NewDrawer(s)
+		_ = d.Draw(t.Items, yield) && d.End(t.Progress, yield)
 	}
 }
 
-// continuations marks, in hidden mode, the step items that are folded
-// continuations (terminal.md §3.2): every step of a turn except the first,
-// in creation order, with a visible body.
-func continuations(items []transcript.Item, s Settings) []bool {
+// A Drawer draws a transcript that arrives a stretch of items at a time,
+// in order, into the rows RenderRows yields for the whole transcript: for
+// a reader that never holds the whole transcript (repro compares the live
+// and replay paths as the log streams, dropping what both have drawn). It
+// keeps none of the items it drew, only what the hidden tool mode's rule
+// for folded steps reads of earlier items: which turns have shown a step.
+type Drawer struct {
+	s     Settings
+	r     *renderer
+	shown map[int64]bool // the turns whose first visible step is drawn
+	rows  [][]string     // a batch's rows, reused
+}
+
+// NewDrawer returns a Drawer of a transcript's document under s.
+func NewDrawer(s Settings) *Drawer {
+	return &Drawer{s: s, r: newRenderer(s), shown: map[int64]bool{}}
+}
+
+// Draw yields the rows of items, the transcript's next stretch, rendering
+// them a batch at a time (batchEnd, on several goroutines: renderEach). An
+// item's rows are let go before its last row is yielded. It returns false
+// once yield does.
+func (d *Drawer) Draw(items []transcript.Item, yield func(string) bool) bool {
+	for start, end := 0, 0; start < len(items); start = end {
+		end = batchEnd(items, start, len(items))
+		batch := items[start:end]
+		cont := d.continuations(batch)
+		if cap(d.rows) < len(batch) {
+			d.rows = make([][]string, len(batch))
+		}
+		rows := d.rows[:len(batch)]
+		renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
+			rows[k] = r.item(&batch[k], cont[k])
+		})
+		for k, item := range rows {
+			rows[k] = nil
+			for _, row := range item {
+				if !yield(row) {
+					clear(rows)
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// End yields the document's last rows, the standalone compaction
+// indicator of p (nil: none). It returns false once yield does.
+func (d *Drawer) End(p *transcript.Progress, yield func(string) bool) bool {
+	if p == nil {
+		return true
+	}
+	for _, row := range d.r.progress(p) {
+		if !yield(row) {
+			return false
+		}
+	}
+	return true
+}
+
+// continuations marks, in hidden mode, the step items of items that are
+// folded continuations (terminal.md §3.2): every step of a turn except
+// the first, in creation order, with a visible body. The turns shown are
+// remembered across stretches.
+func (d *Drawer) continuations(items []transcript.Item) []bool {
 	cont := make([]bool, len(items))
-	if s.Tools != display.ToolsHidden {
+	if d.s.Tools != display.ToolsHidden {
 		return cont
 	}
-	first := map[int64]bool{}
 	for i := range items {
 		st := items[i].Step
 		if items[i].Kind != transcript.KindStep || st == nil {
 			continue
 		}
-		if !first[st.Turn] && visibleBody(st, !s.HideReasoning) {
-			first[st.Turn] = true
+		if !d.shown[st.Turn] && visibleBody(st, !d.s.HideReasoning) {
+			d.shown[st.Turn] = true
 			continue
 		}
 		cont[i] = true
