@@ -62,6 +62,15 @@ type Projection struct {
 	Live func(opts transcript.Options) LiveProjector
 }
 
+// NewLive returns the live path's projector under opts: Live's, or the
+// projection package's by default.
+func (p Projection) NewLive(opts transcript.Options) LiveProjector {
+	if p.Live != nil {
+		return p.Live(opts)
+	}
+	return transcript.NewProjector(opts)
+}
+
 // LiveProjector is the incremental projector the live path feeds.
 type LiveProjector interface {
 	Apply(e *sessionlog.Event) transcript.Change

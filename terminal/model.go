@@ -163,7 +163,7 @@ func New(cfg Config) *Model {
 		m.proj.Replay = transcript.Project
 	}
 	if m.proj.Live == nil {
-		m.proj.Live = func(o transcript.Options) LiveProjector { return transcript.NewProjector(o) }
+		m.proj.Live = Projection{}.NewLive
 	}
 	if m.clock == nil {
 		m.clock = func() int64 { return time.Now().UnixMilli() }

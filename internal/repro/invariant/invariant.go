@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"iter"
 	"slices"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -253,19 +254,14 @@ func (c *Checker) live(events []sessionlog.Event, sz Size) (doc, scr []string) {
 }
 
 // render renders both paths at every size and keeps what the invariants
-// need of each size's documents: one model mounted on the stored log and one
-// fed every event, each resized to every size in turn. The projection work
-// (replaying, feeding) is done once per path, not once per size: it does
-// not depend on the size, and neither does anything else the models hold
-// but their render caches, whose rows are keyed by width. The two paths
-// are resized alike, so live and replay are compared under the same
-// history of sizes. The live model reuses the rows the replay rendered for
-// equal items (terminal.RowCache).
-//
-// The replay model is mounted on the transcript the first pass replayed;
-// the live model is fed from the second read, alongside the history pages
-// when they are still to be projected. Each size's documents are searched
-// as they are read (stream.go).
+// need of each size's documents. The projection work (replaying, feeding)
+// is done once per path, not once per size: it does not depend on the
+// size. The replay is the transcript the first pass replayed; the live
+// path is fed from the second read, alongside the history pages when they
+// are still to be projected, and compared with the replay item by item as
+// it goes (lockstep.go). Each size's documents are searched as they are
+// drawn (stream.go). Only when the paths part does render read the log
+// again to compare their whole documents (renderWhole).
 func (c *Checker) render() {
 	defer func() {
 		if p := recover(); p != nil {
@@ -277,39 +273,66 @@ func (c *Checker) render() {
 	if s.replayPanic != "" {
 		panic(s.replayPanic)
 	}
-	rows := terminal.NewRowCache()
-	cfg := c.config(nil, c.sizes[0], rows, true)
-	if s.replayed != nil {
-		cfg.Replayed = s.replayed
-		s.replayed = nil // the model holds it now
-	} else {
-		cfg.Log = s.events
-	}
-	replay := terminal.New(cfg)
 	for _, cp := range s.checkpoints {
 		c.checkpointSeqs = append(c.checkpointSeqs, cp.Seq)
 	}
 	// What the sizes' documents are searched for is worked out from the
 	// first pass while the second reads the log.
 	var in *sizeInputs
-	inputs := ahead.Go(func() {
+	worked := ahead.Go(func() {
 		in = newSizeInputs(c.expected(), c.seed, c.payloadFinder(), len(c.checkpointSeqs))
 	})
+	inputs := sync.OnceValue(func() *sizeInputs { worked(); return in })
+	if !c.renderLockstep(c.replayedTranscript(), inputs, c.historyConsumer()) {
+		c.renderWhole(inputs())
+	}
+}
+
+// replayedTranscript returns the replay path's transcript: the first
+// pass's, handed over (the checker keeps no copy), or a Replay seam's of
+// the kept log.
+func (c *Checker) replayedTranscript() transcript.Transcript {
+	s := c.scanned
+	cfg := c.config(nil, c.sizes[0], nil, true)
+	if s.replayed != nil {
+		cfg.Replayed = s.replayed
+		s.replayed = nil
+	} else {
+		cfg.Log = s.events
+	}
+	return terminal.New(cfg).Transcript()
+}
+
+// renderWhole renders both paths' whole documents at every size and
+// compares them row by row, saying where they first part: one model
+// mounted on the stored log and one fed every event, each resized to every
+// size in turn. The two are resized alike, so live and replay are compared
+// under the same history of sizes; the live model reuses the rows the
+// replay rendered for equal items (terminal.RowCache). It reads the log
+// again, replaying it beside the live model: the first pass's replay went
+// to the lockstep pass.
+func (c *Checker) renderWhole(in *sizeInputs) {
+	s := c.scanned
+	rows := terminal.NewRowCache()
 	live := c.sharedModel(nil, c.sizes[0], rows)
 	consumers := []func(*sessionlog.Event){func(e *sessionlog.Event) {
 		live.Update(terminal.EventMsg{Event: *e})
 	}}
-	pages := c.historyConsumer()
-	if pages != nil {
-		consumers = append(consumers, pages.apply)
+	var replayer *transcript.Replay
+	if c.proj.Replay == nil {
+		replayer = transcript.NewReplay(c.opts)
+		consumers = append(consumers, replayer.Apply)
 	}
 	if err := c.reread(consumers...); err != nil {
 		panic(err.Error())
 	}
-	if pages != nil {
-		pages.end()
+	cfg := c.config(nil, c.sizes[0], rows, true)
+	if replayer != nil {
+		cfg.Replayed = &terminal.Replayed{Transcript: replayer.Transcript(), Events: s.n}
+	} else {
+		cfg.Log = s.events
 	}
-	inputs()
+	replay := terminal.New(cfg)
 	// Each size's documents are compared and searched as they are read,
 	// row by row: neither a document nor its norm is held (a long
 	// document's rows are themselves megabytes).
@@ -352,7 +375,6 @@ func compareDocuments(replay, live *terminal.Model, in *sizeInputs) sizeResult {
 	stop()
 	r.lacking = in.lacking(found, replay.DocumentRows())
 	r.replayMarkers, r.liveMarkers = found.markers-in.quoted, found.markers-in.quoted
-	r.payload = make([]bool, in.checkpoints)
 	pieces := [][]bool{found.pieces}
 	if r.liveReplay != "" {
 		lf := in.search(live.DocumentRows(), nil)
@@ -362,14 +384,22 @@ func compareDocuments(replay, live *terminal.Model, in *sizeInputs) sizeResult {
 		r.liveMarkers = lf.markers - in.quoted
 		pieces = append(pieces, lf.pieces)
 	}
+	r.payload = in.payloadShown(pieces...)
+	return r
+}
+
+// payloadShown says, for each checkpoint, whether a document shows a piece
+// of its payload, given the pieces each document showed.
+func (in *sizeInputs) payloadShown(pieces ...[]bool) []bool {
+	shown := make([]bool, in.checkpoints)
 	for _, found := range pieces {
 		for p, ok := range found {
 			if ok {
-				r.payload[in.payload.owner[p]] = true
+				shown[in.payload.owner[p]] = true
 			}
 		}
 	}
-	return r
+	return shown
 }
 
 // CheckAll runs every invariant, in report order. The history pages are
