@@ -2,6 +2,7 @@ package invariant
 
 import (
 	"reflect"
+	"slices"
 	"sync/atomic"
 
 	"github.com/dshtest/dshtest/internal/ground/ahead"
@@ -193,4 +194,14 @@ func (l *lockstep) hand(items []transcript.Item) {
 	for _, ch := range l.sizes {
 		ch <- b
 	}
+	if l.next >= compactItems && l.next >= len(l.replay)-l.next {
+		// The items handed on are let go as drawn, but the array that
+		// holds them (an Item is about a hundred bytes) would stay whole
+		// to the end: the rest moves to an array of its own.
+		l.replay, l.next = slices.Clone(l.replay[l.next:]), 0
+	}
 }
+
+// compactItems is the fewest replayed items handed on before the rest is
+// moved to an array of its own (hand).
+const compactItems = 4096

@@ -32,6 +32,11 @@ const (
 	envTrace       = "DSHTEST_TRACE"
 )
 
+// HeapProfileAsked reports whether the environment getenv reads asks for
+// a heap profile: the command's main turns the runtime's sampling of
+// allocations off otherwise.
+func HeapProfileAsked(getenv func(string) string) bool { return getenv(envHeapProfile) != "" }
+
 // startProfiles starts the profiles env asks for; the returned function
 // stops them and writes the files. Failures are reported on stderr: a
 // profile is a developer's aid and never changes a command's outcome.
