@@ -350,6 +350,9 @@ func FuzzTranscript(f *testing.F) {
 			if err := trCheckSettled(events, opts, 1); err != nil {
 				t.Fatalf("eager=%v: settled: %v\nlog:\n%s", eager, err, trDump(events))
 			}
+			if err := trCheckTaken(events, opts, 1); err != nil {
+				t.Fatalf("eager=%v: taken: %v\nlog:\n%s", eager, err, trDump(events))
+			}
 		}
 		if len(events) == 0 {
 			return

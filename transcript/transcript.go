@@ -58,8 +58,20 @@ func NewReplay(opts Options) *Replay { return &Replay{r: newTrReplay(opts)} }
 func (r *Replay) Apply(e *sessionlog.Event) { r.r.apply(e) }
 
 // Transcript ends the replay and returns the transcript of the events
-// applied. Neither Apply nor Transcript may be called after it.
+// applied, less the items taken (Take). Neither Apply nor Transcript may
+// be called after it.
 func (r *Replay) Transcript() Transcript { return r.r.finish() }
+
+// Settled returns how many of the items the replay holds no later event
+// can change, move or remove (as Projector.Settled says of its own): a
+// reader that compares the transcript as the log streams may Take them.
+func (r *Replay) Settled() int { return r.r.settled() }
+
+// Take hands over the first n items the replay holds, which must be
+// settled, ended as Transcript ends them (a footer's final timing, a step
+// that never settled rebuilt from its chunks), and forgets them:
+// Transcript holds the items after them.
+func (r *Replay) Take(n int) []Item { return r.r.take(n) }
 
 func newTrReplay(opts Options) *trReplay {
 	return &trReplay{
@@ -69,6 +81,7 @@ func newTrReplay(opts Options) *trReplay {
 		advert:    map[string]struct{}{},
 		summaries: trSummaries{},
 		timing:    trTimingTable{},
+		open:      map[trKey][]*trSlotItem{},
 	}
 }
 
@@ -99,6 +112,10 @@ type trReplay struct {
 	summaries trSummaries
 	timing    trTimingTable
 	progress  trProgress
+	// open are the footers whose step's buckets may still move, by step;
+	// off is where the items not yet taken start in slots.
+	open map[trKey][]*trSlotItem
+	off  int
 }
 
 func (r *trReplay) place(it *trSlotItem) {
@@ -138,6 +155,9 @@ func (r *trReplay) newStep(seq int64, key trKey) *trReplayStep {
 		block:  r.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &Step{Turn: key.turn, Step: key.step}}),
 		footer: r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: &Footer{Turn: key.turn, Step: key.step}}),
 	}
+	if t := r.timing[key]; t == nil || !t.ended {
+		r.open[key] = append(r.open[key], s.footer)
+	}
 	r.current = s
 	return s
 }
@@ -160,7 +180,11 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 	if d.op == trOpToolCall && !trAdvertised(r.advert, d.call.CallID) {
 		return // an orphan call renders nothing and moves no bucket
 	}
-	r.timing.apply(d, e.Time)
+	if key, _ := r.timing.apply(d, e.Time); d.op == trOpStepEnd {
+		if t := r.timing[key]; t != nil && t.ended {
+			delete(r.open, key) // its footers' timing is final
+		}
+	}
 	r.progress.apply(d, e)
 	switch d.op {
 	case trOpItem:
@@ -235,7 +259,7 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 // and rebuilds every block that never settled from the chunks it streamed.
 func (r *trReplay) finish() Transcript {
 	live := 0
-	for _, it := range r.slots {
+	for _, it := range r.slots[r.off:] {
 		if it != nil {
 			live++
 		}
@@ -244,29 +268,104 @@ func (r *trReplay) finish() Transcript {
 	if live > 0 {
 		t.Items = make([]Item, 0, live)
 	}
-	for _, it := range r.slots {
-		if it == nil {
-			continue
+	for _, it := range r.slots[r.off:] {
+		if it != nil {
+			r.end(it)
+			t.Items = append(t.Items, it.item)
 		}
-		switch it.item.Kind {
-		case KindFooter:
-			it.item.Footer.Timing = r.timing.get(trKey{it.item.Footer.Turn, it.item.Footer.Step})
-		case KindStep:
-			if !it.item.Step.Settled && len(it.chunks) > 0 {
-				var s trStream
-				for _, data := range it.chunks {
-					if c, ok := trChunk(data); ok {
-						s.apply(&c)
-					}
-				}
-				it.item.Step.Blocks = s.blocks
-			}
-		}
-		t.Items = append(t.Items, it.item)
 	}
 	t.Progress = r.progress.get()
 	return t
 }
+
+// end ends an item as the transcript shows it: a footer gets its step's
+// timing, a block that never settled is rebuilt from its chunks.
+func (r *trReplay) end(it *trSlotItem) {
+	switch it.item.Kind {
+	case KindFooter:
+		it.item.Footer.Timing = r.timing.get(trKey{it.item.Footer.Turn, it.item.Footer.Step})
+	case KindStep:
+		if !it.item.Step.Settled && len(it.chunks) > 0 {
+			var s trStream
+			for _, data := range it.chunks {
+				if c, ok := trChunk(data); ok {
+					s.apply(&c)
+				}
+			}
+			it.item.Step.Blocks = s.blocks
+			it.chunks = nil
+		}
+	}
+}
+
+// settled is Replay.Settled: the live items before the first one a later
+// event may still reach (a card awaiting its result, a shell card, a
+// footer whose buckets run, the current and the last completed step).
+func (r *trReplay) settled() int {
+	end := len(r.slots)
+	lower := func(it *trSlotItem) {
+		if it != nil && !it.removed {
+			end = min(end, it.slot)
+		}
+	}
+	for _, it := range r.cards {
+		lower(it)
+	}
+	for _, it := range r.shells {
+		lower(it)
+	}
+	for _, fs := range r.open {
+		for _, f := range fs {
+			lower(f)
+		}
+	}
+	for _, s := range [...]*trReplayStep{r.current, r.lastDone} {
+		if s != nil {
+			lower(s.block)
+			lower(s.footer)
+		}
+	}
+	n := 0
+	for _, it := range r.slots[r.off:max(end, r.off)] {
+		if it != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// take is Replay.Take.
+func (r *trReplay) take(n int) []Item {
+	if n < 0 || n > r.settled() {
+		panic("transcript: Take of items not settled")
+	}
+	out := make([]Item, 0, n)
+	for len(out) < n {
+		it := r.slots[r.off]
+		r.slots[r.off] = nil
+		r.off++
+		if it != nil {
+			r.end(it)
+			out = append(out, it.item)
+		}
+	}
+	if r.off >= takeCompact && r.off >= len(r.slots)-r.off {
+		// The slots taken go: the rest moves to the front.
+		rest := copy(r.slots, r.slots[r.off:])
+		clear(r.slots[rest:])
+		r.slots, r.off = r.slots[:rest], 0
+		for i, it := range r.slots {
+			if it != nil {
+				it.slot = i
+			}
+		}
+	}
+	return out
+}
+
+// takeCompact is the fewest slots taken before the rest is moved to the
+// front (take).
+const takeCompact = 4096
 
 // ---------------------------------------------------------------------------
 // Shared per-event decoding.
