@@ -256,12 +256,11 @@ func (c *Checker) live(events []sessionlog.Event, sz Size) (doc, scr []string) {
 // render renders both paths at every size and keeps what the invariants
 // need of each size's documents. The projection work (replaying, feeding)
 // is done once per path, not once per size: it does not depend on the
-// size. The replay is the transcript the first pass replayed; the live
-// path is fed from the second read, alongside the history pages when they
-// are still to be projected, and compared with the replay item by item as
-// it goes (lockstep.go). Each size's documents are searched as they are
-// drawn (stream.go). Only when the paths part does render read the log
-// again to compare their whole documents (renderWhole).
+// size. Both paths are fed from the second read, alongside the history
+// pages when they are still to be projected, and compared item by item
+// as they go (lockstep.go); each size's documents are searched as they
+// are drawn (stream.go). Only when the paths part does render read the
+// log again to compare their whole documents (renderWhole).
 func (c *Checker) render() {
 	defer func() {
 		if p := recover(); p != nil {
@@ -270,9 +269,6 @@ func (c *Checker) render() {
 	}()
 	s := c.scanned
 	c.sized = make([]sizeResult, len(c.sizes))
-	if s.replayPanic != "" {
-		panic(s.replayPanic)
-	}
 	for _, cp := range s.checkpoints {
 		c.checkpointSeqs = append(c.checkpointSeqs, cp.Seq)
 	}
@@ -283,24 +279,9 @@ func (c *Checker) render() {
 		in = newSizeInputs(c.expected(), c.seed, c.payloadFinder(), len(c.checkpointSeqs))
 	})
 	inputs := sync.OnceValue(func() *sizeInputs { worked(); return in })
-	if !c.renderLockstep(c.replayedTranscript(), inputs, c.historyConsumer()) {
+	if !c.renderLockstep(inputs, c.historyConsumer()) {
 		c.renderWhole(inputs())
 	}
-}
-
-// replayedTranscript returns the replay path's transcript: the first
-// pass's, handed over (the checker keeps no copy), or a Replay seam's of
-// the kept log.
-func (c *Checker) replayedTranscript() transcript.Transcript {
-	s := c.scanned
-	cfg := c.config(nil, c.sizes[0], nil, true)
-	if s.replayed != nil {
-		cfg.Replayed = s.replayed
-		s.replayed = nil
-	} else {
-		cfg.Log = s.events
-	}
-	return terminal.New(cfg).Transcript()
 }
 
 // renderWhole renders both paths' whole documents at every size and
@@ -309,14 +290,18 @@ func (c *Checker) replayedTranscript() transcript.Transcript {
 // size in turn. The two are resized alike, so live and replay are compared
 // under the same history of sizes; the live model reuses the rows the
 // replay rendered for equal items (terminal.RowCache). It reads the log
-// again, replaying it beside the live model: the first pass's replay went
-// to the lockstep pass.
+// again, replaying it beside the live model.
 func (c *Checker) renderWhole(in *sizeInputs) {
 	s := c.scanned
 	rows := terminal.NewRowCache()
 	live := c.sharedModel(nil, c.sizes[0], rows)
+	// The replay's panic is the one raised, as in the lockstep pass: the
+	// live model's is raised once the replay has read the whole log.
+	var livePanic string
 	consumers := []func(*sessionlog.Event){func(e *sessionlog.Event) {
-		live.Update(terminal.EventMsg{Event: *e})
+		if livePanic == "" {
+			guardPath(&livePanic, func() { live.Update(terminal.EventMsg{Event: *e}) })
+		}
 	}}
 	var replayer *transcript.Replay
 	if c.proj.Replay == nil {
@@ -325,6 +310,9 @@ func (c *Checker) renderWhole(in *sizeInputs) {
 	}
 	if err := c.reread(consumers...); err != nil {
 		panic(err.Error())
+	}
+	if livePanic != "" {
+		panic(livePanic)
 	}
 	cfg := c.config(nil, c.sizes[0], rows, true)
 	if replayer != nil {

@@ -1,8 +1,8 @@
 package invariant
 
 import (
+	"fmt"
 	"reflect"
-	"slices"
 	"sync/atomic"
 
 	"github.com/dshtest/dshtest/internal/ground/ahead"
@@ -11,25 +11,26 @@ import (
 	"github.com/dshtest/dshtest/transcript"
 )
 
-// This file is the rendered invariants' pass in step with the second read:
-// the live path is compared with the replay item by item as the read feeds
-// it, and each item both paths agree on is drawn at every size as soon as
-// the live projector has settled it, each size's document searched as it
-// is drawn (stream.go). Neither path is held whole: the live projector
-// drops what it settled, and a replayed item is let go once every size has
+// This file is the rendered invariants' pass over the second read: the
+// replay and the live path are both fed as the log is read again and
+// compared item by item, and each item both agree on is drawn at every
+// size as soon as both have settled it, each size's document searched as
+// it is drawn (stream.go). Neither path holds the whole transcript: each
+// lets go of what it settled (transcript.Replay.Take,
+// transcript.Projector.Drop), and an item is let go once every size has
 // drawn it.
 //
 // Equal items make equal documents and screens: a document is drawn from
 // the items alone, under the same settings for both paths, and a screen
 // from the document's tail, the event count and the marker items. So the
-// pass draws the replay only. When the paths part, or a document shows an
-// expected text out of order (whose count needs the whole document), the
-// pass gives up and render compares the two paths' whole documents
-// instead, which says where and how they part (renderWhole).
+// pass draws the replay's items only. When the paths part, or a document
+// shows an expected text out of order (whose count needs the whole
+// document), the pass gives up and render compares the two paths' whole
+// documents instead, which says where and how they part (renderWhole).
 
-// settleEvery is how many events the live projector is fed between looks
-// at what it settled; settleItems is the fewest settled items handed on at
-// once (Projector.Drop costs the items kept, so it drops in stretches).
+// settleEvery is how many events the paths are fed between looks at what
+// they settled; settleItems is the fewest settled items handed on at once
+// (Projector.Drop costs the items kept, so it drops in stretches).
 const settleEvery, settleItems = 64, 256
 
 // settler is a live projector that says which of its items are final and
@@ -40,17 +41,60 @@ type settler interface {
 	Drop(n int)
 }
 
+// replayPath is the replay as the pass reads it: fed the log and handing
+// over its settled items from the front.
+type replayPath interface {
+	apply(e *sessionlog.Event)
+	settled() int
+	take(n int) []transcript.Item
+	rest() transcript.Transcript
+}
+
+// streamedReplay is the default projection's replay, fed as the log is
+// read again.
+type streamedReplay struct{ r *transcript.Replay }
+
+func (s streamedReplay) apply(e *sessionlog.Event)    { s.r.Apply(e) }
+func (s streamedReplay) settled() int                 { return s.r.Settled() }
+func (s streamedReplay) take(n int) []transcript.Item { return s.r.Take(n) }
+func (s streamedReplay) rest() transcript.Transcript  { return s.r.Transcript() }
+
+// wholeReplay is a Replay seam's transcript of the kept log, handed on
+// from its front.
+type wholeReplay struct {
+	t    transcript.Transcript
+	next int
+}
+
+func (w *wholeReplay) apply(*sessionlog.Event) {}
+func (w *wholeReplay) settled() int            { return len(w.t.Items) - w.next }
+
+func (w *wholeReplay) take(n int) []transcript.Item {
+	out := w.t.Items[w.next : w.next+n]
+	w.next += n
+	return out
+}
+
+func (w *wholeReplay) rest() transcript.Transcript {
+	return transcript.Transcript{Items: w.t.Items[w.next:], Progress: w.t.Progress}
+}
+
 // lockstep is the state of one pass.
 type lockstep struct {
-	replay   []transcript.Item // the replay's items, let go as drawn
-	progress *transcript.Progress
-	next     int // the replay's items handed to the drawers so far
-	live     terminal.LiveProjector
-	settle   settler // live's, or nil
-	applied  int
+	replay  replayPath
+	live    terminal.LiveProjector
+	settle  settler // live's, or nil
+	applied int
 	// parted says the paths differ: the pass is given up.
 	parted bool
-	sizes  []chan *drawBatch // a batch to draw, to each size's drawer
+	// What each path panicked with: the read goes on (for the history
+	// pages), the path is fed no more, and the replay's panic is raised
+	// after the read, else the live path's.
+	replayPanic, livePanic string
+	sizes                  []chan *drawBatch // a batch to draw, to each size's drawer
+	// progress is the compaction in progress at the end, once the read
+	// is done (the drawers' channels closed).
+	progress *transcript.Progress
 }
 
 // drawBatch is a stretch of the replay's items both paths agree on, and
@@ -68,11 +112,10 @@ func (b *drawBatch) drawn() {
 	}
 }
 
-// renderLockstep runs the pass over the replayed transcript, feeding the
-// history pages (nil: none) from the same read. It returns false when the
-// pass gave up, after the read.
-func (c *Checker) renderLockstep(replayed transcript.Transcript, inputs func() *sizeInputs, pages *pageProjection) bool {
-	l := &lockstep{replay: replayed.Items, progress: replayed.Progress, live: c.proj.NewLive(c.opts)}
+// renderLockstep runs the pass, feeding the history pages (nil: none)
+// from the same read. It returns false when the pass gave up.
+func (c *Checker) renderLockstep(inputs func() *sizeInputs, pages *pageProjection) bool {
+	l := &lockstep{replay: c.replayPath(), live: c.proj.NewLive(c.opts)}
 	l.settle, _ = l.live.(settler)
 	found := make([]docFindings, len(c.sizes))
 	waits := make([]func(), len(c.sizes))
@@ -120,7 +163,12 @@ func (c *Checker) renderLockstep(replayed transcript.Transcript, inputs func() *
 	if pages != nil {
 		pages.end()
 	}
-	if l.parted {
+	switch {
+	case l.replayPanic != "":
+		panic(l.replayPanic)
+	case l.livePanic != "":
+		panic(l.livePanic)
+	case l.parted:
 		return false
 	}
 	in := inputs()
@@ -137,71 +185,86 @@ func (c *Checker) renderLockstep(replayed transcript.Transcript, inputs func() *
 	return true
 }
 
-// apply feeds e to the live path and, every settleEvery events, hands on
-// what it settled.
-func (l *lockstep) apply(e *sessionlog.Event) {
-	if l.parted {
-		return // the pass is given up: renderWhole reads the log again
+// replayPath returns the replay the pass reads: the default projection's,
+// fed from the read, or a Replay seam's transcript of the kept log.
+func (c *Checker) replayPath() replayPath {
+	if c.proj.Replay == nil {
+		return streamedReplay{transcript.NewReplay(c.opts)}
 	}
-	l.live.Apply(e)
+	cfg := c.config(nil, c.sizes[0], nil, true)
+	cfg.Log = c.scanned.events
+	return &wholeReplay{t: terminal.New(cfg).Transcript()}
+}
+
+// apply feeds e to both paths and, every settleEvery events, hands on
+// what both settled.
+func (l *lockstep) apply(e *sessionlog.Event) {
+	if l.replayPanic != "" || l.livePanic != "" || l.parted {
+		return // renderWhole, or the panic, reads no more of this pass
+	}
+	if !guardPath(&l.replayPanic, func() { l.replay.apply(e) }) ||
+		!guardPath(&l.livePanic, func() { l.live.Apply(e) }) {
+		return
+	}
 	l.applied++
 	if l.settle == nil || l.applied%settleEvery != 0 {
 		return
 	}
-	if n := l.settle.Settled(); n >= settleItems {
-		l.hand(l.live.Transcript().Items[:n])
+	if n := min(l.settle.Settled(), l.replay.settled()); n >= settleItems {
+		l.hand(l.live.Transcript().Items[:n], l.replay.take(n))
 		if !l.parted {
 			l.settle.Drop(n)
 		}
 	}
 }
 
+// guardPath runs f, its panic recorded in msg; it reports whether f
+// returned.
+func guardPath(msg *string, f func()) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			*msg = fmt.Sprint(p)
+		}
+	}()
+	f()
+	return true
+}
+
 // finish hands on the rest once the log is read: the live path must then
-// hold exactly the replay's items not yet handed on, and its compaction
-// in progress.
+// hold exactly the replay's items not yet handed on, and the same
+// compaction in progress.
 func (l *lockstep) finish() {
-	if l.parted {
+	if l.replayPanic != "" || l.livePanic != "" || l.parted {
+		return
+	}
+	var rest transcript.Transcript
+	if !guardPath(&l.replayPanic, func() { rest = l.replay.rest() }) {
 		return
 	}
 	t := l.live.Transcript()
-	l.hand(t.Items)
-	if l.next != len(l.replay) || !reflect.DeepEqual(t.Progress, l.progress) {
+	if len(t.Items) != len(rest.Items) || !reflect.DeepEqual(t.Progress, rest.Progress) {
 		l.parted = true
+		return
 	}
+	l.progress = rest.Progress
+	l.hand(t.Items, rest.Items)
 }
 
-// hand compares live items, the live transcript's next stretch, with the
-// replay's and hands the replay's to every size's drawer; a difference
-// parts the paths.
-func (l *lockstep) hand(items []transcript.Item) {
-	if l.parted || len(items) == 0 {
+// hand compares live items with the replay's at the same places and hands
+// the replay's to every size's drawer; a difference parts the paths.
+func (l *lockstep) hand(live, replay []transcript.Item) {
+	if l.parted || len(live) == 0 {
 		return
 	}
-	if l.next+len(items) > len(l.replay) {
-		l.parted = true
-		return
-	}
-	want := l.replay[l.next : l.next+len(items)]
-	for k := range items {
-		if !transcript.SameItem(&items[k], &want[k]) {
+	for k := range live {
+		if !transcript.SameItem(&live[k], &replay[k]) {
 			l.parted = true
 			return
 		}
 	}
-	l.next += len(items)
-	b := &drawBatch{items: want}
+	b := &drawBatch{items: replay}
 	b.left.Store(int32(len(l.sizes)))
 	for _, ch := range l.sizes {
 		ch <- b
 	}
-	if l.next >= compactItems && l.next >= len(l.replay)-l.next {
-		// The items handed on are let go as drawn, but the array that
-		// holds them (an Item is about a hundred bytes) would stay whole
-		// to the end: the rest moves to an array of its own.
-		l.replay, l.next = slices.Clone(l.replay[l.next:]), 0
-	}
 }
-
-// compactItems is the fewest replayed items handed on before the rest is
-// moved to an array of its own (hand).
-const compactItems = 4096

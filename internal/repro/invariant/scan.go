@@ -9,8 +9,6 @@ import (
 	"github.com/dshtest/dshtest/history"
 	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/terminal"
-	"github.com/dshtest/dshtest/transcript"
 )
 
 // This file is the checker's reading of the log: the first pass derives
@@ -39,12 +37,6 @@ func sliceSource(events []sessionlog.Event) Source {
 type logScan struct {
 	n   int   // events
 	now int64 // the last event's time (terminal.FrozenNow)
-	// replayed is the replay path's transcript, built as the log is read;
-	// nil with a Replay seam, which is given the log instead (events).
-	replayed *terminal.Replayed
-	// replayPanic is what the replay projection panicked with, if it did:
-	// the rendered invariants fail with it, history-pages is still checked.
-	replayPanic string
 	// events is the log, kept only for a Replay seam (a projection that
 	// replays a whole log needs it).
 	events []sessionlog.Event
@@ -61,22 +53,19 @@ type logScan struct {
 	expected  []Text // ExpectedTexts of the log
 }
 
-// scan reads the log once and derives a logScan from it. The replay is
-// projected on a goroutine of its own, beside the rest.
+// scan reads the log once and derives a logScan from it; the expected
+// texts are derived on a goroutine of their own, beside the rest.
 func (c *Checker) scan() (*logScan, error) {
 	s := &logScan{}
 	idx := history.NewIndex()
 	ex := newExpecter(c.opts.EagerSteps, c.opts.Texts)
-	var replay *transcript.Replay
-	var consumers []func(*sessionlog.Event)
 	prev := int64(0)
-	consumers = append(consumers, func(e *sessionlog.Event) {
+	_, err := c.feed(-1, func(e *sessionlog.Event) {
 		if s.n > 0 && e.Seq != prev+1 {
 			s.gaps = append(s.gaps, s.n)
 		}
 		prev, s.now = e.Seq, e.Time
 		idx.Add(e)
-		ex.add(e)
 		if sessionlog.Canonical(e.Type) == sessionlog.TypeCompactionSummary {
 			s.summaries = append(s.summaries, s.n)
 		}
@@ -88,27 +77,9 @@ func (c *Checker) scan() (*logScan, error) {
 			s.events = append(s.events, *e)
 		}
 		s.n++
-	})
-	if c.proj.Replay == nil {
-		replay = transcript.NewReplay(c.opts)
-		consumers = append(consumers, func(e *sessionlog.Event) {
-			if s.replayPanic != "" {
-				return
-			}
-			defer func() {
-				if p := recover(); p != nil {
-					s.replayPanic = fmt.Sprint(p)
-				}
-			}()
-			replay.Apply(e)
-		})
-	}
-	_, err := c.feed(-1, consumers...)
+	}, ex.add)
 	if err != nil {
 		return nil, err
-	}
-	if replay != nil && s.replayPanic == "" {
-		s.replayed = &terminal.Replayed{Transcript: replay.Transcript(), Events: s.n}
 	}
 	if c.events != nil {
 		s.events = c.events
