@@ -58,12 +58,33 @@ type Drawer struct {
 	r     *renderer
 	shown map[int64]bool // the turns whose first visible step is drawn
 	rows  [][]string     // a batch's rows, reused
+	// heavy, shared by the Drawers of one transcript at several sizes,
+	// has them draw a batch of long texts one at a time.
+	heavy *sync.Mutex
 }
 
 // NewDrawer returns a Drawer of a transcript's document under s.
 func NewDrawer(s Settings) *Drawer {
 	return &Drawer{s: s, r: newRenderer(s), shown: map[int64]bool{}}
 }
+
+// NewDrawers returns Drawers of one transcript's documents under each of
+// settings, to be drawn side by side (on goroutines of their own): they
+// draw a batch of heavyText or more of text one at a time, since its rows
+// at every size at once would be that many times megabytes.
+func NewDrawers(settings []Settings) []*Drawer {
+	heavy := &sync.Mutex{}
+	out := make([]*Drawer, len(settings))
+	for i, s := range settings {
+		out[i] = NewDrawer(s)
+		out[i].heavy = heavy
+	}
+	return out
+}
+
+// heavyText is the text of a batch that Drawers made together draw one
+// at a time.
+const heavyText = 1 << 20
 
 // Draw yields the rows of items, the transcript's next stretch, rendering
 // them a batch at a time (batchEnd, on several goroutines: renderEach). An
@@ -77,21 +98,42 @@ func (d *Drawer) Draw(items []transcript.Item, yield func(string) bool) bool {
 		if cap(d.rows) < len(batch) {
 			d.rows = make([][]string, len(batch))
 		}
-		rows := d.rows[:len(batch)]
-		renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
-			rows[k] = r.item(&batch[k], cont[k])
-		})
-		for k, item := range rows {
-			rows[k] = nil
-			for _, row := range item {
-				if !yield(row) {
-					clear(rows)
-					return false
-				}
+		if !d.drawBatch(batch, cont, d.rows[:len(batch)], yield) {
+			return false
+		}
+	}
+	return true
+}
+
+// drawBatch renders batch into rows and yields them, alone among the
+// Drawers made with it if the batch is heavy.
+func (d *Drawer) drawBatch(batch []transcript.Item, cont []bool, rows [][]string, yield func(string) bool) bool {
+	if d.heavy != nil && textOf(batch) >= heavyText {
+		d.heavy.Lock()
+		defer d.heavy.Unlock()
+	}
+	renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
+		rows[k] = r.item(&batch[k], cont[k])
+	})
+	for k, item := range rows {
+		rows[k] = nil
+		for _, row := range item {
+			if !yield(row) {
+				clear(rows)
+				return false
 			}
 		}
 	}
 	return true
+}
+
+// textOf is about how many bytes of text items' rows show (itemText).
+func textOf(items []transcript.Item) int {
+	n := 0
+	for i := range items {
+		n += itemText(&items[i])
+	}
+	return n
 }
 
 // End yields the document's last rows, the standalone compaction

@@ -29,7 +29,11 @@ func RSSBudget(command string, rawSize int64) (budget int64, ok bool) {
 // of JSONL (after any decompression), whatever its compression ratio or
 // line length, and whether the command has one: twice the text for check,
 // history, render and view, three times for repro, and at least MinRSS.
-// It is what dshtest --help promises, stated here as the test's oracle.
+// It is what dshtest --help promises, stated here as the test's oracle:
+// repro's budget is twice the text too, but a log of texts of megabytes
+// each, held in a Zstandard window as long as the log, runs past it (the
+// window holds the text once, and repro the texts it looks for once
+// more).
 func TextBudget(command string, text int64) (budget int64, ok bool) {
 	switch command {
 	case "check", "history", "render", "view":

@@ -119,10 +119,14 @@ func (c *Checker) renderLockstep(inputs func() *sizeInputs, pages *pageProjectio
 	l.settle, _ = l.live.(settler)
 	found := make([]docFindings, len(c.sizes))
 	waits := make([]func(), len(c.sizes))
+	settings := make([]terminal.Settings, len(c.sizes))
 	for i, sz := range c.sizes {
+		settings[i] = c.model(nil, sz).Settings()
+	}
+	drawers := terminal.NewDrawers(settings)
+	for i, d := range drawers {
 		ch := make(chan *drawBatch, 4)
 		l.sizes = append(l.sizes, ch)
-		d := terminal.NewDrawer(c.model(nil, sz).Settings())
 		waits[i] = ahead.Go(func() {
 			defer func() {
 				for b := range ch { // let the read end if the drawing did not

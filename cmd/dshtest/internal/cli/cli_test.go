@@ -233,7 +233,7 @@ func TestMemoryBudget(t *testing.T) {
 	}{
 		{nil, reproBudget, nil, 64<<20 - 12<<20 - 2<<20},
 		{nil, reproBudget, []int64{1 << 20}, 64<<20 - 12<<20 - 2<<20},
-		{nil, reproBudget, []int64{1 << 20, 1 << 30}, 3<<30 - 12<<20 - 3<<30/32},
+		{nil, reproBudget, []int64{1 << 20, 1 << 30}, 2<<30 - 12<<20 - 2<<30/32},
 		{nil, readBudget, []int64{1 << 30, 1 << 20}, 2<<30 - 12<<20 - 2<<30/32}, // never lowered
 		{map[string]string{"GOMEMLIMIT": "1GiB"}, readBudget, []int64{1 << 30}, before},
 	} {

@@ -66,13 +66,15 @@ anonymises the texts first.
 --minimize INVARIANT shrinks the log while that invariant still fails and
 writes the smaller log next to the input (NAME.min.jsonl) or to --out.
 
-Memory: repro keeps its memory within about 3 times the log's text (the Go
-runtime's soft memory limit, at least 64 MiB; check, history, render and view
-keep within twice it), so that a CI runner can plan for it; GOMEMLIMIT, when
-set, decides instead. Without --minimize and --emit it keeps none of the
-log's events: it reads the log twice (once to validate and replay it, once
-for the live path and the history pages) and holds only the two
-transcripts.
+Memory: repro keeps its memory within about twice the log's text, as check,
+history, render and view do (the Go runtime's soft memory limit, at least 64
+MiB), and within 3 times it on a log of texts of megabytes each, so that a CI
+runner can plan for it; GOMEMLIMIT, when set, decides instead. Without
+--minimize and --emit it keeps none of the log's events, nor either
+transcript whole: it reads the log twice (once to validate it and derive what
+the transcript must show, once for the replay, the live path and the history
+pages, compared item by item as they go), and a third time where live and
+replay part, to say where.
 
 Self-test: with DSHTEST_PROJECTOR=surface the terminal's projection is swapped
 for one that draws the transcript from the model surface (the bug the design
