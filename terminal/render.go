@@ -58,9 +58,6 @@ type Drawer struct {
 	r     *renderer
 	shown map[int64]bool // the turns whose first visible step is drawn
 	rows  [][]string     // a batch's rows, reused
-	// heavy, shared by the Drawers of one transcript at several sizes,
-	// has them draw a batch of long texts one at a time.
-	heavy *sync.Mutex
 }
 
 // NewDrawer returns a Drawer of a transcript's document under s.
@@ -68,23 +65,114 @@ func NewDrawer(s Settings) *Drawer {
 	return &Drawer{s: s, r: newRenderer(s), shown: map[int64]bool{}}
 }
 
-// NewDrawers returns Drawers of one transcript's documents under each of
-// settings, to be drawn side by side (on goroutines of their own): they
-// draw a batch of heavyText or more of text one at a time, since its rows
-// at every size at once would be that many times megabytes.
-func NewDrawers(settings []Settings) []*Drawer {
-	heavy := &sync.Mutex{}
-	out := make([]*Drawer, len(settings))
-	for i, s := range settings {
-		out[i] = NewDrawer(s)
-		out[i].heavy = heavy
-	}
-	return out
+// Drawers draw one transcript's documents at several sizes, a stretch of
+// items at a time, laying each item out once for every size: what of it
+// does not depend on the width (the parse of its Markdown bodies) is
+// worked out for the first size and reused for the others. Each size's
+// rows are RenderRows' rows under its settings.
+type Drawers struct {
+	ds   []*Drawer
+	memo *markdown.Memo // the one goroutine's, when the items are few
+	rs   []*renderer    // with memo, one per size
 }
 
-// heavyText is the text of a batch that Drawers made together draw one
-// at a time.
+// NewDrawers returns Drawers of a transcript's documents under each of
+// settings.
+func NewDrawers(settings []Settings) *Drawers {
+	g := &Drawers{memo: markdown.NewMemo()}
+	for _, s := range settings {
+		g.ds = append(g.ds, NewDrawer(s))
+		g.rs = append(g.rs, withMemo(s, g.memo))
+	}
+	return g
+}
+
+// heavyText is the text of a stretch that Drawers lay out one size at a
+// time, each without a memo: its rows at every size at once, and its
+// parse beside them, would be megabytes each.
 const heavyText = 1 << 20
+
+// Draw lays out items, the transcript's next stretch, at every size, a
+// batch at a time (batchEnd, on several goroutines when they are many),
+// and hands each size's rows, item by item, to rows. A batch of heavyText
+// or more is laid out and handed one size at a time, heavy set: rows must
+// then be done with them before it returns, and Draw lays the next size
+// out once it has.
+func (g *Drawers) Draw(items []transcript.Item, rows func(size int, items [][]string, heavy bool)) {
+	for start, end := 0, 0; start < len(items); start = end {
+		end = batchEnd(items, start, len(items))
+		batch := items[start:end]
+		conts := make([][]bool, len(g.ds))
+		for i, d := range g.ds {
+			conts[i] = d.continuations(batch)
+		}
+		if textOf(batch) >= heavyText {
+			for i, d := range g.ds {
+				out := make([][]string, len(batch))
+				renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
+					out[k] = r.item(&batch[k], conts[i][k])
+				})
+				rows(i, out, true)
+			}
+			continue
+		}
+		out := make([][][]string, len(g.ds))
+		for i := range out {
+			out[i] = make([][]string, len(batch))
+		}
+		g.layout(batch, conts, out)
+		for i := range g.ds {
+			rows(i, out[i], false)
+		}
+	}
+}
+
+// layout renders batch at every size into out[size], each item at every
+// size in turn with one memo: on this goroutine when the work is little
+// or there is one CPU, else spread as renderEach spreads it, each
+// goroutine with renderers and a memo of its own.
+func (g *Drawers) layout(batch []transcript.Item, conts [][]bool, out [][][]string) {
+	each := func(rs []*renderer, memo *markdown.Memo, k int) {
+		for i, r := range rs {
+			out[i][k] = r.item(&batch[k], conts[i][k])
+		}
+		memo.Reset()
+	}
+	n := len(batch)
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	if workers < 2 || n*len(g.ds) < parallelMin {
+		for k := range n {
+			each(g.rs, g.memo, k)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for w := 0; w < n; w += per {
+		wg.Go(func() {
+			memo := markdown.NewMemo()
+			rs := make([]*renderer, len(g.ds))
+			for i, d := range g.ds {
+				rs[i] = withMemo(d.s, memo)
+			}
+			for k := w; k < min(w+per, n); k++ {
+				each(rs, memo, k)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// End hands each size's last rows, the standalone compaction indicator
+// of p (nil: none), to rows.
+func (g *Drawers) End(p *transcript.Progress, rows func(size int, items [][]string, heavy bool)) {
+	if p == nil {
+		return
+	}
+	for i, d := range g.ds {
+		rows(i, [][]string{d.r.progress(p)}, false)
+	}
+}
 
 // Draw yields the rows of items, the transcript's next stretch, rendering
 // them a batch at a time (batchEnd, on several goroutines: renderEach). An
@@ -98,29 +186,17 @@ func (d *Drawer) Draw(items []transcript.Item, yield func(string) bool) bool {
 		if cap(d.rows) < len(batch) {
 			d.rows = make([][]string, len(batch))
 		}
-		if !d.drawBatch(batch, cont, d.rows[:len(batch)], yield) {
-			return false
-		}
-	}
-	return true
-}
-
-// drawBatch renders batch into rows and yields them, alone among the
-// Drawers made with it if the batch is heavy.
-func (d *Drawer) drawBatch(batch []transcript.Item, cont []bool, rows [][]string, yield func(string) bool) bool {
-	if d.heavy != nil && textOf(batch) >= heavyText {
-		d.heavy.Lock()
-		defer d.heavy.Unlock()
-	}
-	renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
-		rows[k] = r.item(&batch[k], cont[k])
-	})
-	for k, item := range rows {
-		rows[k] = nil
-		for _, row := range item {
-			if !yield(row) {
-				clear(rows)
-				return false
+		rows := d.rows[:len(batch)]
+		renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
+			rows[k] = r.item(&batch[k], cont[k])
+		})
+		for k, item := range rows {
+			rows[k] = nil
+			for _, row := range item {
+				if !yield(row) {
+					clear(rows)
+					return false
+				}
 			}
 		}
 	}
@@ -200,6 +276,15 @@ type renderer struct {
 	pal   *palette.Palette
 	width int
 	cards cards.Renderer
+	memo  *markdown.Memo // nil, or shared by the renderers of other widths
+}
+
+// withMemo returns a renderer for s that keeps its Markdown parses in
+// memo, for the renderers of the same items at other widths.
+func withMemo(s Settings, memo *markdown.Memo) *renderer {
+	r := newRenderer(s)
+	r.memo, r.cards.Memo = memo, memo
+	return r
 }
 
 func newRenderer(s Settings) *renderer {
@@ -302,7 +387,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 			return nil
 		}
 		rows := []string{"", r.header(it.Prompt.Header)}
-		return append(rows, r.mdText(markdown.Rows(display.Escape(it.Prompt.Text), plain, markdown.PromptMode, r.width))...)
+		return append(rows, r.mdText(r.memo.Rows(display.Escape(it.Prompt.Text), plain, markdown.PromptMode, r.width))...)
 	case transcript.KindContext:
 		if it.Context == nil {
 			return nil
@@ -389,10 +474,10 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	}
 	if reasoning != "" {
 		rows = append(rows, r.text([]display.Line{display.TextLine("Reasoning", reasonSty)})...)
-		rows = append(rows, r.mdText(markdown.Rows(reasoning, reasonSty, markdown.ReasoningMode, r.width))...)
+		rows = append(rows, r.mdText(r.memo.Rows(reasoning, reasonSty, markdown.ReasoningMode, r.width))...)
 	}
 	if text != "" {
-		rows = append(rows, r.mdText(markdown.Rows(text, plain, markdown.TextMode, r.width))...)
+		rows = append(rows, r.mdText(r.memo.Rows(text, plain, markdown.TextMode, r.width))...)
 	}
 	return rows
 }

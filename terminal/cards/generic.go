@@ -42,7 +42,7 @@ func (r *Renderer) generic(v *GenericView, name string) []string {
 	if r.Tools == display.ToolsExpanded {
 		head = -1
 	}
-	rows, total := markdown.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.Width, head, tail)
+	rows, total := r.Memo.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.Width, head, tail)
 	out := make([]string, 0, min(len(rows), r.MaxLines+1))
 	emit := func(row markdown.Row) {
 		if strings.TrimSpace(row.Line.PlainText()) == "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/terminal/markdown"
 	"github.com/dshtest/dshtest/terminal/palette"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -29,6 +30,9 @@ type Renderer struct {
 	Tools display.ToolMode
 	// Presenters maps tool names to presenters; nil means the defaults.
 	Presenters *Presenters
+	// Memo, when set, keeps the parse of the Markdown bodies laid out, for
+	// the same card drawn at another width (markdown.Memo).
+	Memo *markdown.Memo
 }
 
 // text wraps logical lines to the width and renders them as padded rows.

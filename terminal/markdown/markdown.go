@@ -82,11 +82,58 @@ var (
 // Rows lays out display-safe text as Markdown rows at width, in base
 // style (a reasoning body is dim italic) and mode.
 func Rows(text string, base display.Style, mode Mode, width int) []Row {
+	return (*Memo)(nil).Rows(text, base, mode, width)
+}
+
+// Memo keeps the parse of the texts laid out through it, for a text laid
+// out again at another width: a renderer that draws an item at several
+// sizes (repro's documents) parses each of its Markdown bodies once; only
+// the layout depends on the width. Reset it between items: it holds every
+// text it parsed. A nil *Memo keeps nothing. A Memo is not safe for
+// concurrent use.
+type Memo struct {
+	docs map[string]parsedDoc
+}
+
+// parsedDoc is a text's source and goldmark's tree of it, which laying it
+// out reads and never changes.
+type parsedDoc struct {
+	src []byte
+	doc ast.Node
+}
+
+// NewMemo returns an empty Memo.
+func NewMemo() *Memo { return &Memo{docs: map[string]parsedDoc{}} }
+
+// Reset forgets every parse.
+func (memo *Memo) Reset() {
+	if memo != nil {
+		clear(memo.docs)
+	}
+}
+
+// parse returns text's source and tree, parsed once per Memo.
+func (memo *Memo) parse(text string) ([]byte, ast.Node) {
+	if memo != nil {
+		if p, ok := memo.docs[text]; ok {
+			return p.src, p.doc
+		}
+	}
+	src := []byte(text)
+	doc := mdParser.Parse(gtext.NewReader(src))
+	if memo != nil {
+		memo.docs[text] = parsedDoc{src, doc}
+	}
+	return src, doc
+}
+
+// Rows is Rows, parsing text once for every width it is laid out at.
+func (memo *Memo) Rows(text string, base display.Style, mode Mode, width int) []Row {
 	if plainMarkdown(text) {
 		rows, _ := plainRows(text, base, width, -1, 0)
 		return rows
 	}
-	return parsedMarkdown(text, base, mode, width)
+	return memo.parsedMarkdown(text, base, mode, width)
 }
 
 // Fold is Rows for a body that folds to its first head and
@@ -95,20 +142,24 @@ func Rows(text string, base display.Style, mode Mode, width int) []Row {
 // whole body. Plain text wraps only the rows it keeps. A negative head
 // keeps every row.
 func Fold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
+	return (*Memo)(nil).Fold(text, base, mode, width, head, tail)
+}
+
+// Fold is Fold, parsing text once for every width it is laid out at.
+func (memo *Memo) Fold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
 	if plainMarkdown(text) {
 		return plainRows(text, base, width, head, tail)
 	}
 	if head < 0 || tail < 0 {
-		rows := parsedMarkdown(text, base, mode, width)
+		rows := memo.parsedMarkdown(text, base, mode, width)
 		return rows, len(rows)
 	}
-	return parsedFold(text, base, mode, width, head, tail)
+	return memo.parsedFold(text, base, mode, width, head, tail)
 }
 
 // parsedMarkdown is Rows through goldmark's tree.
-func parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
-	src := []byte(text)
-	doc := mdParser.Parse(gtext.NewReader(src))
+func (memo *Memo) parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
+	src, doc := memo.parse(text)
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
 	// A prefix (a bullet, a quote bar, a nested list's indent) or a table
@@ -404,7 +455,8 @@ func firstSegment(n ast.Node) int {
 	return found
 }
 
-// taskBox is a task item's "[ ] " or "[x] ", removed from its text.
+// taskBox is a task item's "[ ] " or "[x] ". The box stays in the tree,
+// which a Memo lays out again at another width: its node draws nothing.
 func taskBox(it ast.Node) string {
 	first := it.FirstChild()
 	if first == nil {
@@ -414,7 +466,6 @@ func taskBox(it ast.Node) string {
 	if !ok {
 		return ""
 	}
-	first.RemoveChild(first, box)
 	if box.IsChecked {
 		return "[x] "
 	}

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
-	gtext "github.com/yuin/goldmark/text"
 
 	"github.com/dshtest/dshtest/terminal/display"
 )
@@ -238,9 +237,8 @@ type piece struct {
 // and wrapped only when a row of theirs is kept: such a line's rows are
 // wrapPad's, which no re-wrap changes (an ASCII row is never wider than
 // the width; a line that fits is one row, itself).
-func parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
-	src := []byte(text)
-	doc := mdParser.Parse(gtext.NewReader(src))
+func (memo *Memo) parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
+	src, doc := memo.parse(text)
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
 	var pieces []piece

@@ -3,7 +3,6 @@ package invariant
 import (
 	"fmt"
 	"reflect"
-	"sync/atomic"
 
 	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -91,25 +90,19 @@ type lockstep struct {
 	// pages), the path is fed no more, and the replay's panic is raised
 	// after the read, else the live path's.
 	replayPanic, livePanic string
-	sizes                  []chan *drawBatch // a batch to draw, to each size's drawer
+	// draw takes the stretches of the replay's items both paths agree
+	// on to the drawing.
+	draw chan []transcript.Item
 	// progress is the compaction in progress at the end, once the read
-	// is done (the drawers' channels closed).
+	// is done (draw closed).
 	progress *transcript.Progress
 }
 
-// drawBatch is a stretch of the replay's items both paths agree on, and
-// how many sizes have yet to draw it.
-type drawBatch struct {
-	items []transcript.Item
-	left  atomic.Int32
-}
-
-// drawn is called by each size once it has drawn b: the last lets go of
-// its items.
-func (b *drawBatch) drawn() {
-	if b.left.Add(-1) == 0 {
-		clear(b.items)
-	}
+// sizeRows are rows of items at one size, on their way to its search;
+// done, when set, is closed once the search has searched them.
+type sizeRows struct {
+	items [][]string
+	done  chan struct{}
 }
 
 // renderLockstep runs the pass, feeding the history pages (nil: none)
@@ -117,41 +110,70 @@ func (b *drawBatch) drawn() {
 func (c *Checker) renderLockstep(inputs func() *sizeInputs, pages *pageProjection) bool {
 	l := &lockstep{replay: c.replayPath(), live: c.proj.NewLive(c.opts)}
 	l.settle, _ = l.live.(settler)
+	// The drawing lays each stretch out at every size (terminal.Drawers)
+	// and hands each size's rows to that size's search.
 	found := make([]docFindings, len(c.sizes))
-	waits := make([]func(), len(c.sizes))
 	settings := make([]terminal.Settings, len(c.sizes))
 	for i, sz := range c.sizes {
 		settings[i] = c.model(nil, sz).Settings()
 	}
-	drawers := terminal.NewDrawers(settings)
-	for i, d := range drawers {
-		ch := make(chan *drawBatch, 4)
-		l.sizes = append(l.sizes, ch)
-		waits[i] = ahead.Go(func() {
-			defer func() {
-				for b := range ch { // let the read end if the drawing did not
-					b.drawn()
-				}
-			}()
-			rows := func(yield func(string) bool) {
-				for b := range ch {
-					ok := d.Draw(b.items, yield)
-					b.drawn()
-					if !ok {
-						return
-					}
-				}
-				d.End(l.progress, yield)
-			}
-			found[i] = inputs().search(rows, nil)
-		})
+	l.draw = make(chan []transcript.Item, 4)
+	rows := make([]chan sizeRows, len(c.sizes))
+	for i := range rows {
+		rows[i] = make(chan sizeRows, 2)
 	}
-	func() {
+	waits := []func(){ahead.Go(func() {
 		defer func() {
-			for _, ch := range l.sizes {
+			for _, ch := range rows {
 				close(ch)
 			}
+			for range l.draw { // let the read end if the drawing did not
+			}
 		}()
+		g := terminal.NewDrawers(settings)
+		send := func(i int, items [][]string, heavy bool) {
+			r := sizeRows{items: items}
+			if heavy {
+				r.done = make(chan struct{})
+			}
+			rows[i] <- r
+			if heavy {
+				<-r.done
+			}
+		}
+		for items := range l.draw {
+			g.Draw(items, send)
+			clear(items) // let go of what they point to
+		}
+		g.End(l.progress, send)
+	})}
+	for i, ch := range rows {
+		waits = append(waits, ahead.Go(func() {
+			defer func() {
+				for r := range ch { // let the drawing end if the search did not
+					if r.done != nil {
+						close(r.done)
+					}
+				}
+			}()
+			found[i] = inputs().searchSynced(func(yield func(string) bool, sync func()) {
+				for r := range ch {
+					for k, item := range r.items {
+						r.items[k] = nil
+						for _, row := range item {
+							yield(row)
+						}
+					}
+					if r.done != nil {
+						sync() // the long text found, before the next size draws it
+						close(r.done)
+					}
+				}
+			}, nil)
+		}))
+	}
+	func() {
+		defer close(l.draw)
 		consumers := []func(*sessionlog.Event){l.apply}
 		if pages != nil {
 			consumers = append(consumers, pages.apply)
@@ -266,9 +288,5 @@ func (l *lockstep) hand(live, replay []transcript.Item) {
 			return
 		}
 	}
-	b := &drawBatch{items: replay}
-	b.left.Store(int32(len(l.sizes)))
-	for _, ch := range l.sizes {
-		ch <- b
-	}
+	l.draw <- replay
 }

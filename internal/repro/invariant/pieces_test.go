@@ -128,9 +128,9 @@ func TestSearchDoc(t *testing.T) {
 		in := newSizeInputs(shown, seed, &payloads{newPieceFinder(pieces, payloadMin), []int{0, 1}}, 2)
 		in.marker = []byte("ab")
 		for _, size := range []int{1, 2, 3, 7, len(doc) + 1} {
-			chunks := make(chan []byte, len(doc)+1)
+			chunks := make(chan normPiece, len(doc)+1)
 			for i := 0; i < len(doc); i += size {
-				chunks <- []byte(doc[i:min(i+size, len(doc))])
+				chunks <- normPiece{chunk: []byte(doc[i:min(i+size, len(doc))])}
 			}
 			close(chunks)
 			found := in.searchDoc(chunks)

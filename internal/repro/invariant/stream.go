@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"iter"
+	"sync"
 
 	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/transcript"
@@ -32,11 +33,57 @@ type sizeInputs struct {
 	marker      []byte // the marker's norm
 	quoted      int    // times the expected texts quote the marker's words
 	checkpoints int
+	// worked are the norms not kept (shownText.norms) of the texts the
+	// searches are at, worked out once for the sizes searched side by
+	// side: by text, with how many searches hold them.
+	mu     sync.Mutex
+	worked map[int]*workedNorms
+}
+
+// workedNorms are a text's norms worked out again, and how many searches
+// hold them.
+type workedNorms struct {
+	norms [][]byte
+	users int
+}
+
+// normsOf returns the norms of expected text t, worked out once for the
+// searches that look for them at the same time: a search that takes
+// them gives them back (release) once past them. Kept norms are given
+// back by nothing.
+func (in *sizeInputs) normsOf(t int) [][]byte {
+	s := &in.shown[t]
+	if s.norms != nil || len(s.keys) == 0 {
+		return s.norms
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	w := in.worked[t]
+	if w == nil {
+		w = &workedNorms{norms: s.normsOf()}
+		in.worked[t] = w
+	}
+	w.users++
+	return w.norms
+}
+
+// release gives back text t's norms taken with normsOf.
+func (in *sizeInputs) release(t int) {
+	if s := &in.shown[t]; s.norms != nil || len(s.keys) == 0 {
+		return
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if w := in.worked[t]; w != nil {
+		if w.users--; w.users <= 0 {
+			delete(in.worked, t)
+		}
+	}
 }
 
 // newSizeInputs derives the inputs of the expected texts shown.
 func newSizeInputs(shown []shownText, seed maphash.Seed, payload *payloads, checkpoints int) *sizeInputs {
-	in := &sizeInputs{shown: shown, need: map[uint64]int{}, seed: seed, payload: payload,
+	in := &sizeInputs{shown: shown, need: map[uint64]int{}, seed: seed, payload: payload, worked: map[int]*workedNorms{},
 		marker: []byte(norm(transcript.MarkerText)), quoted: quotedMarkers(shown), checkpoints: checkpoints}
 	for _, s := range shown {
 		for _, k := range s.keys {
@@ -61,20 +108,33 @@ type textNorm struct {
 	norm string
 }
 
+// normPiece is what a search's reading hands its search: a chunk of the
+// document's norm, or a barrier (ack), closed once every chunk before it
+// is searched.
+type normPiece struct {
+	chunk []byte
+	ack   chan struct{}
+}
+
 // searchDoc searches the document whose norm arrives in chunks, in order.
 // A chunk is not kept past the search's reading of it.
-func (in *sizeInputs) searchDoc(chunks <-chan []byte) docFindings {
+func (in *sizeInputs) searchDoc(chunks <-chan normPiece) docFindings {
 	seek := &seeker{in: in}
 	markers := &counter{pat: in.marker}
 	var pieces *pieceStream
 	if in.payload != nil && len(in.payload.pieces) > 0 {
 		pieces = newPieceStream(in.payload.pieceFinder)
 	}
-	for c := range chunks {
-		seek.add(c)
-		markers.add(c)
-		if pieces != nil {
-			pieces.add(c)
+	for p := range chunks {
+		if c := p.chunk; c != nil {
+			seek.add(c)
+			markers.add(c)
+			if pieces != nil {
+				pieces.add(c)
+			}
+		}
+		if p.ack != nil {
+			close(p.ack)
 		}
 	}
 	f := docFindings{markers: markers.n, unfound: seek.finish()}
@@ -84,34 +144,74 @@ func (in *sizeInputs) searchDoc(chunks <-chan []byte) docFindings {
 	return f
 }
 
-// streamRows reduces rows to their norm (appendRowNorm) and sends it in
-// chunks of about normChunk bytes, calling each with every row first.
+// chunker reduces rows to their norm (appendRowNorm) and sends it in
+// chunks of about normChunk bytes.
+type chunker struct {
+	chunk []byte
+	send  func([]byte)
+}
+
+func newChunker(send func([]byte)) *chunker {
+	return &chunker{chunk: make([]byte, 0, normChunk+normChunk/4), send: send}
+}
+
+func (k *chunker) row(row string) {
+	if k.chunk = appendRowNorm(k.chunk, row); len(k.chunk) >= normChunk {
+		k.flush()
+	}
+}
+
+// flush sends the chunk begun, if any.
+func (k *chunker) flush() {
+	if len(k.chunk) > 0 {
+		k.send(k.chunk)
+		k.chunk = make([]byte, 0, normChunk+normChunk/4)
+	}
+}
+
+// streamRows reduces rows to their norm and sends it in chunks of about
+// normChunk bytes (chunker), calling each with every row first.
 func streamRows(rows iter.Seq[string], each func(string), send func([]byte)) {
-	chunk := make([]byte, 0, normChunk+normChunk/4)
+	k := newChunker(send)
 	for row := range rows {
 		if each != nil {
 			each(row)
 		}
-		chunk = appendRowNorm(chunk, row)
-		if len(chunk) >= normChunk {
-			send(chunk)
-			chunk = make([]byte, 0, normChunk+normChunk/4)
-		}
+		k.row(row)
 	}
-	if len(chunk) > 0 {
-		send(chunk)
-	}
+	k.flush()
 }
 
 // search searches a document's rows as they are read, each also called
 // with every row (nil: none), on a goroutine of its own.
 func (in *sizeInputs) search(rows iter.Seq[string], each func(string)) docFindings {
-	chunks := make(chan []byte, 2)
+	return in.searchSynced(func(yield func(string) bool, _ func()) { rows(yield) }, each)
+}
+
+// searchSynced is search of rows that may call sync: what they yielded
+// before it is searched when it returns (a reader that draws a long text
+// at several sizes in turn has each size find it before the next is
+// drawn, so that each search lets go of it before the next holds it).
+func (in *sizeInputs) searchSynced(rows func(yield func(string) bool, sync func()), each func(string)) docFindings {
+	chunks := make(chan normPiece, 2)
 	var f docFindings
 	wait := ahead.Go(func() { f = in.searchDoc(chunks) })
 	func() {
 		defer close(chunks)
-		streamRows(rows, each, func(c []byte) { chunks <- c })
+		k := newChunker(func(c []byte) { chunks <- normPiece{chunk: c} })
+		rows(func(row string) bool {
+			if each != nil {
+				each(row)
+			}
+			k.row(row)
+			return true
+		}, func() {
+			k.flush()
+			ack := make(chan struct{})
+			chunks <- normPiece{ack: ack}
+			<-ack
+		})
+		k.flush()
 	}()
 	wait()
 	return f
@@ -178,13 +278,15 @@ func (s *seeker) pattern() []byte {
 			break
 		}
 		if s.started {
+			s.in.release(s.text)
 			s.text++
 		}
 		s.started = true
+		s.norms = nil
 		if s.text >= len(s.in.shown) {
 			return nil
 		}
-		s.norms, s.next = s.in.shown[s.text].normsOf(), 0
+		s.norms, s.next = s.in.normsOf(s.text), 0
 	}
 	return s.pat
 }
@@ -213,6 +315,14 @@ func (s *seeker) add(chunk []byte) {
 		i := bytes.Index(s.buf[s.from:], p)
 		if i < 0 {
 			s.from = max(s.at, len(s.buf)-len(p)+1)
+			if s.at >= normChunk && s.at >= len(s.buf)/2 {
+				// Most of what is held is behind: a long text's norm was
+				// found. Let its array go now, not at the next chunk
+				// (which, at several sizes drawn in turn, comes once the
+				// other sizes have found it too).
+				s.buf = append([]byte(nil), s.buf[s.at:]...)
+				s.from, s.at = s.from-s.at, 0
+			}
 			return
 		}
 		s.at = s.from + i + len(p)
