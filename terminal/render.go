@@ -20,15 +20,15 @@ import (
 // document. Cards are drawn by terminal/cards, Markdown bodies laid out by
 // terminal/markdown.
 //
-// An item is laid out afresh at every width, its width-independent part
-// (presenter view, escaped text, Markdown parse) included. Keeping that
-// part for reuse at the next width was measured and dropped: repro reads
-// each width's document whole before the next, so the part would have to
-// be kept for every item of the transcript between widths (no bounded
-// cache hits on such sweeps), and keeping only presenter views and escaped
-// step texts already raised repro's peak RSS on a 100k-event dense log by
-// 7% (81.8 -> 87.7 MB) for no time gain above the noise; a resize in view
-// redraws a screenful (about 30 us, BenchmarkResize), too little to gain.
+// Drawers lay an item out at several widths at once, so the parse of its
+// Markdown bodies, the costly part that does not depend on the width, is
+// done once for all of them (markdown.Memo) and dropped with the item:
+// repro draws its three sizes in step. The rest of the width-independent
+// part (presenter view, escaped text) is worked out again at each width:
+// it was a twentieth of a card's cost on the 100k-event current log. A
+// model keeps no parse between widths: a resize in view redraws a
+// screenful (about 30 us, BenchmarkResize), too little to gain, and a
+// parse kept for every item would cost memory for the whole transcript.
 
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.

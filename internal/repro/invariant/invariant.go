@@ -79,10 +79,10 @@ func (s Size) String() string { return fmt.Sprintf("%dx%d", s.W, s.H) }
 // Checker renders a log both ways at each size and checks the invariants.
 //
 // It reads the log twice (scan.go): once to derive what the documents are
-// checked against, replaying it as it goes, and once to feed the live
-// model and project the history pages. A Checker built by Read keeps none
-// of the log's events, only what it derived; one built by New is given
-// them.
+// checked against, and once to feed the replay and the live path, compared
+// item by item as they go (lockstep.go), and to project the history pages.
+// A Checker built by Read keeps none of the log's events, only what it
+// derived; one built by New is given them.
 type Checker struct {
 	read      Source
 	events    []sessionlog.Event // New's log; nil for Read's
@@ -91,6 +91,9 @@ type Checker struct {
 	proj      terminal.Projection
 	name      func() string // the session id (Read)
 	sessionID string        // name's answer, once the log is read
+	// whole has render compare whole documents only, never in step (a
+	// test's oracle of the lockstep pass).
+	whole bool
 	// quick skips work that only refines a failure's detail (bisecting
 	// for the first diverging event).
 	Quick bool
@@ -158,9 +161,11 @@ func New(events []sessionlog.Event, sizes []Size, opts transcript.Options, proj 
 }
 
 // Read returns a checker of the log read reads, which it reads whenever it
-// needs the log (twice to check every invariant, once more to bisect for
-// the first event on which live and replay part) and never keeps: what it
-// holds at most is the two transcripts, not the events. If the log read
+// needs the log (twice to check every invariant; where live and replay
+// part, once more to compare their whole documents and once more to
+// bisect for the first event on which they part) and never keeps: it
+// holds neither the events nor, while the paths agree, either transcript
+// whole (lockstep.go). If the log read
 // the second time is not the log read the first, the rendered invariants
 // fail saying so. sessionID names the session in the models' header and
 // status line; it is asked for once the log has been read (a log's header
@@ -279,7 +284,7 @@ func (c *Checker) render() {
 		in = newSizeInputs(c.expected(), c.seed, c.payloadFinder(), len(c.checkpointSeqs))
 	})
 	inputs := sync.OnceValue(func() *sizeInputs { worked(); return in })
-	if !c.renderLockstep(inputs, c.historyConsumer()) {
+	if c.whole || !c.renderLockstep(inputs, c.historyConsumer()) {
 		c.renderWhole(inputs())
 	}
 }

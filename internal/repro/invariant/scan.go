@@ -13,8 +13,9 @@ import (
 
 // This file is the checker's reading of the log: the first pass derives
 // everything the invariants check the documents against, and the second
-// feeds the live model and the history pages. Neither keeps the log's
-// events, so a checker built by Read holds no event, only what it derived.
+// feeds the replay, the live path and the history pages (lockstep.go).
+// Neither keeps the log's events, so a checker built by Read holds no
+// event, only what it derived.
 
 // Source reads a log's events from its start, in order, until yield
 // returns false. An event's payloads (Data, SurfaceOp, SourceEventSeqs)
