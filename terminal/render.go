@@ -109,9 +109,7 @@ func (g *Drawers) Draw(items []transcript.Item, rows func(size int, items [][]st
 		if textOf(batch) >= heavyText {
 			for i, d := range g.ds {
 				out := make([][]string, len(batch))
-				renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
-					out[k] = r.item(&batch[k], conts[i][k])
-				})
+				d.render(batch, conts[i], out)
 				rows(i, out, true)
 			}
 			continue
@@ -138,29 +136,14 @@ func (g *Drawers) layout(batch []transcript.Item, conts [][]bool, out [][][]stri
 		}
 		memo.Reset()
 	}
-	n := len(batch)
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	if workers < 2 || n*len(g.ds) < parallelMin {
-		for k := range n {
-			each(g.rs, g.memo, k)
+	spread(len(batch), len(batch)*len(g.ds), func(k int) { each(g.rs, g.memo, k) }, func() func(int) {
+		memo := markdown.NewMemo()
+		rs := make([]*renderer, len(g.ds))
+		for i, d := range g.ds {
+			rs[i] = withMemo(d.s, memo)
 		}
-		return
-	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for w := 0; w < n; w += per {
-		wg.Go(func() {
-			memo := markdown.NewMemo()
-			rs := make([]*renderer, len(g.ds))
-			for i, d := range g.ds {
-				rs[i] = withMemo(d.s, memo)
-			}
-			for k := w; k < min(w+per, n); k++ {
-				each(rs, memo, k)
-			}
-		})
-	}
-	wg.Wait()
+		return func(k int) { each(rs, memo, k) }
+	})
 }
 
 // End hands each size's last rows, the standalone compaction indicator
@@ -187,9 +170,7 @@ func (d *Drawer) Draw(items []transcript.Item, yield func(string) bool) bool {
 			d.rows = make([][]string, len(batch))
 		}
 		rows := d.rows[:len(batch)]
-		renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
-			rows[k] = r.item(&batch[k], cont[k])
-		})
+		d.render(batch, cont, rows)
 		for k, item := range rows {
 			rows[k] = nil
 			for _, row := range item {
@@ -201,6 +182,14 @@ func (d *Drawer) Draw(items []transcript.Item, yield func(string) bool) bool {
 		}
 	}
 	return true
+}
+
+// render renders batch, with its continuation marks, into out
+// (renderEach).
+func (d *Drawer) render(batch []transcript.Item, cont []bool, out [][]string) {
+	renderEach(len(batch), d.s, d.r, func(r *renderer, k int) {
+		out[k] = r.item(&batch[k], cont[k])
+	})
 }
 
 // textOf is about how many bytes of text items' rows show (itemText).
@@ -354,10 +343,22 @@ func itemText(it *transcript.Item) int {
 // An item's rows are a function of the item and the settings, so the
 // output is the same either way.
 func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int)) {
+	spread(n, n, func(k int) { render(r, k) }, func() func(int) {
+		r := newRenderer(s)
+		return func(k int) { render(r, k) }
+	})
+}
+
+// spread calls each k in [0, n) with here, on this goroutine, when the
+// work (in items rendered at one width) is below parallelMin or there is
+// one CPU; else over up to 8 goroutines, each calling with what newWorker
+// makes it (renderers are not safe for concurrent use), and back when all
+// are done.
+func spread(n, work int, here func(k int), newWorker func() func(k int)) {
 	workers := min(runtime.GOMAXPROCS(0), 8)
-	if workers < 2 || n < parallelMin {
+	if workers < 2 || work < parallelMin {
 		for k := range n {
-			render(r, k)
+			here(k)
 		}
 		return
 	}
@@ -365,9 +366,9 @@ func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int))
 	per := (n + workers - 1) / workers
 	for w := 0; w < n; w += per {
 		wg.Go(func() {
-			r := newRenderer(s)
+			each := newWorker()
 			for k := w; k < min(w+per, n); k++ {
-				render(r, k)
+				each(k)
 			}
 		})
 	}

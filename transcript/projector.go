@@ -271,30 +271,14 @@ func (p *Projector) refreshFooters(key trKey) {
 // reader that compares the transcript as it grows may read them and Drop
 // them.
 func (p *Projector) Settled() int {
-	n := len(p.items)
-	lower := func(h *prHandle) {
-		if h != nil && !h.removed {
-			n = min(n, h.pos)
-		}
-	}
-	for _, h := range p.cards {
-		lower(h)
-	}
-	for _, h := range p.shells {
-		lower(h)
-	}
-	for _, hs := range p.footers {
-		for _, h := range hs {
-			lower(h)
-		}
-	}
+	var steps []*prHandle
 	for _, s := range [...]*prStep{p.current, p.lastDone} {
 		if s != nil {
-			lower(s.block)
-			lower(s.footer)
+			steps = append(steps, s.block, s.footer)
 		}
 	}
-	return n
+	return trFirstPending(len(p.items), func(h *prHandle) (int, bool) { return h.pos, !h.removed },
+		p.cards, p.shells, p.footers, steps)
 }
 
 // Drop forgets the transcript's first n items, which must be settled
@@ -313,4 +297,33 @@ func (p *Projector) Drop(n int) {
 	for i, h := range p.handles {
 		h.pos = i
 	}
+}
+
+// trFirstPending is the one rule of what a path has settled, for the live
+// projector and the replay alike: the least place, below end, of an item a
+// later event may still reach (a card awaiting its result, an unfinished
+// shell card, a footer whose buckets still run, the current and the last
+// completed step's items). place says where a handle's item is, and
+// whether it is still there.
+func trFirstPending[H any](end int, place func(H) (int, bool), cards, shells map[string]H, footers map[trKey][]H, steps []H) int {
+	lower := func(h H) {
+		if at, ok := place(h); ok {
+			end = min(end, at)
+		}
+	}
+	for _, h := range cards {
+		lower(h)
+	}
+	for _, h := range shells {
+		lower(h)
+	}
+	for _, hs := range footers {
+		for _, h := range hs {
+			lower(h)
+		}
+	}
+	for _, h := range steps {
+		lower(h)
+	}
+	return end
 }

@@ -298,33 +298,17 @@ func (r *trReplay) end(it *trSlotItem) {
 	}
 }
 
-// settled is Replay.Settled: the live items before the first one a later
-// event may still reach (a card awaiting its result, a shell card, a
-// footer whose buckets run, the current and the last completed step).
+// settled is Replay.Settled: the items not yet taken before the first a
+// later event may still reach (trFirstPending).
 func (r *trReplay) settled() int {
-	end := len(r.slots)
-	lower := func(it *trSlotItem) {
-		if it != nil && !it.removed {
-			end = min(end, it.slot)
-		}
-	}
-	for _, it := range r.cards {
-		lower(it)
-	}
-	for _, it := range r.shells {
-		lower(it)
-	}
-	for _, fs := range r.open {
-		for _, f := range fs {
-			lower(f)
-		}
-	}
+	var steps []*trSlotItem
 	for _, s := range [...]*trReplayStep{r.current, r.lastDone} {
 		if s != nil {
-			lower(s.block)
-			lower(s.footer)
+			steps = append(steps, s.block, s.footer)
 		}
 	}
+	end := trFirstPending(len(r.slots), func(it *trSlotItem) (int, bool) { return it.slot, !it.removed },
+		r.cards, r.shells, r.open, steps)
 	n := 0
 	for _, it := range r.slots[r.off:max(end, r.off)] {
 		if it != nil {
