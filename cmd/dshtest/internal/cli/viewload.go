@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"sync/atomic"
@@ -21,15 +20,15 @@ import (
 
 // view's reading of a log behind its screen.
 //
-// A log read within firstScreenWait is shown as it always was: mounted on
-// the replay path once it is read, checked and folded whole. A longer one
-// (a million events take seconds to decode) opens on what was read by
-// then, and the rest reaches the renderer in batches through the live
-// path, the one a running session takes, while the keys work: the screen
-// it ends on is the replay's (the suite proves live and replay agree),
-// the status line says how far the read is, and a refusal found on the way
-// stays on the status line until q, then is printed as any command
-// prints it, with its exit code.
+// The log reaches the renderer in batches through the live path, the one
+// a running session takes, as it is read. A log read within
+// firstScreenWait opens read whole, checked and folded, on the screen the
+// replay draws (the suite proves live and replay agree). A longer one (a
+// million events take seconds to decode) opens on what was projected by
+// then, and the rest follows while the keys work: the status line says
+// how far the read is, the screen it ends on is again the replay's, and a
+// refusal found on the way stays on the status line until q, then is
+// printed as any command prints it, with its exit code.
 const (
 	// firstScreenWait is how long view reads before it opens.
 	firstScreenWait = 250 * time.Millisecond
@@ -54,14 +53,10 @@ const (
 // proven equal to its replay. A self-test projection (DSHTEST_PROJECTOR)
 // is shown mounted on the whole log, as its replay path draws it.
 func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection, behind bool) error {
-	wait := firstScreenWait
-	if !behind {
-		wait = time.Duration(math.MaxInt64)
-	}
 	if a.getenv("GOMAXPROCS") == "" {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), viewProcs)))
 	}
-	return a.viewWith(args, f, s, opts, proj, wait, func(m tea.Model) error {
+	return a.viewWith(args, f, s, opts, proj, behind, firstScreenWait, func(m tea.Model) error {
 		in, done, err := a.keys(args)
 		if err != nil {
 			return err
@@ -73,9 +68,10 @@ func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts tran
 }
 
 // viewWith is viewLog reading for wait before the first screen, which run
-// shows until the user quits.
+// shows until the user quits. Without live the log is read whole and
+// mounted on the replay path, whatever the wait.
 func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection,
-	wait time.Duration, run func(tea.Model) error) error {
+	live bool, wait time.Duration, run func(tea.Model) error) error {
 	lf, err := a.openLog(args, f, readBudget, false, false)
 	if err != nil {
 		return err
@@ -119,8 +115,38 @@ func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts tra
 		}
 	}()
 
-	// Read until the log is read, or the wait is over and a batch came.
-	var first []sessionlog.Event
+	if !live {
+		// Mounted on the whole log once it is read, as the replay draws it.
+		var all []sessionlog.Event
+		for bt := range batches {
+			all = append(all, bt...)
+		}
+		if got != nil {
+			a.printWarnings(got)
+		}
+		if result != nil {
+			return result
+		}
+		now := terminal.FrozenNow(all)
+		return run(transcriptModel(load.SessionID(got.Header, got.Path), all, true, s, opts, proj, func() int64 { return now }))
+	}
+
+	// Each batch goes through the live path as it comes, until the log is
+	// read or the wait is over: the screen opens on what was projected by
+	// then, and the reader runs no further ahead of the projection than
+	// the channel holds. (Gathering the events first and projecting them
+	// at the wait's end kept them all in memory and made the first screen
+	// wait for their projection, with the reader's work going on beside.)
+	var m *terminal.Model
+	var now atomic.Int64
+	apply := func(bt []sessionlog.Event) {
+		if m == nil {
+			// Mounted on nothing: the header is read before the first event.
+			m = transcriptModel(load.SessionID(header, lf.Path()), nil, false, s, opts, proj, now.Load)
+		}
+		now.Store(terminal.FrozenNow(bt))
+		m.Update(terminal.EventsMsg{Events: bt})
+	}
 	done := false
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -132,9 +158,9 @@ gather:
 				done = true
 				break gather
 			}
-			first = append(first, bt...)
+			apply(bt)
 		case <-timer.C:
-			if len(first) > 0 {
+			if m != nil {
 				break gather
 			}
 			timer.Reset(max(wait/4, time.Millisecond))
@@ -147,18 +173,12 @@ gather:
 		if result != nil {
 			return result
 		}
-		now := terminal.FrozenNow(first)
-		m := transcriptModel(load.SessionID(got.Header, got.Path), first, true, s, opts, proj, func() int64 { return now })
+		if m == nil { // a log of no events
+			return run(transcriptModel(load.SessionID(got.Header, got.Path), nil, true, s, opts, proj, now.Load))
+		}
 		return run(m)
 	}
 
-	var now atomic.Int64
-	now.Store(terminal.FrozenNow(first))
-	id := load.SessionID(header, lf.Path())
-	// Mounted on nothing and fed what was read as the rest will be: the
-	// live projector starts here, not at the first key's batch.
-	m := transcriptModel(id, nil, false, s, opts, proj, now.Load)
-	m.Update(terminal.EventsMsg{Events: first})
 	m.Update(terminal.StatusMsg{Text: readingStatus(read.Load(), size)})
 	next := func() ([]tea.Msg, bool) {
 		bt, ok := <-batches

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog/container"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -79,7 +82,7 @@ func TestViewReadsBehind(t *testing.T) {
 		t.Helper()
 		var final string
 		var updates int
-		err := a.viewWith([]string{path}, flags(), s, opts, terminal.Projection{}, wait, func(m tea.Model) error {
+		err := a.viewWith([]string{path}, flags(), s, opts, terminal.Projection{}, true, wait, func(m tea.Model) error {
 			final, updates = drive(m, done)
 			return nil
 		})
@@ -185,5 +188,49 @@ func TestReadingStatus(t *testing.T) {
 		if got := readingStatus(c.read, c.size); got != c.want {
 			t.Errorf("readingStatus(%d, %d) = %q, want %q", c.read, c.size, got, c.want)
 		}
+	}
+}
+
+// TestViewLiveIsReplayOnCorpus: on every log of the shared corpus view
+// takes, its screen fed through the live path, read within the wait or
+// behind the screen, is the screen of the log mounted whole on the replay
+// path, at the three tool modes; a log view refuses is refused the same
+// either way.
+func TestViewLiveIsReplayOnCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	flags := func() *logFlags { return &logFlags{maxLine: 64 << 20, maxText: container.DefaultMaxText} }
+	var opts transcript.Options
+	shown := 0
+	for _, cf := range readTSV(t, dir) {
+		path := filepath.Join(dir, "upstream-logs", cf.name)
+		for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
+			s := terminal.Settings{Tools: tools}
+			screen := func(live bool, wait time.Duration) (string, error) {
+				a := &app{stdout: new(bytes.Buffer), stderr: new(bytes.Buffer), env: map[string]string{}}
+				var final string
+				err := a.viewWith([]string{path}, flags(), s, opts, terminal.Projection{}, live, wait, func(m tea.Model) error {
+					final, _ = drive(m, func(string) bool { return false })
+					return nil
+				})
+				return final, err
+			}
+			want, wantErr := screen(false, 0)
+			if wantErr == nil && tools == display.ToolsCollapsed {
+				shown++
+			}
+			for _, wait := range []time.Duration{time.Minute, 0} {
+				got, err := screen(true, wait)
+				if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Errorf("%s, tools %s, wait %v: error %v, mounted %v", cf.name, tools, wait, err, wantErr)
+					continue
+				}
+				if got != want {
+					t.Errorf("%s, tools %s, wait %v: live screen\n%s\nwant the replay's\n%s", cf.name, tools, wait, got, want)
+				}
+			}
+		}
+	}
+	if shown < 150 {
+		t.Errorf("view showed %d corpus logs; the corpus has 156 it takes", shown)
 	}
 }
