@@ -163,6 +163,9 @@ func (r *trReplay) newStep(seq int64, key trKey) *trReplayStep {
 }
 
 func (r *trReplay) removeStep(s *trReplayStep) {
+	if f := s.footer; !f.removed {
+		trForgetFooter(r.open, trKey{f.item.Footer.Turn, f.item.Footer.Step}, f)
+	}
 	r.remove(s.block)
 	r.remove(s.footer)
 }
