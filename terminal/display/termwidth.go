@@ -141,21 +141,27 @@ func pieceWidth(p string, first bool) int {
 }
 
 // TextWidth is ansi.StringWidth. A printable ASCII byte followed by another
-// ASCII byte (or by the end) is a cluster of one cell on its own, as in
-// Cells; the segmenter measures only the rest. A string with a control,
+// ASCII byte, a lone rune (lone.go) or the end is a cluster of one cell on
+// its own, as in Cells, and so is a lone rune followed by either; the
+// segmenter measures only the rest. A string with a control,
 // a C1 control or invalid UTF-8 (which ansi's parser may read as the start
 // of an escape) goes to ansi.StringWidth whole.
 func TextWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
+		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80 || startsLone(s[i+1:])) {
 			w++
 			i++
 			continue
 		}
 		if c < 0x20 || c == 0x7f {
 			return ansi.StringWidth(s)
+		}
+		if n, lw, ok := loneAt(s[i:]); ok {
+			w += lw
+			i += n
+			continue
 		}
 		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
 		if g == "" {

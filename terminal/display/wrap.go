@@ -66,9 +66,14 @@ func eachCell(l Line, fn func(Cell)) {
 	for _, sp := range l {
 		s := sp.Text
 		for s != "" {
-			if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80) {
+			if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80 || startsLone(s[1:])) {
 				fn(Cell{Text: s[:1], Width: 1, Style: sp.Style})
 				s = s[1:]
+				continue
+			}
+			if n, w, ok := loneAt(s); ok {
+				fn(Cell{Text: s[:n], Width: int8(w), Style: sp.Style})
+				s = s[n:]
 				continue
 			}
 			g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)

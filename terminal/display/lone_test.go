@@ -1,0 +1,137 @@
+package display
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// segmentedWidth is TextWidth through the segmenter alone, with no fast
+// path but printable ASCII before ASCII: what TextWidth measured before
+// lone runes.
+func segmentedWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
+			w++
+			i++
+			continue
+		}
+		if c < 0x20 || c == 0x7f {
+			return ansi.StringWidth(s)
+		}
+		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+		if g == "" {
+			return ansi.StringWidth(s)
+		}
+		for _, r := range g {
+			if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
+				return ansi.StringWidth(s)
+			}
+		}
+		if mayDiffer(g) {
+			termCells(g, gw, func(_ string, pw int) { w += pw })
+		} else {
+			w += gw
+		}
+		i += len(g)
+	}
+	return w
+}
+
+// segmentedCells is Cells of one unstyled span through the segmenter
+// alone.
+func segmentedCells(s string) []Cell {
+	var cells []Cell
+	for s != "" {
+		if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80) {
+			cells = append(cells, Cell{Text: s[:1], Width: 1})
+			s = s[1:]
+			continue
+		}
+		g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+		if g == "" {
+			break
+		}
+		termCells(g, w, func(p string, w int) { cells = append(cells, Cell{Text: p, Width: int8(min(w, 127))}) })
+		s = s[len(g):]
+	}
+	return cells
+}
+
+// checkLone holds TextWidth and Cells of s to the segmenter's.
+func checkLone(t *testing.T, s string) {
+	t.Helper()
+	if got, want := TextWidth(s), segmentedWidth(s); got != want {
+		t.Fatalf("TextWidth(%+q) = %d, the segmenter's %d", s, got, want)
+	}
+	if got, want := Cells(Line{{Text: s}}), segmentedCells(s); !slices.Equal(got, want) {
+		t.Fatalf("Cells(%+q) = %+v, the segmenter's %+v", s, got, want)
+	}
+}
+
+// TestLoneRunes: every rune below loneLimit, lone or not, measures and
+// splits as the segmenter has it, alone, after and before ASCII, doubled,
+// before the runes after it, and next to lone runes of other scripts; so do random pairs and runs of
+// lone runes, and lone runes next to the marks that attach to them.
+func TestLoneRunes(t *testing.T) {
+	partners := []string{"a", " ", "é", "漢", "🙂", "❤", "ｌ", "\u3000", "\u2028", "ก", "ﷺ", "─", "→", "“", "…", "😀", "я", "α"}
+	attach := []string{"\u0301", "\u200d", "\ufe0f", "\U0001f3fb", "\u0e33", "\u094d", "\u093f", "\u0600"}
+	var lone []rune
+	for r := rune(0x80); r < loneLimit; r++ {
+		if !utf8.ValidRune(r) {
+			continue
+		}
+		s := string(r)
+		checkLone(t, s)
+		checkLone(t, "a"+s+"a")
+		checkLone(t, s+s)
+		checkLone(t, s+string(r+1)) // a script's own rules join its neighbours
+		checkLone(t, s+string(r+2)+string(r+1))
+		_, ok := loneWidth(r)
+		if ok {
+			lone = append(lone, r)
+		}
+		if testing.Short() && r%7 != 0 {
+			continue
+		}
+		for _, p := range partners {
+			checkLone(t, p+s)
+			checkLone(t, s+p)
+		}
+		if ok {
+			for _, m := range attach {
+				checkLone(t, s+m+"a")
+			}
+		}
+	}
+	if len(lone) < 50000 {
+		t.Fatalf("%d lone runes: the table rules out what it should not", len(lone))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 200000
+	if testing.Short() {
+		n = 20000
+	}
+	for range n {
+		var b []byte
+		for range 1 + rng.IntN(4) {
+			b = utf8.AppendRune(b, lone[rng.IntN(len(lone))])
+		}
+		checkLone(t, string(b))
+	}
+}
+
+// FuzzLone holds TextWidth and Cells to the segmenter's on any text.
+func FuzzLone(f *testing.F) {
+	for _, s := range []string{"漢é🙂", "e\u0301漢", "👩\u200d💻", "❤\ufe0f", "🇯🇵", "한국어", "a\x80b", "x\u2028y", "ก\u0e33", "क\u094dष"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkLone(t, s)
+	})
+}
