@@ -108,6 +108,14 @@ func loneAt(s string) (n, w int, ok bool) {
 	return 0, 0, false
 }
 
+// asciiAlone reports whether s, not empty, starts with a printable ASCII
+// byte that is a cluster of one cell of its own: the string ends after
+// it, or another ASCII byte or a lone rune follows.
+func asciiAlone(s string) bool {
+	c := s[0]
+	return c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80 || startsLone(s[1:]))
+}
+
 // startsLone reports whether s starts with a lone rune.
 func startsLone(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)

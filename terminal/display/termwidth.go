@@ -150,7 +150,7 @@ func TextWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80 || startsLone(s[i+1:])) {
+		if asciiAlone(s[i:]) {
 			w++
 			i++
 			continue

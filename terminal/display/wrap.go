@@ -66,7 +66,7 @@ func eachCell(l Line, fn func(Cell)) {
 	for _, sp := range l {
 		s := sp.Text
 		for s != "" {
-			if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80 || startsLone(s[1:])) {
+			if asciiAlone(s) {
 				fn(Cell{Text: s[:1], Width: 1, Style: sp.Style})
 				s = s[1:]
 				continue
