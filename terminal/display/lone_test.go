@@ -9,50 +9,28 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// segmentedWidth is TextWidth through the segmenter alone, with no fast
-// path but printable ASCII before ASCII: what TextWidth measured before
-// lone runes.
+// segmentedWidth is TextWidth through the segmenter alone, every cluster
+// of it, printable ASCII included.
 func segmentedWidth(s string) int {
 	w := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) {
-			w++
-			i++
-			continue
-		}
-		if c < 0x20 || c == 0x7f {
+	for rest := s; rest != ""; {
+		if c := rest[0]; c < 0x20 || c == 0x7f {
 			return ansi.StringWidth(s)
 		}
-		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		if g == "" {
+		n, gw, ok := segmented(rest)
+		if !ok {
 			return ansi.StringWidth(s)
 		}
-		for _, r := range g {
-			if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
-				return ansi.StringWidth(s)
-			}
-		}
-		if mayDiffer(g) {
-			termCells(g, gw, func(_ string, pw int) { w += pw })
-		} else {
-			w += gw
-		}
-		i += len(g)
+		w, rest = w+gw, rest[n:]
 	}
 	return w
 }
 
 // segmentedCells is Cells of one unstyled span through the segmenter
-// alone.
+// alone, every cluster of it.
 func segmentedCells(s string) []Cell {
 	var cells []Cell
 	for s != "" {
-		if c := s[0]; c >= 0x20 && c < 0x7f && (len(s) == 1 || s[1] < 0x80) {
-			cells = append(cells, Cell{Text: s[:1], Width: 1})
-			s = s[1:]
-			continue
-		}
 		g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
 		if g == "" {
 			break

@@ -163,23 +163,35 @@ func TextWidth(s string) int {
 			i += n
 			continue
 		}
-		g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
-		if g == "" {
+		n, gw, ok := segmented(s[i:])
+		if !ok {
 			return ansi.StringWidth(s)
 		}
-		for _, r := range g {
-			if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
-				return ansi.StringWidth(s)
-			}
-		}
-		if mayDiffer(g) {
-			termCells(g, gw, func(_ string, pw int) { w += pw })
-		} else {
-			w += gw
-		}
-		i += len(g)
+		w += gw
+		i += n
 	}
 	return w
+}
+
+// segmented measures the grapheme cluster s starts with through the
+// segmenter, as TextWidth does past its fast paths: its length and width,
+// or false for a cluster TextWidth hands to ansi.StringWidth whole (none,
+// or one holding a control, a C1 control or invalid UTF-8).
+func segmented(s string) (n, w int, ok bool) {
+	g, gw := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+	if g == "" {
+		return 0, 0, false
+	}
+	for _, r := range g {
+		if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r < 0x20 || r == 0x7f {
+			return 0, 0, false
+		}
+	}
+	if !mayDiffer(g) {
+		return len(g), gw, true
+	}
+	termCells(g, gw, func(_ string, pw int) { w += pw })
+	return len(g), w, true
 }
 
 // Cut shortens a line that may hold escape sequences to at most w cells,
