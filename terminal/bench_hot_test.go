@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -23,5 +24,22 @@ func BenchmarkRender(b *testing.B) {
 				Render(tr, s)
 			}
 		})
+	}
+}
+
+// BenchmarkDrawers draws the document of a generated 10,000-event session
+// at repro's three sizes at once (Drawers), the work repro's rendered
+// invariants do on every log.
+func BenchmarkDrawers(b *testing.B) {
+	tr := transcript.Project(sessiongen.GenerateN(1, 10000), transcript.Options{})
+	var settings []Settings
+	for _, width := range []int{80, 44, 104} {
+		settings = append(settings, Settings{Width: width, Now: frozen()})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		g := NewDrawers(settings)
+		g.Draw(tr.Items, func(int, [][]string, bool) {})
+		g.End(tr.Progress, func(int, [][]string, bool) {})
 	}
 }

@@ -20,15 +20,15 @@ import (
 // document. Cards are drawn by terminal/cards, Markdown bodies laid out by
 // terminal/markdown.
 //
-// Drawers lay an item out at several widths at once, so the parse of its
-// Markdown bodies, the costly part that does not depend on the width, is
-// done once for all of them (markdown.Memo) and dropped with the item:
-// repro draws its three sizes in step. The rest of the width-independent
-// part (presenter view, escaped text) is worked out again at each width:
-// it was a twentieth of a card's cost on the 100k-event current log. A
-// model keeps no parse between widths: a resize in view redraws a
-// screenful (about 30 us, BenchmarkResize), too little to gain, and a
-// parse kept for every item would cost memory for the whole transcript.
+// Drawers lay an item out at several widths at once, so the part of its
+// layout that does not depend on the width is worked out once for all of
+// them and dropped with the item: the judgement, split, measure and parse
+// of its Markdown bodies (markdown.Memo), and a tool card's presenter
+// view, header and escaped body (cards.Layouts). Repro draws its three
+// sizes in step. A model keeps nothing between widths: a resize in view
+// redraws a screenful (about 30 us, BenchmarkResize), too little to gain,
+// and a layout kept for every item would cost memory for the whole
+// transcript.
 
 // Render renders the whole transcript document at s.Width. It is a pure
 // function of its arguments.
@@ -72,14 +72,14 @@ func NewDrawer(s Settings) *Drawer {
 // rows are RenderRows' rows under its settings.
 type Drawers struct {
 	ds   []*Drawer
-	memo *markdown.Memo // the one goroutine's, when the items are few
-	rs   []*renderer    // with memo, one per size
+	memo *widthMemo  // the one goroutine's, when the items are few
+	rs   []*renderer // with memo, one per size
 }
 
 // NewDrawers returns Drawers of a transcript's documents under each of
 // settings.
 func NewDrawers(settings []Settings) *Drawers {
-	g := &Drawers{memo: markdown.NewMemo()}
+	g := &Drawers{memo: newWidthMemo()}
 	for _, s := range settings {
 		g.ds = append(g.ds, NewDrawer(s))
 		g.rs = append(g.rs, withMemo(s, g.memo))
@@ -130,14 +130,14 @@ func (g *Drawers) Draw(items []transcript.Item, rows func(size int, items [][]st
 // or there is one CPU, else spread as renderEach spreads it, each
 // goroutine with renderers and a memo of its own.
 func (g *Drawers) layout(batch []transcript.Item, conts [][]bool, out [][][]string) {
-	each := func(rs []*renderer, memo *markdown.Memo, k int) {
+	each := func(rs []*renderer, memo *widthMemo, k int) {
 		for i, r := range rs {
 			out[i][k] = r.item(&batch[k], conts[i][k])
 		}
-		memo.Reset()
+		memo.reset()
 	}
 	spread(len(batch), len(batch)*len(g.ds), func(k int) { each(g.rs, g.memo, k) }, func() func(int) {
-		memo := markdown.NewMemo()
+		memo := newWidthMemo()
 		rs := make([]*renderer, len(g.ds))
 		for i, d := range g.ds {
 			rs[i] = withMemo(d.s, memo)
@@ -268,11 +268,29 @@ type renderer struct {
 	memo  *markdown.Memo // nil, or shared by the renderers of other widths
 }
 
-// withMemo returns a renderer for s that keeps its Markdown parses in
-// memo, for the renderers of the same items at other widths.
-func withMemo(s Settings, memo *markdown.Memo) *renderer {
+// widthMemo is what renderers of one item at several widths share of its
+// layout: the Markdown bodies' and the tool cards'.
+type widthMemo struct {
+	md    *markdown.Memo
+	cards *cards.Layouts
+}
+
+func newWidthMemo() *widthMemo {
+	return &widthMemo{md: markdown.NewMemo(), cards: cards.NewLayouts()}
+}
+
+// reset forgets the item laid out.
+func (m *widthMemo) reset() {
+	m.md.Reset()
+	m.cards.Reset()
+}
+
+// withMemo returns a renderer for s that keeps the width-independent
+// layout of what it draws in memo, for the renderers of the same items at
+// other widths.
+func withMemo(s Settings, memo *widthMemo) *renderer {
 	r := newRenderer(s)
-	r.memo, r.cards.Memo = memo, memo
+	r.memo, r.cards.Memo, r.cards.Layouts = memo.md, memo.md, memo.cards
 	return r
 }
 

@@ -7,8 +7,9 @@ import (
 	"github.com/dshtest/dshtest/terminal/markdown"
 )
 
-// generic renders a generic card body (presenters.md §1.4 C, §1.6, §1.7).
-func (r *Renderer) generic(v *GenericView, name string) []string {
+// generic works out the layout of a generic card body (presenters.md
+// §1.4 C, §1.6, §1.7) into lay: raw lines, or Markdown (genericRows).
+func (r *Renderer) generic(v *GenericView, name string, lay *layout) {
 	// The title row shows unless it only repeats the tool name (the
 	// fallback's title is the escaped name); an empty Title is no title.
 	var prelude []string
@@ -35,14 +36,21 @@ func (r *Renderer) generic(v *GenericView, name string) []string {
 		for i, s := range src {
 			lines[i] = display.TextLine(s, plain)
 		}
-		return r.text(r.fold(lines))
+		lay.lines = r.fold(lines)
+		return
 	}
+	lay.markdown, lay.src = true, strings.Join(src, "\n")
+}
+
+// genericRows lays a generic card's Markdown body out at the width,
+// folded (presenters.md §1.6).
+func (r *Renderer) genericRows(src string) []string {
 	n := r.MaxLines
 	head, tail := (n+1)/2, n/2
 	if r.Tools == display.ToolsExpanded {
 		head = -1
 	}
-	rows, total := r.Memo.Fold(strings.Join(src, "\n"), plain, markdown.TextMode, r.Width, head, tail)
+	rows, total := r.Memo.Fold(src, plain, markdown.TextMode, r.Width, head, tail)
 	out := make([]string, 0, min(len(rows), r.MaxLines+1))
 	emit := func(row markdown.Row) {
 		if strings.TrimSpace(row.Line.PlainText()) == "" {

@@ -33,6 +33,9 @@ type Renderer struct {
 	// Memo, when set, keeps the parse of the Markdown bodies laid out, for
 	// the same card drawn at another width (markdown.Memo).
 	Memo *markdown.Memo
+	// Layouts, when set, keeps the width-independent layout of the tool
+	// cards drawn, for the same card drawn at another width (Layouts).
+	Layouts *Layouts
 }
 
 // text wraps logical lines to the width and renders them as padded rows.

@@ -11,6 +11,70 @@ import (
 // ToolCard renders a tool card (terminal.md §5): the gap row, the header and
 // the body of the presenter's view.
 func (r *Renderer) ToolCard(tc *transcript.ToolCard) []string {
+	l := r.cardLayout(tc)
+	rows := []string{"", r.unpadded(l.head)}
+	if l.markdown {
+		return append(rows, r.genericRows(l.src)...)
+	}
+	return append(rows, r.text(l.lines)...)
+}
+
+// layout is what of a tool card's layout does not depend on the width:
+// its header line, and its body as logical lines already folded, or a
+// generic body's Markdown source, which is folded as it is laid out.
+type layout struct {
+	head     display.Line
+	lines    []display.Line
+	markdown bool
+	src      string
+}
+
+// Layouts keeps the width-independent layout of the tool cards drawn
+// through it (the presenter's view, the header, the escaped and folded
+// body), for the same card drawn at another width: repro draws every item
+// at three sizes. Reset it between items: it holds every card it laid
+// out, and a card must not change while it is kept. A nil *Layouts keeps
+// nothing. A Layouts is not safe for concurrent use.
+type Layouts struct {
+	m map[layoutKey]*layout
+}
+
+// layoutKey is a card and the settings its layout depends on besides the
+// width.
+type layoutKey struct {
+	card       *transcript.ToolCard
+	presenters *Presenters
+	maxLines   int
+	tools      display.ToolMode
+}
+
+// NewLayouts returns an empty Layouts.
+func NewLayouts() *Layouts { return &Layouts{m: map[layoutKey]*layout{}} }
+
+// Reset forgets every card.
+func (ls *Layouts) Reset() {
+	if ls != nil {
+		clear(ls.m)
+	}
+}
+
+// cardLayout returns tc's layout, worked out once per Layouts.
+func (r *Renderer) cardLayout(tc *transcript.ToolCard) *layout {
+	key := layoutKey{tc, r.Presenters, r.MaxLines, r.Tools}
+	if r.Layouts != nil {
+		if l, ok := r.Layouts.m[key]; ok {
+			return l
+		}
+	}
+	l := r.layOut(tc)
+	if r.Layouts != nil {
+		r.Layouts.m[key] = l
+	}
+	return l
+}
+
+// layOut works out tc's layout.
+func (r *Renderer) layOut(tc *transcript.ToolCard) *layout {
 	call := ToolCall{Name: tc.Name, Arguments: tc.Arguments, HasResult: tc.HasResult,
 		IsError: tc.IsError, Result: tc.Result, Meta: tc.Meta}
 	view := r.Presenters.Present(call)
@@ -30,12 +94,12 @@ func (r *Renderer) ToolCard(tc *transcript.ToolCard) []string {
 	if desc != "" {
 		head += " / " + display.EscapeInline(desc)
 	}
-	rows := []string{"", r.unpadded(display.TextLine(head, st))}
+	l := &layout{head: display.TextLine(head, st)}
 	switch {
 	case view.Terminal != nil:
-		return append(rows, r.text(r.fold(terminalLines(view.Terminal, &call)))...)
+		l.lines = r.fold(terminalLines(view.Terminal, &call))
 	case view.Diff != nil:
-		return append(rows, r.text(r.fold(diffLines(view.Diff, r.Presenters.diffLimit())))...)
+		l.lines = r.fold(diffLines(view.Diff, r.Presenters.diffLimit()))
 	case view.Generic != nil:
 		// An unknown tool's XML result is a tree (presenters.md §1.4 D).
 		// Escaping keeps a text's leading white space or turns it into a
@@ -45,13 +109,14 @@ func (r *Renderer) ToolCard(tc *transcript.ToolCard) []string {
 		if tc.HasResult && !r.Presenters.Has(tc.Name) {
 			if res := call.ResultText(); mayBeXML(res) {
 				if tree := xmlTree(display.Escape(res), r.MaxLines, r.Tools == display.ToolsExpanded); tree != nil {
-					return append(rows, r.text(tree)...)
+					l.lines = tree
+					return l
 				}
 			}
 		}
-		return append(rows, r.generic(view.Generic, tc.Name)...)
+		r.generic(view.Generic, tc.Name, l)
 	}
-	return rows
+	return l
 }
 
 // terminalLines is a terminal card's body as logical lines.

@@ -85,55 +85,78 @@ func Rows(text string, base display.Style, mode Mode, width int) []Row {
 	return (*Memo)(nil).Rows(text, base, mode, width)
 }
 
-// Memo keeps the parse of the texts laid out through it, for a text laid
-// out again at another width: a renderer that draws an item at several
-// sizes (repro's documents) parses each of its Markdown bodies once; only
-// the layout depends on the width. Reset it between items: it holds every
-// text it parsed. A nil *Memo keeps nothing. A Memo is not safe for
-// concurrent use.
+// Memo keeps what of the layout of the texts laid out through it does
+// not depend on the width, for a text laid out again at another width: a
+// renderer that draws an item at several sizes (repro's documents) judges
+// each of its Markdown bodies plain or not, splits and measures a plain
+// one's lines, and parses any other and works out its top-level
+// paragraphs' inline runs, once; only the wrapping depends on the width.
+// Reset it between items: it holds every text it laid out. A nil *Memo
+// keeps nothing. A Memo is not safe for concurrent use.
 type Memo struct {
-	docs map[string]parsedDoc
+	docs map[string]*memoDoc
 }
 
-// parsedDoc is a text's source and goldmark's tree of it, which laying it
-// out reads and never changes.
-type parsedDoc struct {
-	src []byte
-	doc ast.Node
+// memoDoc is what of one text's layout does not depend on the width,
+// worked out as it is first needed. Laying the text out reads it and
+// never changes it.
+type memoDoc struct {
+	plain bool
+	lines *plainText // plain: its lines
+	src   []byte     // not plain: the source goldmark parsed, and its tree
+	doc   ast.Node
+	plans map[planKey][]planPiece // not plain: the fold's plans
 }
 
 // NewMemo returns an empty Memo.
-func NewMemo() *Memo { return &Memo{docs: map[string]parsedDoc{}} }
+func NewMemo() *Memo { return &Memo{docs: map[string]*memoDoc{}} }
 
-// Reset forgets every parse.
+// Reset forgets every text.
 func (memo *Memo) Reset() {
 	if memo != nil {
 		clear(memo.docs)
 	}
 }
 
-// parse returns text's source and tree, parsed once per Memo.
-func (memo *Memo) parse(text string) ([]byte, ast.Node) {
+// lookup returns text's entry, judged plain or not once per Memo.
+func (memo *Memo) lookup(text string) *memoDoc {
 	if memo != nil {
-		if p, ok := memo.docs[text]; ok {
-			return p.src, p.doc
+		if d, ok := memo.docs[text]; ok {
+			return d
 		}
 	}
-	src := []byte(text)
-	doc := mdParser.Parse(gtext.NewReader(src))
+	d := &memoDoc{plain: plainMarkdown(text)}
 	if memo != nil {
-		memo.docs[text] = parsedDoc{src, doc}
+		memo.docs[text] = d
 	}
-	return src, doc
+	return d
 }
 
-// Rows is Rows, parsing text once for every width it is laid out at.
+// tree returns the source and goldmark's tree of d's text.
+func (d *memoDoc) tree(text string) ([]byte, ast.Node) {
+	if d.doc == nil {
+		d.src = []byte(text)
+		d.doc = mdParser.Parse(gtext.NewReader(d.src))
+	}
+	return d.src, d.doc
+}
+
+// plainLines returns the lines of d's plain text.
+func (d *memoDoc) plainLines(text string) *plainText {
+	if d.lines == nil {
+		d.lines = splitPlain(text)
+	}
+	return d.lines
+}
+
+// Rows is Rows, laying text out once for every width it is laid out at.
 func (memo *Memo) Rows(text string, base display.Style, mode Mode, width int) []Row {
-	if plainMarkdown(text) {
-		rows, _ := plainRows(text, base, width, -1, 0)
+	d := memo.lookup(text)
+	if d.plain {
+		rows, _ := plainRows(d.plainLines(text), base, width, -1, 0)
 		return rows
 	}
-	return memo.parsedMarkdown(text, base, mode, width)
+	return d.parsedMarkdown(text, base, mode, width)
 }
 
 // Fold is Rows for a body that folds to its first head and
@@ -145,21 +168,22 @@ func Fold(text string, base display.Style, mode Mode, width, head, tail int) ([]
 	return (*Memo)(nil).Fold(text, base, mode, width, head, tail)
 }
 
-// Fold is Fold, parsing text once for every width it is laid out at.
+// Fold is Fold, laying text out once for every width it is laid out at.
 func (memo *Memo) Fold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
-	if plainMarkdown(text) {
-		return plainRows(text, base, width, head, tail)
+	d := memo.lookup(text)
+	if d.plain {
+		return plainRows(d.plainLines(text), base, width, head, tail)
 	}
 	if head < 0 || tail < 0 {
-		rows := memo.parsedMarkdown(text, base, mode, width)
+		rows := d.parsedMarkdown(text, base, mode, width)
 		return rows, len(rows)
 	}
-	return memo.parsedFold(text, base, mode, width, head, tail)
+	return d.parsedFold(text, base, mode, width, head, tail)
 }
 
 // parsedMarkdown is Rows through goldmark's tree.
-func (memo *Memo) parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
-	src, doc := memo.parse(text)
+func (d *memoDoc) parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
+	src, doc := d.tree(text)
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
 	// A prefix (a bullet, a quote bar, a nested list's indent) or a table

@@ -121,15 +121,22 @@ func plainMarkdown(text string) bool {
 	return true
 }
 
-// plainRows lays out plain text (plainMarkdown) at width. With head >= 0
-// it builds only the rows a fold keeps, the first head and the last tail,
-// and counts the others; total is the number of rows of the whole layout.
-// When total <= head+tail every row is built.
-func plainRows(text string, base display.Style, width, head, tail int) (rows []Row, total int) {
-	width = max(width, 1)
+// plainText is a plain text's lines, less their trailing spaces (a line
+// break drops them) and the blank lines before the first and after the
+// last (they leave nothing), with what a fold measures of each: whether
+// it is printable ASCII, and if not its width.
+type plainText struct {
+	lines    []string
+	measured bool
+	ascii    []bool
+	widths   []int
+}
+
+// splitPlain splits plain text into its lines.
+func splitPlain(text string) *plainText {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ") // a line break drops them
+		lines[i] = strings.TrimRight(l, " ")
 	}
 	first, last := 0, len(lines)
 	for first < last && lines[first] == "" {
@@ -138,7 +145,30 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []R
 	for last > first && lines[last-1] == "" {
 		last--
 	}
-	lines = lines[first:last]
+	return &plainText{lines: lines[first:last]}
+}
+
+// measure measures every line once.
+func (p *plainText) measure() {
+	if p.measured {
+		return
+	}
+	p.measured = true
+	p.ascii, p.widths = make([]bool, len(p.lines)), make([]int, len(p.lines))
+	for i, l := range p.lines {
+		if p.ascii[i] = isPrintableASCII(l); !p.ascii[i] {
+			p.widths[i] = display.TextWidth(l)
+		}
+	}
+}
+
+// plainRows lays out plain text (plainMarkdown) at width. With head >= 0
+// it builds only the rows a fold keeps, the first head and the last tail,
+// and counts the others; total is the number of rows of the whole layout.
+// When total <= head+tail every row is built.
+func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []Row, total int) {
+	width = max(width, 1)
+	lines := p.lines
 	if head < 0 || tail < 0 {
 		for i, l := range lines {
 			if l == "" {
@@ -154,6 +184,7 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []R
 	// First pass: each line's row count. A line of printable ASCII or no
 	// wider than the width is counted without building its rows; any other
 	// is built once and kept.
+	p.measure()
 	counts := make([]int, len(lines))
 	built := make(map[int][]Row)
 	for i, l := range lines {
@@ -162,9 +193,9 @@ func plainRows(text string, base display.Style, width, head, tail int) (rows []R
 			if lines[i-1] != "" {
 				counts[i] = 1
 			}
-		case isPrintableASCII(l):
+		case p.ascii[i]:
 			counts[i] = display.RowCount(display.TextLine(l, base), width)
-		case display.TextWidth(l) <= width:
+		case p.widths[i] <= width:
 			counts[i] = 1 // WrapLine keeps it whole
 		default:
 			built[i] = plainLine(l, base, width)
@@ -231,14 +262,64 @@ type piece struct {
 	n    int
 }
 
+// planKey is what a fold's plan depends on besides the text.
+type planKey struct {
+	base display.Style
+	mode Mode
+}
+
+// planPiece is one step of a fold's plan, the part of parsedFold that
+// does not depend on the width: a blank row between two blocks, a
+// top-level paragraph line with its measure (printable ASCII, or its
+// width), or any other top-level block.
+type planPiece struct {
+	blank bool
+	line  display.Line
+	ascii bool
+	width int
+	node  ast.Node
+}
+
+// plan returns the fold's plan of d's document in base style and mode,
+// worked out once.
+func (d *memoDoc) plan(m *mdr, doc ast.Node) []planPiece {
+	key := planKey{m.base, m.mode}
+	if p, ok := d.plans[key]; ok {
+		return p
+	}
+	var plan []planPiece
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if prev := n.PreviousSibling(); prev != nil && (m.blankBefore(n) || spacedAfter(prev, n)) {
+			plan = append(plan, planPiece{blank: true})
+		}
+		switch n.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			for _, l := range m.inlines(n, m.base) {
+				pc := planPiece{line: l, ascii: display.PrintableASCII(l)}
+				if !pc.ascii {
+					pc.width = l.Width()
+				}
+				plan = append(plan, pc)
+			}
+		default:
+			plan = append(plan, planPiece{node: n})
+		}
+	}
+	if d.plans == nil {
+		d.plans = map[planKey][]planPiece{}
+	}
+	d.plans[key] = plan
+	return plan
+}
+
 // parsedFold is Fold through goldmark's tree. It lays out the
 // document's blocks as markdown does, except that a top-level paragraph's
 // lines of printable ASCII or no wider than the width are only counted,
 // and wrapped only when a row of theirs is kept: such a line's rows are
 // wrapPad's, which no re-wrap changes (an ASCII row is never wider than
 // the width; a line that fits is one row, itself).
-func (memo *Memo) parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
-	src, doc := memo.parse(text)
+func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
+	src, doc := d.tree(text)
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
 	var pieces []piece
@@ -248,29 +329,25 @@ func (memo *Memo) parsedFold(text string, base display.Style, mode Mode, width, 
 		pieces = append(pieces, piece{rows: rows, n: len(rows)})
 		total += len(rows)
 	}
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if prev := n.PreviousSibling(); prev != nil && (m.blankBefore(n) || spacedAfter(prev, n)) {
+	for _, pc := range d.plan(m, doc) {
+		var c int
+		switch {
+		case pc.blank:
 			add([]Row{{}})
-		}
-		switch n.(type) {
-		case *ast.Paragraph, *ast.TextBlock:
-			for _, l := range m.inlines(n, m.base) {
-				var c int
-				switch {
-				case display.PrintableASCII(l):
-					c = display.RowCount(l, width)
-				case l.Width() <= width:
-					c = 1 // WrapLine keeps it whole
-				default:
-					add(wrapPad(l, width))
-					continue
-				}
-				pieces = append(pieces, piece{lazy: l, n: c})
-				total += c
-			}
+			continue
+		case pc.node != nil:
+			add(m.block(pc.node, width))
+			continue
+		case pc.ascii:
+			c = display.RowCount(pc.line, width)
+		case pc.width <= width:
+			c = 1 // WrapLine keeps it whole
 		default:
-			add(m.block(n, width))
+			add(wrapPad(pc.line, width))
+			continue
 		}
+		pieces = append(pieces, piece{lazy: pc.line, n: c})
+		total += c
 	}
 	var rows []Row
 	k := 0

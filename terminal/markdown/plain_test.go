@@ -46,13 +46,13 @@ func checkPlain(t *testing.T, text string, width, head, tail int) {
 		if mode == ReasoningMode {
 			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
-		want := (*Memo)(nil).parsedMarkdown(text, base, mode, width)
-		got, total := plainRows(text, base, width, -1, 0)
+		want := (&memoDoc{}).parsedMarkdown(text, base, mode, width)
+		got, total := plainRows(splitPlain(text), base, width, -1, 0)
 		if total != len(got) || !reflect.DeepEqual(mdStrings(got, width), mdStrings(want, width)) ||
 			!reflect.DeepEqual(got, want) {
 			t.Fatalf("plain %q at width %d mode %d:\n got %#v\nwant %#v", text, width, mode, got, want)
 		}
-		got, total = plainRows(text, base, width, head, tail)
+		got, total = plainRows(splitPlain(text), base, width, head, tail)
 		if total != len(want) {
 			t.Fatalf("plain %q at width %d fold %d/%d: total %d, want %d", text, width, head, tail, total, len(want))
 		}
@@ -74,7 +74,7 @@ func checkFold(t *testing.T, text string, width, head, tail int) {
 		if mode == ReasoningMode {
 			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
-		all := (*Memo)(nil).parsedMarkdown(text, base, mode, width)
+		all := (&memoDoc{}).parsedMarkdown(text, base, mode, width)
 		want := all
 		if len(all) > head+tail {
 			want = append(all[:head:head], all[len(all)-tail:]...)
@@ -109,6 +109,50 @@ func TestMarkdownFold(t *testing.T) {
 	}
 	for _, s := range plainSeeds {
 		checkFold(t, s, 7, 2, 1)
+	}
+}
+
+// TestMemoWidths lays random bodies out through one Memo at several
+// widths, in both modes of a fold and whole, as repro's sizes do: each
+// layout equals the same layout with no Memo, so what the Memo keeps of a
+// text is not changed by laying it out.
+func TestMemoWidths(t *testing.T) {
+	bits := []string{"# Heading", "- item one\n- item two", "```go\nx := 1\n```", "`code` and **bold**",
+		"> quoted", "| a | b |\n|---|---|\n| 1 | 2 |", "0001 the file line code", "漢字 🙂 text wider than a row",
+		strings.Repeat("long words here ", 12), strings.Repeat("x", 90), "snake_case_ok", "- [ ] task", ""}
+	rng := rand.New(rand.NewPCG(11, 2))
+	memo := NewMemo()
+	for range 400 {
+		var parts []string
+		for range rng.IntN(10) {
+			parts = append(parts, bits[rng.IntN(len(bits))])
+		}
+		text := strings.Join(parts, []string{"\n", "\n\n"}[rng.IntN(2)])
+		head, tail := rng.IntN(5), rng.IntN(5)
+		for _, width := range []int{80, 1, 13, 44, 104, 80} {
+			for _, mode := range []Mode{TextMode, ReasoningMode} {
+				base := plain
+				if mode == ReasoningMode {
+					base = display.Style{Attrs: display.Dim | display.Italic}
+				}
+				got, gotN := memo.Fold(text, base, mode, width, head, tail)
+				want, wantN := Fold(text, base, mode, width, head, tail)
+				if gotN != wantN || !sameRows(got, want) {
+					t.Fatalf("memo fold %q at width %d mode %d: differs from a fresh layout", text, width, mode)
+				}
+				got, _ = memo.Fold(text, base, mode, width, -1, 0)
+				want, _ = Fold(text, base, mode, width, -1, 0)
+				if !sameRows(got, want) {
+					t.Fatalf("memo unfolded %q at width %d mode %d: differs from a fresh layout", text, width, mode)
+				}
+				if !sameRows(memo.Rows(text, base, mode, width), Rows(text, base, mode, width)) {
+					t.Fatalf("memo rows %q at width %d mode %d: differ from a fresh layout", text, width, mode)
+				}
+			}
+		}
+		if rng.IntN(3) == 0 {
+			memo.Reset()
+		}
 	}
 }
 
@@ -189,7 +233,7 @@ func TestGenericPlainFold(t *testing.T) {
 		}
 		body := strings.Join(lines, "\n")
 		width, maxLines := 1+rng.IntN(60), 1+rng.IntN(12)
-		rows := (*Memo)(nil).parsedMarkdown(body, plain, TextMode, width)
+		rows := (&memoDoc{}).parsedMarkdown(body, plain, TextMode, width)
 		head, tail := (maxLines+1)/2, maxLines/2
 		got, total := Fold(body, plain, TextMode, width, head, tail)
 		want := rows

@@ -1,0 +1,80 @@
+package terminal
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// TestDrawersEqualRender draws transcripts through Drawers at several
+// sizes at once, which share each item's width-independent layout
+// (markdown.Memo, cards.Layouts) between the sizes, in stretches of
+// several lengths: every size's rows equal RenderRows' under its settings
+// alone, at every tool mode, on generated logs of every shape and on the
+// corpus.
+func TestDrawersEqualRender(t *testing.T) {
+	type source struct {
+		name string
+		log  []sessionlog.Event
+	}
+	var logs []source
+	for _, sh := range sessiongen.Shapes() {
+		if cfg, ok := sh.Config(1500); ok {
+			logs = append(logs, source{string(sh), sessiongen.Generate(3, cfg)})
+		}
+	}
+	if paths, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl")); len(paths) > 0 {
+		if testing.Short() {
+			paths = paths[:min(len(paths), 20)]
+		}
+		for _, p := range paths {
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lg, err := jsonl.ReadLog(f, p)
+			f.Close()
+			if err == nil { // a log the reader refuses has no transcript to draw
+				logs = append(logs, source{filepath.Base(p), lg.Events})
+			}
+		}
+	}
+	widths := []int{80, 1, 44, 104, 13}
+	for _, src := range logs {
+		tr := transcript.Project(src.log, transcript.Options{})
+		now := FrozenNow(src.log)
+		for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
+			var settings []Settings
+			for _, w := range widths {
+				settings = append(settings, Settings{Width: w, Tools: tools, Now: now, MaxToolOutputLines: 3 + w%5})
+			}
+			got := make([][]string, len(settings))
+			g := NewDrawers(settings)
+			for start, n := 0, 1; start < len(tr.Items); start, n = start+n, n*3+1 {
+				g.Draw(tr.Items[start:min(start+n, len(tr.Items))], func(size int, items [][]string, _ bool) {
+					for _, rows := range items {
+						got[size] = append(got[size], rows...)
+					}
+				})
+			}
+			g.End(tr.Progress, func(size int, items [][]string, _ bool) {
+				for _, rows := range items {
+					got[size] = append(got[size], rows...)
+				}
+			})
+			for i, s := range settings {
+				if want := slices.Collect(RenderRows(tr, s)); !slices.Equal(got[i], want) {
+					t.Fatalf("%s, tools %v, width %d: Drawers' rows differ from RenderRows':\n%s",
+						src.name, tools, s.Width, lineDiffText(want, got[i]))
+				}
+			}
+		}
+	}
+}
