@@ -108,17 +108,25 @@ func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bo
 // Surface). A failure is a *sessionlog.Error naming the file and, where
 // there is one, the line.
 func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) (*load.Log, error) {
-	return a.readLogWith(args, f, each, (*load.File).Stream)
+	return a.readLogWith(args, f, false, each, (*load.File).Stream)
+}
+
+// readLogSpending is readLog for a command whose heap comes near its
+// budget anyway (render holds the transcript it draws): the collector waits
+// for the budget's limit (spendBudget) instead of collecting at every
+// doubling of a heap still small.
+func (a *app) readLogSpending(args []string, f *logFlags, each func(*sessionlog.Event)) (*load.Log, error) {
+	return a.readLogWith(args, f, true, each, (*load.File).Stream)
 }
 
 // readLogSurface is readLog with each, the Log's Surface folded
 // (load.File.StreamSurface).
 func (a *app) readLogSurface(args []string, f *logFlags, each func(*sessionlog.Event)) (*load.Log, error) {
-	return a.readLogWith(args, f, each, (*load.File).StreamSurface)
+	return a.readLogWith(args, f, false, each, (*load.File).StreamSurface)
 }
 
-func (a *app) readLogWith(args []string, f *logFlags, each func(*sessionlog.Event), stream func(*load.File, func(*sessionlog.Event, int64) bool) (*load.Log, error)) (*load.Log, error) {
-	lf, err := a.openLog(args, f, readBudget, false, false)
+func (a *app) readLogWith(args []string, f *logFlags, spend bool, each func(*sessionlog.Event), stream func(*load.File, func(*sessionlog.Event, int64) bool) (*load.Log, error)) (*load.Log, error) {
+	lf, err := a.openLog(args, f, readBudget, spend, false)
 	if err != nil {
 		return nil, err
 	}

@@ -138,7 +138,7 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			// The replay, fed as the log is read: no event is held.
 			replay := transcript.NewReplay(opts)
 			var last []sessionlog.Event // the last event read, for the frozen clock
-			lf, err := a.readLog(args, &lfl, func(e *sessionlog.Event) {
+			lf, err := a.readLogSpending(args, &lfl, func(e *sessionlog.Event) {
 				replay.Apply(e)
 				last = append(last[:0], *e)
 			})
