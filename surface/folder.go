@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -119,6 +120,9 @@ func resultRuleData(raw json.RawMessage) json.RawMessage {
 	if len(raw) <= ruleDataMax {
 		return bytes.Clone(raw)
 	}
+	if b, ok := contentBlankedFast(raw); ok {
+		return b
+	}
 	v, ok := contentBlanked(raw)
 	if !ok {
 		return bytes.Clone(raw)
@@ -128,6 +132,42 @@ func resultRuleData(raw json.RawMessage) json.RawMessage {
 		return bytes.Clone(raw)
 	}
 	return b
+}
+
+// contentBlankedFast is contentBlanked of the usual shape (data, message
+// and the first content block all objects), written out without decoding:
+// the members are kept raw, message.content becomes the first block alone
+// and that block's content null. It is a new copy, equal as a JSON value
+// to what contentBlanked would marshal. ok is false for any other shape.
+func contentBlankedFast(raw []byte) ([]byte, bool) {
+	data, ok := fastjson.Members(raw)
+	if !ok {
+		return nil, false
+	}
+	msg, ok := fastjson.Get(data, "message")
+	if !ok {
+		return nil, false
+	}
+	msgMembers, ok := fastjson.Members(msg)
+	if !ok {
+		return nil, false
+	}
+	content, ok := fastjson.Get(msgMembers, "content")
+	if !ok {
+		return nil, false
+	}
+	first, ok := fastjson.FirstElement(content)
+	if !ok {
+		return nil, false
+	}
+	block, ok := fastjson.Members(first)
+	if !ok {
+		return nil, false
+	}
+	block = fastjson.Set(block, "content", []byte("null"))
+	blanked := append(append([]byte{'['}, fastjson.Object(block)...), ']')
+	msgMembers = fastjson.Set(msgMembers, "content", blanked)
+	return fastjson.Object(fastjson.Set(data, "message", fastjson.Object(msgMembers))), true
 }
 
 // Err returns what Load would have returned for the events added so far:

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dshtest/dshtest/internal/testkit/synthlog"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -378,4 +380,79 @@ func FuzzSameExceptContent(f *testing.F) {
 			t.Fatalf("fast path says %v, generic says %v for\n%s\n%s", eq, want, a, b)
 		}
 	})
+}
+
+// FuzzContentBlankedFast: where the fast blanking takes a valid payload,
+// it writes valid JSON equal as a value to what contentBlanked decodes,
+// so the rule judges the kept copy as it judges the payload.
+func FuzzContentBlankedFast(f *testing.F) {
+	for _, s := range contentBlankedSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) { checkContentBlankedFast(t, raw) })
+}
+
+// contentBlankedSeeds are tool/result payloads of the shapes the fast
+// blanking takes and of those it leaves to contentBlanked.
+var contentBlankedSeeds = []string{
+	toolData0,
+	`{"message":{"content":[{"content":1,"a":[1,2]},{"b":2}]},"t":1.0}`,
+	`{"message":{"content":[{"\u0061":1,"content":[1]}],"con\u0074ent":[]}}`,
+	`{"message":{"content":[{"a":1,"a":2,"content":3,"content":4}]},"message":{"content":[{"x":1e2}]}}`,
+	`{"message":{"content":[{"a":"\ud800 \u00e9 <&>"}], "x":{}}, "y" : [ 1 , 2 ] }`,
+	`{"message":{"content":[1]}}`, `{"message":{"content":[]}}`, `{"message":{"content":{}}}`,
+	`{"message":[]}`, `{"message":null}`, `{}`, `[]`, `1`, `{"message":{}}`,
+	`{"message":{"content":[{}]}}`, ` {"message":{"content":[ {"content":null} ]}} `,
+}
+
+func checkContentBlankedFast(t *testing.T, raw []byte) {
+	t.Helper()
+	got, ok := contentBlankedFast(raw)
+	if !ok || !json.Valid(raw) {
+		return
+	}
+	if !json.Valid(got) {
+		t.Fatalf("contentBlankedFast(%s) = %s: not valid JSON", raw, got)
+	}
+	want, _ := contentBlanked(raw)
+	var v any
+	if err := json.Unmarshal(got, &v); err != nil || !cmp.Equal(v, want) {
+		t.Fatalf("contentBlankedFast(%s) = %s, contentBlanked gives %v", raw, got, want)
+	}
+}
+
+// TestContentBlankedFast holds the fast blanking to contentBlanked on the
+// seeds and random edits of them, and resultRuleData's copy of a long
+// payload to the same verdicts as the payload itself.
+func TestContentBlankedFast(t *testing.T) {
+	took := 0
+	for _, s := range contentBlankedSeeds {
+		if _, ok := contentBlankedFast([]byte(s)); ok {
+			took++
+		}
+		checkContentBlankedFast(t, []byte(s))
+	}
+	if took < 6 {
+		t.Errorf("the fast blanking took %d of %d seeds", took, len(contentBlankedSeeds))
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	keys := []string{`"content"`, `"message"`, `"isError"`, `"a"`}
+	for range 30_000 {
+		checkContentBlankedFast(t, []byte(synthlog.EditPayload(r, contentBlankedSeeds[r.IntN(len(contentBlankedSeeds))], keys)))
+	}
+	long := strings.Replace(toolData0, `"short"`, `"`+strings.Repeat("long ", 2000)+`"`, 1)
+	kept := resultRuleData(json.RawMessage(long))
+	if len(kept) >= len(long) {
+		t.Fatalf("resultRuleData kept %d bytes of %d", len(kept), len(long))
+	}
+	for _, other := range []string{
+		toolData0,
+		strings.Replace(toolData0, `"isError":false`, `"isError":true`, 1),
+		strings.Replace(toolData0, `"step":1`, `"step":1.0`, 1),
+		strings.Replace(toolData0, `"m-t2"`, `"m-t3"`, 1),
+	} {
+		if got, want := sameExceptContent(kept, json.RawMessage(other)), sameExceptContent(json.RawMessage(long), json.RawMessage(other)); got != want {
+			t.Errorf("the kept copy judges %s %v, the payload %v", other, got, want)
+		}
+	}
 }
