@@ -245,12 +245,20 @@ func IsCompactCheckpointSource(source json.RawMessage) bool {
 	return s.Kind == "plugin" && ok && p == CompactPlugin
 }
 
+// MayBeCheckpoint is IsCheckpoint's conditions but the source's: a
+// user/message that is a replacement surface event. A reader that finds
+// the payload's source faster than json.Unmarshal (fastjson.IsCheckpoint)
+// asks it first, then IsCompactCheckpointSource.
+func MayBeCheckpoint(e *Event) bool {
+	return e.Type == TypeUserMessage && IsReplacementSurfaceEvent(e)
+}
+
 // IsCheckpoint is the three-condition checkpoint test of log.md §10: a
 // user/message, whose source is the compaction checkpoint source, that is a
 // replacement surface event. The checkpoint is recognised by its declared
 // source, never by its shape.
 func IsCheckpoint(e *Event) bool {
-	if e.Type != TypeUserMessage || !IsReplacementSurfaceEvent(e) {
+	if !MayBeCheckpoint(e) {
 		return false
 	}
 	var m struct {

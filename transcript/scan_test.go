@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -52,6 +53,13 @@ var fastCorpus = []string{
 	`{"turn":1,"reason":{"kind":"aborted","Reason":"user"}}`, `{"reason":{"kind":"a"},"reason":{}}`, `{"turn":1,"reason":{"x":1}}`, `{"turn":1}`, `{"Reason":{"kind":"a"}}`,
 	`{"turn":1,"step":2}`, `{"turn":1,"Step":2}`, `{"turn":1,"step":2,"turn":3}`, `{"turn":-0,"step":null}`, `{"turn":1e2}`, `{"step":9223372036854775807,"x":[1]}`,
 	`{}`, `null`, ``, `{"a":1}`, `{"message":`, `{"content":[{"type":"text"}]}x`,
+	`{"turn":1,"step":2,"callId":"c1","name":"bash","arguments":"{\"command\":\"ls\"}"}`, `{"turn":1,"step":2,"callId":"c1","name":"bash","arguments":{}}`,
+	`{"turn":1,"callId":"c1","CallId":"c2"}`, `{"name":null}`, `{"name":"a","name":"b"}`, `{"arguments":"\u00e9\ud83d\ude00","extra":[true]}`,
+	`{"id":"m1","role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}}`, `{"id":1,"content":[]}`, `{"role":null}`,
+	`{"Role":"user"}`, `{"id":"m","id":"n","source":{"a":1},"source":2}`,
+	`{"turn":1,"step":1,"message":{"id":"m","role":"assistant","content":[]},"usage":{"input":3},"interrupted":true}`,
+	`{"turn":1,"step":1,"message":{"id":7,"content":[]}}`, `{"turn":1,"message":{"role":"assistant"},"interrupted":"yes"}`,
+	`{"turn":1,"message":{"content":[]},"usage":null}`, `{"interrupted":false,"Usage":{}}`,
 }
 
 // fastPayloads adds the user, assistant and tool-result payloads of the
@@ -73,7 +81,7 @@ func fastPayloads(t *testing.T) []string {
 	for _, e := range events {
 		switch e.Type {
 		case sessionlog.TypeUserMessage, sessionlog.TypeAssistantMessage, sessionlog.TypeToolResult,
-			sessionlog.TypeStepStart, sessionlog.TypeStepEnd, sessionlog.TypeTurnEnd:
+			sessionlog.TypeStepStart, sessionlog.TypeStepEnd, sessionlog.TypeTurnEnd, sessionlog.TypeToolCall:
 			out = append(out, string(e.Data))
 		}
 	}
@@ -149,6 +157,48 @@ func checkFastDecoders(t *testing.T, data string) int {
 			t.Fatalf("scanUser(%q) = %+v %q, json.Unmarshal gives %+v %q", data, content, src, fast.Content, fast.Source)
 		}
 	}
+	if got, ok := fastjson.ScanToolCall(b); ok {
+		took++
+		var want sessionlog.ToolCallData
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("ScanToolCall(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if got != want {
+			t.Fatalf("ScanToolCall(%q) = %+v, json.Unmarshal gives %+v", data, got, want)
+		}
+	}
+	if got, ok := fastjson.ScanMessage(b); ok {
+		took++
+		var want sessionlog.Message
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("ScanMessage(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("ScanMessage(%q) = %+v, json.Unmarshal gives %+v", data, got, want)
+		}
+	}
+	if got, ok := fastjson.ScanAssistantMessage(b); ok {
+		took++
+		var want sessionlog.AssistantMessageData
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("ScanAssistantMessage(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("ScanAssistantMessage(%q) = %+v, json.Unmarshal gives %+v", data, got, want)
+		}
+	}
+	if got, ok := fastjson.ScanSource(b); ok {
+		took++
+		var want struct {
+			Source json.RawMessage `json:"source"`
+		}
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("ScanSource(%q) ok, json.Unmarshal: %v", data, err)
+		}
+		if !bytes.Equal(got, want.Source) || (got == nil) != (want.Source == nil) {
+			t.Fatalf("ScanSource(%q) = %s, json.Unmarshal gives %s", data, got, want.Source)
+		}
+	}
 	return took
 }
 
@@ -165,7 +215,7 @@ func TestFastDecoders(t *testing.T) {
 		t.Errorf("the scanners took %d of %d payloads", took, len(payloads))
 	}
 	r := rand.New(rand.NewPCG(13, 14))
-	keys := []string{`"content"`, `"source"`, `"isError"`, `"text"`, `"turn"`, `"message"`, `"kind"`}
+	keys := []string{`"content"`, `"source"`, `"isError"`, `"text"`, `"turn"`, `"message"`, `"kind"`, `"callId"`, `"role"`, `"id"`, `"usage"`}
 	for range 60_000 {
 		checkFastDecoders(t, synthlog.EditPayload(r, payloads[r.IntN(len(payloads))], keys))
 	}
@@ -275,4 +325,58 @@ func BenchmarkScanUser(b *testing.B) {
 			}
 		},
 		func(p []byte) { _, _ = trUserSlow(p) })
+}
+
+func BenchmarkScanToolCall(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeToolCall,
+		func(p []byte) {
+			if _, ok := fastjson.ScanToolCall(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) {
+			var c sessionlog.ToolCallData
+			_ = json.Unmarshal(p, &c)
+		})
+}
+
+func BenchmarkScanMessage(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeUserMessage,
+		func(p []byte) {
+			if _, ok := fastjson.ScanMessage(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) {
+			var m sessionlog.Message
+			_ = json.Unmarshal(p, &m)
+		})
+}
+
+func BenchmarkScanAssistantMessage(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeAssistantMessage,
+		func(p []byte) {
+			if _, ok := fastjson.ScanAssistantMessage(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) {
+			var d sessionlog.AssistantMessageData
+			_ = json.Unmarshal(p, &d)
+		})
+}
+
+func BenchmarkScanSource(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeUserMessage,
+		func(p []byte) {
+			if _, ok := fastjson.ScanSource(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) {
+			var m struct {
+				Source json.RawMessage `json:"source"`
+			}
+			_ = json.Unmarshal(p, &m)
+		})
 }

@@ -404,7 +404,7 @@ type trDecoded struct {
 func trDecode(e *sessionlog.Event, summaries *trSummaries, replay bool) trDecoded {
 	var d trDecoded
 	if sessionlog.IsReplacementSurfaceEvent(e) {
-		if sessionlog.IsCheckpoint(e) {
+		if fastjson.IsCheckpoint(e) {
 			d.op = trOpItem
 			d.item = Item{ID: ItemID{e.Seq, PartMain}, Kind: KindMarker, Marker: summaries.marker(e)}
 		}
@@ -447,8 +447,10 @@ func trDecode(e *sessionlog.Event, summaries *trSummaries, replay bool) trDecode
 			d.adverts = trToolCallIDs(content)
 		}
 	case sessionlog.TypeToolCall:
-		var c sessionlog.ToolCallData
-		_ = json.Unmarshal(e.Data, &c)
+		c, ok := fastjson.ScanToolCall(e.Data)
+		if !ok {
+			_ = json.Unmarshal(e.Data, &c)
+		}
 		d.op, d.key = trOpToolCall, trKey{c.Turn, c.Step}
 		d.call = ToolCard{CallID: c.CallID, Name: c.Name, Arguments: c.Arguments}
 	case sessionlog.TypeToolResult:

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -163,5 +164,5 @@ func (p *Windows) open(yield func(int, Transcript) bool) bool {
 // window's compaction summaries: a summary records itself, and a
 // checkpoint's marker cites one.
 func trDependsOnWindow(e *sessionlog.Event) bool {
-	return sessionlog.Canonical(e.Type) == sessionlog.TypeCompactionSummary || (sessionlog.IsReplacementSurfaceEvent(e) && sessionlog.IsCheckpoint(e))
+	return sessionlog.Canonical(e.Type) == sessionlog.TypeCompactionSummary || (sessionlog.IsReplacementSurfaceEvent(e) && fastjson.IsCheckpoint(e))
 }

@@ -27,6 +27,10 @@ var (
 	turnEndReasonFields = []string{"kind", "error", "failure", "message", "reason"}
 	assistantMsgFields  = []string{"content"}
 	userFields          = []string{"content", "source"}
+	toolCallFields      = []string{"turn", "step", "callId", "name", "arguments"}
+	messageFields       = []string{"id", "role", "content", "source"}
+	assistantDataFields = []string{"turn", "step", "message", "usage", "interrupted"}
+	sourceFields        = []string{"source"}
 )
 
 // raw reads any value but null as a json.RawMessage (a copy, as
@@ -150,6 +154,116 @@ func ScanAssistant(b []byte) (turn, step int64, content []sessionlog.ContentBloc
 		return 0, 0, nil, false
 	}
 	return turn, step, content, true
+}
+
+// ScanToolCall reads a tool/call payload as sessionlog.ToolCallData.
+func ScanToolCall(b []byte) (c sessionlog.ToolCallData, ok bool) {
+	s := &chunkScanner{b: b}
+	var top onceSet
+	ok = s.object(func(k []byte) bool {
+		switch string(k) {
+		case "turn":
+			return top.first(1) && s.integer(&c.Turn)
+		case "step":
+			return top.first(2) && s.integer(&c.Step)
+		case "callId":
+			return top.first(4) && s.str(&c.CallID)
+		case "name":
+			return top.first(8) && s.str(&c.Name)
+		case "arguments":
+			return top.first(16) && s.str(&c.Arguments)
+		}
+		return s.skipUnknown(k, toolCallFields)
+	})
+	if !ok || s.i != len(b) {
+		return sessionlog.ToolCallData{}, false
+	}
+	return c, true
+}
+
+// message reads an object as sessionlog.Message.
+func (s *chunkScanner) message(m *sessionlog.Message) bool {
+	var seen onceSet
+	return s.peek('{') && s.object(func(k []byte) bool {
+		switch string(k) {
+		case "id":
+			return seen.first(1) && s.str(&m.ID)
+		case "role":
+			return seen.first(2) && s.word(&m.Role)
+		case "content":
+			return seen.first(4) && s.contentBlocks(&m.Content)
+		case "source":
+			return seen.first(8) && s.raw(&m.Source)
+		}
+		return s.skipUnknown(k, messageFields)
+	})
+}
+
+// ScanMessage reads a user/message payload (or any message) as
+// sessionlog.Message.
+func ScanMessage(b []byte) (m sessionlog.Message, ok bool) {
+	s := &chunkScanner{b: b}
+	if !s.message(&m) || s.i != len(b) {
+		return sessionlog.Message{}, false
+	}
+	return m, true
+}
+
+// ScanAssistantMessage reads an assistant/message payload as
+// sessionlog.AssistantMessageData.
+func ScanAssistantMessage(b []byte) (d sessionlog.AssistantMessageData, ok bool) {
+	s := &chunkScanner{b: b}
+	var top onceSet
+	ok = s.object(func(k []byte) bool {
+		switch string(k) {
+		case "turn":
+			return top.first(1) && s.integer(&d.Turn)
+		case "step":
+			return top.first(2) && s.integer(&d.Step)
+		case "message":
+			return top.first(4) && s.message(&d.Message)
+		case "usage":
+			return top.first(8) && s.raw(&d.Usage)
+		case "interrupted":
+			return top.first(16) && s.boolean(&d.Interrupted)
+		}
+		return s.skipUnknown(k, assistantDataFields)
+	})
+	if !ok || s.i != len(b) {
+		return sessionlog.AssistantMessageData{}, false
+	}
+	return d, true
+}
+
+// ScanSource reads a message payload's source member alone, as
+// json.Unmarshal into struct{Source json.RawMessage} does: absent gives
+// nil.
+func ScanSource(b []byte) (source json.RawMessage, ok bool) {
+	s := &chunkScanner{b: b}
+	var top onceSet
+	ok = s.object(func(k []byte) bool {
+		if string(k) == "source" {
+			return top.first(1) && s.raw(&source)
+		}
+		return s.skipUnknown(k, sourceFields)
+	})
+	if !ok || s.i != len(b) {
+		return nil, false
+	}
+	return source, true
+}
+
+// IsCheckpoint is sessionlog.IsCheckpoint, the payload's source read by
+// ScanSource: a checkpoint's payload is a whole summary, which
+// json.Unmarshal would check and scan only to find the source.
+func IsCheckpoint(e *sessionlog.Event) bool {
+	if !sessionlog.MayBeCheckpoint(e) {
+		return false
+	}
+	if source, ok := ScanSource(e.Data); ok {
+		return sessionlog.IsCompactCheckpointSource(source)
+	}
+	return sessionlog.IsCheckpoint(e)
 }
 
 // ScanTurnStep reads a step/start or step/end payload as {turn, step}.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dshtest/dshtest/history"
 	"github.com/dshtest/dshtest/internal/ground/ahead"
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -70,7 +71,7 @@ func (c *Checker) scan() (*logScan, error) {
 		if sessionlog.Canonical(e.Type) == sessionlog.TypeCompactionSummary {
 			s.summaries = append(s.summaries, s.n)
 		}
-		if sessionlog.IsCheckpoint(e) {
+		if fastjson.IsCheckpoint(e) {
 			s.checkpoints = append(s.checkpoints, detach(e))
 			s.checkpointAt = append(s.checkpointAt, s.n)
 		}

@@ -125,8 +125,8 @@ func (x *expecter) add(e *sessionlog.Event) {
 			_ = json.Unmarshal(e.Data, &d)
 			raw, header = d.Message, "Steering"
 		}
-		var m sessionlog.Message
-		if json.Unmarshal(raw, &m) != nil {
+		m, ok := fastjson.ScanMessage(raw)
+		if !ok && json.Unmarshal(raw, &m) != nil {
 			return
 		}
 		text := x.shared.Share(sessionlog.TrimJS(sessionlog.ContentText(m.Content)))
@@ -155,8 +155,8 @@ func (x *expecter) add(e *sessionlog.Event) {
 			x.newBlock()
 		}
 		x.current.settled = true
-		var d sessionlog.AssistantMessageData
-		if json.Unmarshal(e.Data, &d) != nil {
+		d, ok := fastjson.ScanAssistantMessage(e.Data)
+		if !ok && json.Unmarshal(e.Data, &d) != nil {
 			return
 		}
 		st := transcript.Step{Blocks: blocksOf(d.Message.Content)}
