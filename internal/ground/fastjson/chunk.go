@@ -1,6 +1,7 @@
 package fastjson
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"strings"
@@ -234,54 +235,71 @@ func (s *chunkScanner) strAs(v *string, word bool) bool {
 
 // unquote decodes the body of a JSON string that skipString accepted, as
 // encoding/json does: escapes decoded, a \u escape of a lone surrogate and
-// every byte of invalid UTF-8 as U+FFFD.
+// every byte of invalid UTF-8 as U+FFFD. The text between two escapes is
+// copied whole where it is valid UTF-8 (no escape can split a rune: a
+// backslash is ASCII): most of a multi-line text is such runs.
 func unquote(body []byte) string {
-	b := make([]byte, 0, len(body)+2*utf8.UTFMax)
+	var b strings.Builder
+	b.Grow(len(body) + 2*utf8.UTFMax)
 	for r := 0; r < len(body); {
 		c := body[r]
-		switch {
-		case c == '\\':
-			r++
-			switch body[r] {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				rr := hex4(body[r+1 : r+5])
-				r += 5
-				if utf16.IsSurrogate(rr) {
-					if r+6 <= len(body) && body[r] == '\\' && body[r+1] == 'u' {
-						if dec := utf16.DecodeRune(rr, hex4(body[r+2:r+6])); dec != unicode.ReplacementChar {
-							b = utf8.AppendRune(b, dec)
-							r += 6
-							continue
-						}
-					}
-					rr = unicode.ReplacementChar
-				}
-				b = utf8.AppendRune(b, rr)
-				continue
-			default: // '"', '\\', '/'
-				b = append(b, body[r])
+		if c != '\\' {
+			end := bytes.IndexByte(body[r:], '\\')
+			if end < 0 {
+				end = len(body)
+			} else {
+				end += r
 			}
-			r++
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(body[r:])
-			b = utf8.AppendRune(b, rr)
-			r += size
+			appendUTF8(&b, body[r:end])
+			r = end
+			continue
 		}
+		r++
+		switch body[r] {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			rr := hex4(body[r+1 : r+5])
+			r += 5
+			if utf16.IsSurrogate(rr) {
+				if r+6 <= len(body) && body[r] == '\\' && body[r+1] == 'u' {
+					if dec := utf16.DecodeRune(rr, hex4(body[r+2:r+6])); dec != unicode.ReplacementChar {
+						b.WriteRune(dec)
+						r += 6
+						continue
+					}
+				}
+				rr = unicode.ReplacementChar
+			}
+			b.WriteRune(rr)
+			continue
+		default: // '"', '\\', '/'
+			b.WriteByte(body[r])
+		}
+		r++
 	}
-	return string(b)
+	return b.String()
+}
+
+// appendUTF8 writes text, every byte of invalid UTF-8 in it as U+FFFD.
+func appendUTF8(b *strings.Builder, text []byte) {
+	if utf8.Valid(text) {
+		b.Write(text)
+		return
+	}
+	for r := 0; r < len(text); {
+		rr, size := utf8.DecodeRune(text[r:])
+		b.WriteRune(rr)
+		r += size
+	}
 }
 
 // hex4 reads four hex digits (skipString checked them).
@@ -409,7 +427,7 @@ const (
 
 // scanString checks a string and moves past it; plain says it holds no
 // escape and no byte outside ASCII. Runs of bytes that need no attention
-// (printable ASCII other than '"' and '\\') are skipped eight at a time.
+// (any but a control byte, '"' and '\\') are skipped eight at a time.
 func (s *chunkScanner) scanString() (ok, plain bool) {
 	if !s.next('"') {
 		return false, false
@@ -419,11 +437,15 @@ func (s *chunkScanner) scanString() (ok, plain bool) {
 		for s.i+8 <= len(s.b) {
 			w := binary.LittleEndian.Uint64(s.b[s.i:])
 			q, bs := w^('"'*lsb), w^('\\'*lsb)
-			// A lane is flagged if it is below 0x20, is '"' or '\\', or
-			// has its high bit set; a flag may be spurious, never missing,
-			// and the byte loop below decides.
-			if ((w-0x20*lsb)|(q-lsb)|(bs-lsb)|w)&msb != 0 {
+			// Whether some lane is below 0x20, is '"' or is '\\'
+			// ((x-n·lsb) &^ x & msb is nonzero exactly when some byte
+			// of x is below n, for n ≤ 0x80): the byte loop below
+			// finds which. A byte with its high bit set is only noted.
+			if ((w-0x20*lsb)&^w|(q-lsb)&^q|(bs-lsb)&^bs)&msb != 0 {
 				break
+			}
+			if w&msb != 0 {
+				plain = false
 			}
 			s.i += 8
 		}

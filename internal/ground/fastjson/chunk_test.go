@@ -187,3 +187,47 @@ func TestUnquote(t *testing.T) {
 		}
 	}
 }
+
+// TestScanStringLanes puts every byte at every lane of the eight-byte
+// skip, among filler bytes of both kinds the skip passes (printable ASCII
+// and bytes with the high bit set): scanString stops where the string
+// ends, takes it exactly when json.Valid does, and calls it plain exactly
+// when it holds no escape and no byte outside ASCII.
+func TestScanStringLanes(t *testing.T) {
+	fillers := []byte{'a', 0xc3, 0x7e, 0x80, 0xff, 0x20}
+	for _, fill := range fillers {
+		for _, other := range fillers {
+			for v := range 256 {
+				for lane := range 16 {
+					body := make([]byte, 24)
+					for i := range body {
+						body[i] = fill
+						if i%3 == 1 {
+							body[i] = other
+						}
+					}
+					body[lane] = byte(v)
+					tok := append(append([]byte{'"'}, body...), '"')
+					s := &chunkScanner{b: tok}
+					ok, plain := s.scanString()
+					ok = ok && s.i == len(tok)
+					if want := json.Valid(tok); ok != want {
+						t.Fatalf("scanString(%q) ok %v, json.Valid %v", tok, ok, want)
+					}
+					if !ok {
+						continue
+					}
+					wantPlain := true
+					for _, c := range body {
+						if c == '\\' || c >= 0x80 {
+							wantPlain = false
+						}
+					}
+					if plain != wantPlain {
+						t.Fatalf("scanString(%q) plain %v, want %v", tok, plain, wantPlain)
+					}
+				}
+			}
+		}
+	}
+}
