@@ -456,3 +456,97 @@ func TestContentBlankedFast(t *testing.T) {
 		}
 	}
 }
+
+// losslessRef is losslessJSON as it walked strings before stringEnd: byte
+// by byte, an escape skipping the byte after it.
+func losslessRef(raw []byte) bool {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c == '"' {
+			for i++; i < len(raw) && raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+			continue
+		}
+		if c != '-' && (c < '0' || c > '9') {
+			continue
+		}
+		j := i
+		exp := false
+		for j < len(raw) && isNumberByte(raw[j]) {
+			exp = exp || raw[j] == 'e' || raw[j] == 'E'
+			j++
+		}
+		num := raw[i:j]
+		i = j - 1
+		if c != '-' && !exp && len(num) < 300 {
+			continue
+		}
+		f, _ := strconv.ParseFloat(string(num), 64)
+		if math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
+			return false
+		}
+	}
+	return true
+}
+
+// FuzzLosslessJSON: on valid JSON, losslessJSON agrees with the byte walk.
+func FuzzLosslessJSON(f *testing.F) {
+	for _, s := range losslessSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if json.Valid(raw) && losslessJSON(raw) != losslessRef(raw) {
+			t.Fatalf("losslessJSON(%s) = %v, the byte walk says %v", raw, losslessJSON(raw), losslessRef(raw))
+		}
+	})
+}
+
+var losslessSeeds = []string{
+	`{"a":"-0","b":-0}`, `{"a":"x\"-0","b":1}`, `["\\",-0]`, `["\\\"-0",1e400]`, `["\\\\\\\\",-0.0]`,
+	`{"t":"a\\\"b\\\\","n":[1,-1,1e2,-0e5]}`, `"\u0022-0"`, `[1e309]`, `["1e309"]`, `-0`, `0`, `"\\"`,
+}
+
+// TestLosslessJSON holds losslessJSON to the byte walk on the seeds and
+// random strings of quotes, backslashes, digits and signs.
+func TestLosslessJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{`\\`, `\"`, `-0`, `1e999`, `x`, `é`, ` `, `-1`, `0`, `\u0041`}
+	cases := append([]string(nil), losslessSeeds...)
+	for range 50_000 {
+		var b strings.Builder
+		b.WriteByte('[')
+		for k := range 1 + r.IntN(4) {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			if r.IntN(2) == 0 {
+				b.WriteString([]string{"-0", "1", "-1e400", "2.5", "-0.0e1"}[r.IntN(5)])
+				continue
+			}
+			b.WriteByte('"')
+			for range r.IntN(12) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			b.WriteByte('"')
+		}
+		b.WriteByte(']')
+		cases = append(cases, b.String())
+	}
+	valid := 0
+	for _, c := range cases {
+		raw := []byte(c)
+		if !json.Valid(raw) {
+			continue
+		}
+		valid++
+		if got, want := losslessJSON(raw), losslessRef(raw); got != want {
+			t.Fatalf("losslessJSON(%s) = %v, the byte walk says %v", raw, got, want)
+		}
+	}
+	if valid < 10_000 {
+		t.Fatalf("only %d valid cases", valid)
+	}
+}

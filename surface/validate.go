@@ -94,11 +94,7 @@ func losslessJSON(raw []byte) bool {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		if c == '"' {
-			for i++; i < len(raw) && raw[i] != '"'; i++ {
-				if raw[i] == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(raw, i+1)
 			continue
 		}
 		if c != '-' && (c < '0' || c > '9') {
@@ -121,6 +117,28 @@ func losslessJSON(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// stringEnd is the index of the quote that ends the string whose text
+// starts at raw[i] (len(raw) if none does): the first quote after an even
+// run of backslashes, found by IndexByte rather than byte by byte, since
+// most of a payload is long strings.
+func stringEnd(raw []byte, i int) int {
+	for {
+		k := bytes.IndexByte(raw[i:], '"')
+		if k < 0 {
+			return len(raw)
+		}
+		q := i + k
+		n := 0
+		for q-1-n >= i && raw[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }
 
 func isNumberByte(c byte) bool {
