@@ -18,8 +18,6 @@ type trSummary struct {
 	tokens int64
 }
 
-func (s trSummaries) record(e *sessionlog.Event) { s[e.Seq] = trDecodeSummary(e) }
-
 // trDecodeSummary decodes a compaction summary; nil when it is malformed.
 func trDecodeSummary(e *sessionlog.Event) *trSummary {
 	var m map[string]json.RawMessage

@@ -71,14 +71,39 @@ func (p *Projector) Transcript() Transcript {
 
 // Apply projects the next event of the log and reports what changed.
 func (p *Projector) Apply(e *sessionlog.Event) Change {
-	p.from, p.dirty = len(p.items), nil
 	d := trDecode(e, &p.summaries, false)
 	p.opts.Texts.share(&d)
-	p.progress.apply(&d, e)
+	return p.applyDecoded(e, &d)
+}
+
+// ApplyDecoded is Apply of e decoded by a Decoder given the same Options
+// and fed the same log. The decoding is shared with other projections, so
+// the projector copies what of it it edits in place (a shell card); a
+// chunk, which a Decoder decodes only as far as a replay reads it, it
+// decodes again itself.
+func (p *Projector) ApplyDecoded(e *sessionlog.Event, dd *Decoded) Change {
+	if dd.d.op == trOpChunk {
+		return p.Apply(e)
+	}
+	d := dd.d
+	if d.summarized {
+		p.summaries[e.Seq] = d.summary
+	}
+	if d.item.Shell != nil {
+		card := *d.item.Shell
+		d.item.Shell = &card
+	}
+	return p.applyDecoded(e, &d)
+}
+
+// applyDecoded applies e, decoded as d, which it may keep and edit.
+func (p *Projector) applyDecoded(e *sessionlog.Event, d *trDecoded) Change {
+	p.from, p.dirty = len(p.items), nil
+	p.progress.apply(d, e)
 	if d.op == trOpToolCall && !trAdvertised(p.advert, d.call.CallID) {
 		return p.change() // an orphan call renders nothing and moves no bucket
 	}
-	if key, changed := p.timing.apply(&d, e.Time); changed {
+	if key, changed := p.timing.apply(d, e.Time); changed {
 		p.refreshFooters(key)
 	}
 	switch d.op {

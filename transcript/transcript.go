@@ -394,6 +394,12 @@ type trDecoded struct {
 	shellResult *ShellResult
 
 	compactStart, compactEnd, endSeed bool
+
+	// summarized: a compaction summary, recorded in the summaries
+	// trDecode was given, and decoded as summary, for a projection that
+	// applies a decoding it did not make (Decoded) to record too.
+	summarized bool
+	summary    *trSummary
 }
 
 // trDecode decodes e. summaries is where compaction summaries are recorded and
@@ -476,7 +482,8 @@ func trDecode(e *sessionlog.Event, summaries *trSummaries, replay bool) trDecode
 				Notice: &Notice{Level: LevelWarning, Text: "Compaction failed: " + s.Error}}
 		}
 	case sessionlog.TypeCompactionSummary:
-		summaries.record(e)
+		d.summarized, d.summary = true, trDecodeSummary(e)
+		(*summaries)[e.Seq] = d.summary
 	case sessionlog.TypeSessionEndSeed:
 		d.endSeed = true
 	case TypeUserShellStart:

@@ -82,6 +82,16 @@ func NewWindows(windows []Window, opts Options) *Windows {
 // first yielding the windows that end before it. It returns false when
 // yield did.
 func (p *Windows) Apply(e *sessionlog.Event, yield func(int, Transcript) bool) bool {
+	return p.apply(e, nil, yield)
+}
+
+// ApplyDecoded is Apply of e decoded by a Decoder (see Decoded).
+func (p *Windows) ApplyDecoded(e *sessionlog.Event, d *Decoded, yield func(int, Transcript) bool) bool {
+	return p.apply(e, &d.d, yield)
+}
+
+// apply is Apply of e, decoded as shared when it is not nil.
+func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, Transcript) bool) bool {
 	if !p.open(yield) {
 		return false
 	}
@@ -107,10 +117,13 @@ func (p *Windows) Apply(e *sessionlog.Event, yield func(int, Transcript) bool) b
 		}
 		return true
 	}
-	d := trDecode(e, nil, true)
-	p.opts.Texts.share(&d)
+	if shared == nil {
+		d := trDecode(e, nil, true)
+		p.opts.Texts.share(&d)
+		shared = &d
+	}
 	for _, a := range p.active {
-		a.r.applyDecoded(e, &d)
+		a.r.applyDecoded(e, shared)
 	}
 	return true
 }

@@ -171,6 +171,11 @@ func (p *pageProjection) yield(k int, t transcript.Transcript) bool {
 
 func (p *pageProjection) apply(e *sessionlog.Event) { p.w.Apply(e, p.yield) }
 
+// applyDecoded is apply of e decoded as d.
+func (p *pageProjection) applyDecoded(e *sessionlog.Event, d *transcript.Decoded) {
+	p.w.ApplyDecoded(e, d, p.yield)
+}
+
 // end ends the projection and records the verdict.
 func (p *pageProjection) end() {
 	p.w.End(p.yield)

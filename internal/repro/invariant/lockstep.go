@@ -43,7 +43,7 @@ type settler interface {
 // replayPath is the replay as the pass reads it: fed the log and handing
 // over its settled items from the front.
 type replayPath interface {
-	apply(e *sessionlog.Event)
+	apply(e *sessionlog.Event, d *transcript.Decoded) // d: e decoded, or nil
 	settled() int
 	take(n int) []transcript.Item
 	rest() transcript.Transcript
@@ -53,7 +53,13 @@ type replayPath interface {
 // read again.
 type streamedReplay struct{ r *transcript.Replay }
 
-func (s streamedReplay) apply(e *sessionlog.Event)    { s.r.Apply(e) }
+func (s streamedReplay) apply(e *sessionlog.Event, d *transcript.Decoded) {
+	if d == nil {
+		s.r.Apply(e)
+	} else {
+		s.r.ApplyDecoded(e, d)
+	}
+}
 func (s streamedReplay) settled() int                 { return s.r.Settled() }
 func (s streamedReplay) take(n int) []transcript.Item { return s.r.Take(n) }
 func (s streamedReplay) rest() transcript.Transcript  { return s.r.Transcript() }
@@ -65,8 +71,8 @@ type wholeReplay struct {
 	next int
 }
 
-func (w *wholeReplay) apply(*sessionlog.Event) {}
-func (w *wholeReplay) settled() int            { return len(w.t.Items) - w.next }
+func (w *wholeReplay) apply(*sessionlog.Event, *transcript.Decoded) {}
+func (w *wholeReplay) settled() int                                 { return len(w.t.Items) - w.next }
 
 func (w *wholeReplay) take(n int) []transcript.Item {
 	out := w.t.Items[w.next : w.next+n]
@@ -174,11 +180,18 @@ func (c *Checker) renderLockstep(inputs func() *sizeInputs, pages *pageProjectio
 	}
 	func() {
 		defer close(l.draw)
-		consumers := []func(*sessionlog.Event){l.apply}
+		// Each event is decoded once, for the replay, the live path and
+		// the pages.
+		consumers := []func(*sessionlog.Event, *transcript.Decoded){l.apply}
 		if pages != nil {
-			consumers = append(consumers, pages.apply)
+			consumers = append(consumers, pages.applyDecoded)
 		}
-		if err := c.reread(consumers...); err != nil {
+		var dec *transcript.Decoder
+		_, streamed := l.replay.(streamedReplay)
+		if _, live := l.live.(*transcript.Projector); streamed || live || pages != nil {
+			dec = transcript.NewDecoder(c.opts)
+		}
+		if err := c.rereadDecoded(dec, consumers...); err != nil {
 			panic(err.Error())
 		}
 		l.finish()
@@ -224,12 +237,12 @@ func (c *Checker) replayPath() replayPath {
 
 // apply feeds e to both paths and, every settleEvery events, hands on
 // what both settled.
-func (l *lockstep) apply(e *sessionlog.Event) {
+func (l *lockstep) apply(e *sessionlog.Event, d *transcript.Decoded) {
 	if l.replayPanic != "" || l.livePanic != "" || l.parted {
 		return // renderWhole, or the panic, reads no more of this pass
 	}
-	if !guardPath(&l.replayPanic, func() { l.replay.apply(e) }) ||
-		!guardPath(&l.livePanic, func() { l.live.Apply(e) }) {
+	if !guardPath(&l.replayPanic, func() { l.replay.apply(e, d) }) ||
+		!guardPath(&l.livePanic, func() { l.applyLive(e, d) }) {
 		return
 	}
 	l.applied++
@@ -242,6 +255,17 @@ func (l *lockstep) apply(e *sessionlog.Event) {
 			l.settle.Drop(n)
 		}
 	}
+}
+
+// applyLive feeds e to the live path: its decoding, when there is one and
+// the live path is the default projection's projector (a seam's own, or one
+// that embeds it, decodes for itself).
+func (l *lockstep) applyLive(e *sessionlog.Event, d *transcript.Decoded) {
+	if p, ok := l.live.(*transcript.Projector); ok && d != nil {
+		p.ApplyDecoded(e, d)
+		return
+	}
+	l.live.Apply(e)
 }
 
 // guardPath runs f, its panic recorded in msg; it reports whether f

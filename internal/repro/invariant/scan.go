@@ -10,6 +10,7 @@ import (
 	"github.com/dshtest/dshtest/internal/ground/ahead"
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // This file is the checker's reading of the log: the first pass derives
@@ -103,8 +104,14 @@ func detach(e *sessionlog.Event) sessionlog.Event {
 // found, handed to consumers (feed). A log that is shorter now, or cannot
 // be read again, is one that changed under the checker.
 func (c *Checker) reread(consumers ...func(*sessionlog.Event)) error {
+	return c.rereadDecoded(nil, undecoded(consumers)...)
+}
+
+// rereadDecoded is reread with each event decoded once by dec (when it is
+// not nil) for every consumer (feedDecoded).
+func (c *Checker) rereadDecoded(dec *transcript.Decoder, consumers ...func(*sessionlog.Event, *transcript.Decoded)) error {
 	n := c.scanned.n
-	fed, err := c.feed(n, consumers...)
+	fed, err := c.feedDecoded(n, dec, consumers...)
 	if err == nil && fed != n {
 		err = fmt.Errorf("%d events, not %d", fed, n)
 	}
@@ -117,10 +124,11 @@ func (c *Checker) reread(consumers ...func(*sessionlog.Event)) error {
 // feedBatch is a batch of events feed hands its consumers, and how many
 // of them have yet to read it.
 type feedBatch struct {
-	events []sessionlog.Event
-	bytes  int // the events' Data
-	slots  int // of feed's room, while read
-	left   atomic.Int32
+	events  []sessionlog.Event
+	decoded []transcript.Decoded // the events' decodings, when feed decodes
+	bytes   int                  // the events' Data
+	slots   int                  // of feed's room, while read
+	left    atomic.Int32
 }
 
 // feed reads the first n events of the log (every event when n < 0)
@@ -132,6 +140,24 @@ type feedBatch struct {
 // is read into again. It returns the events read and the read's error; a
 // consumer's panic is raised again here once every goroutine has ended.
 func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error) {
+	return c.feedDecoded(n, nil, undecoded(consumers)...)
+}
+
+// undecoded has consumers of events take them with a decoding, which they
+// leave.
+func undecoded(consumers []func(*sessionlog.Event)) []func(*sessionlog.Event, *transcript.Decoded) {
+	out := make([]func(*sessionlog.Event, *transcript.Decoded), len(consumers))
+	for i, f := range consumers {
+		out[i] = func(e *sessionlog.Event, _ *transcript.Decoded) { f(e) }
+	}
+	return out
+}
+
+// feedDecoded is feed with each event also decoded by dec, when it is not
+// nil, on the reading goroutine: every consumer is handed the event and
+// its decoding (nil without dec), which it must not modify either. The
+// projections of the read would otherwise decode every event each.
+func (c *Checker) feedDecoded(n int, dec *transcript.Decoder, consumers ...func(*sessionlog.Event, *transcript.Decoded)) (int, error) {
 	// A batch is sent at batch events or batchBytes of payload: the
 	// batches in flight hold their events' payloads, and a few hundred
 	// long prompts are hundreds of megabytes. So a batch also takes its
@@ -149,7 +175,7 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 	fresh := func() *feedBatch {
 		select {
 		case b := <-free:
-			b.events, b.bytes = b.events[:0], 0
+			b.events, b.decoded, b.bytes = b.events[:0], b.decoded[:0], 0
 			return b
 		default:
 			return &feedBatch{events: make([]sessionlog.Event, 0, batch)}
@@ -188,6 +214,11 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 		err = c.read(func(e *sessionlog.Event) bool {
 			b.events = append(b.events, *e)
 			b.bytes += len(e.Data)
+			if dec != nil {
+				k := len(b.decoded)
+				b.decoded = append(b.decoded, transcript.Decoded{})
+				dec.Decode(&b.events[k], &b.decoded[k])
+			}
 			read++
 			if len(b.events) == batch || b.bytes >= batchBytes {
 				if !send(b) {
@@ -212,10 +243,15 @@ func (c *Checker) feed(n int, consumers ...func(*sessionlog.Event)) (int, error)
 		}()
 		for b := range chans[i] {
 			for k := range b.events {
-				consumers[i](&b.events[k])
+				var d *transcript.Decoded
+				if dec != nil {
+					d = &b.decoded[k]
+				}
+				consumers[i](&b.events[k], d)
 			}
 			if b.left.Add(-1) == 0 {
 				clear(b.events) // let go of the payloads read, even if b is not reused
+				clear(b.decoded)
 				room.Give(b.slots)
 				select {
 				case free <- b:
