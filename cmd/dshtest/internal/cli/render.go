@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"io"
-	"iter"
 	"slices"
 	"strings"
 
@@ -135,9 +133,28 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				_, err = a.stdout.Write(out.Bytes())
 				return err
 			}
+			var last []sessionlog.Event // the last event read, for the frozen clock
+			if format == "text" || format == "ansi" {
+				// Drawn as the log is read (terminal.ReplayDrawer): no event
+				// is held, nor any item once drawn. The rows wait in out
+				// until the log has been read whole, so that a log refused
+				// halfway prints none.
+				rw := rowWriter{w: &out, format: format}
+				d := terminal.NewReplayDrawer(opts, s, rw.row)
+				_, err := a.readLogSpending(args, &lfl, func(e *sessionlog.Event) {
+					d.Apply(e)
+					last = append(last[:0], *e)
+				})
+				if err != nil {
+					d.Stop()
+					return err
+				}
+				d.Finish(terminal.FrozenNow(last))
+				_, err = a.stdout.Write(out.Bytes())
+				return err
+			}
 			// The replay, fed as the log is read: no event is held.
 			replay := transcript.NewReplay(opts)
-			var last []sessionlog.Event // the last event read, for the frozen clock
 			lf, err := a.readLogSpending(args, &lfl, func(e *sessionlog.Event) {
 				replay.Apply(e)
 				last = append(last[:0], *e)
@@ -147,12 +164,6 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			}
 			s.Now = terminal.FrozenNow(last)
 			tr := replay.Transcript()
-			if format == "text" || format == "ansi" {
-				// Written as rendered: the document is never held.
-				w := bufio.NewWriterSize(a.stdout, 64<<10)
-				writeRows(w, terminal.RenderRows(tr, s), format)
-				return w.Flush()
-			}
 			doc := terminal.Render(tr, s)
 			if format == "fixture" {
 				screen.AppendFixtureRows(&out, screen.Decode(doc.Lines))
@@ -171,20 +182,23 @@ The clock is frozen at the last event's time, so the output is stable.`,
 	return cmd
 }
 
-// writeRows writes styled rows in render's text or ansi format as they
-// come.
-func writeRows(w *bufio.Writer, rows iter.Seq[string], format string) {
-	var buf []byte
-	for l := range rows {
-		if format == "ansi" {
-			w.WriteString(l)
-			w.WriteString("\x1b[0m\n")
-			continue
-		}
-		buf = screen.AppendPlain(buf[:0], l)
-		w.Write(bytes.TrimRight(buf, " "))
-		w.WriteByte('\n')
+// rowWriter writes styled rows in render's text or ansi format to w.
+type rowWriter struct {
+	w      *bytes.Buffer
+	format string
+	buf    []byte
+}
+
+// row writes one row: as styled, with a closing reset, in ansi; as its
+// plain text less trailing spaces in text.
+func (rw *rowWriter) row(l string) {
+	if rw.format == "ansi" {
+		rw.buf = append(append(rw.buf[:0], l...), "\x1b[0m\n"...)
+	} else {
+		rw.buf = screen.AppendPlain(rw.buf[:0], l)
+		rw.buf = append(bytes.TrimRight(rw.buf, " "), '\n')
 	}
+	rw.w.Write(rw.buf)
 }
 
 // writeSurface writes the model's messages in render's block format

@@ -1,0 +1,85 @@
+package terminal
+
+import (
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// A ReplayDrawer draws the replay of a log as the log is read, for a
+// reader that wants RenderRows of the whole transcript (dshtest render):
+// the items the replay has settled are drawn on a goroutine of its own
+// while the read goes on, so that drawing and reading share the cores
+// (drawn after the read, a long log's drawing waited for all of it) and
+// no drawn item is held. Its rows are RenderRows' under s with s.Now the
+// log's frozen clock (FrozenNow), which is known only at the end (Finish):
+// the items drawn before are settled, and a settled item never reads the
+// clock, since only an open timing bucket does and a footer whose bucket
+// is open is not settled (TestReplayDrawerIsRenderRows).
+type ReplayDrawer struct {
+	replay  *transcript.Replay
+	drawer  *Drawer
+	yield   func(string)
+	applied int
+	// stretches carries settled items to the drawing goroutine; wait
+	// returns once it has drawn every one sent.
+	stretches chan []transcript.Item
+	wait      func()
+}
+
+// Settled items are taken every replayDrawEvery events, at least
+// replayDrawItems at a time: a Take costs the items still held.
+const (
+	replayDrawEvery = 1024
+	replayDrawItems = 64
+)
+
+// NewReplayDrawer returns a ReplayDrawer of a log yet to be read, its
+// replay under opts, drawn under s (whose Now Finish sets). yield takes
+// each row in order, on the drawing goroutine while the log is read and
+// on Finish's caller after.
+func NewReplayDrawer(opts transcript.Options, s Settings, yield func(string)) *ReplayDrawer {
+	stretches := make(chan []transcript.Item, 2)
+	d := &ReplayDrawer{replay: transcript.NewReplay(opts), drawer: NewDrawer(s), yield: yield, stretches: stretches}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for items := range stretches {
+			d.drawer.Draw(items, func(row string) bool { d.yield(row); return true })
+		}
+	}()
+	d.wait = func() { <-done }
+	return d
+}
+
+// Apply projects the log's next event (transcript.Replay.Apply), handing
+// what the replay has settled to the drawing now and then.
+func (d *ReplayDrawer) Apply(e *sessionlog.Event) {
+	d.replay.Apply(e)
+	d.applied++
+	if d.applied%replayDrawEvery == 0 {
+		if n := d.replay.Settled(); n >= replayDrawItems {
+			d.stretches <- d.replay.Take(n)
+		}
+	}
+}
+
+// Finish draws the rest of the transcript, and its compaction indicator,
+// at now, the log's frozen clock, once every stretch sent is drawn.
+func (d *ReplayDrawer) Finish(now int64) {
+	d.Stop()
+	d.drawer.s.Now, d.drawer.r.s.Now = now, now
+	t := d.replay.Transcript()
+	yield := func(row string) bool { d.yield(row); return true }
+	_ = d.drawer.Draw(t.Items, yield) && d.drawer.End(t.Progress, yield)
+}
+
+// Stop ends the drawing, for a read that failed: the stretches already
+// handed on are drawn, nothing after them. It returns once the drawing
+// goroutine has.
+func (d *ReplayDrawer) Stop() {
+	if d.stretches != nil {
+		close(d.stretches)
+		d.stretches = nil
+		d.wait()
+	}
+}

@@ -1,0 +1,84 @@
+package terminal
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
+	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/sessionlog/jsonl"
+	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/dshtest/dshtest/transcript"
+)
+
+// TestReplayDrawerIsRenderRows: a log's rows drawn by a ReplayDrawer as
+// it is read, settled stretches first at a clock not yet known, are
+// RenderRows' of its whole transcript at the frozen clock, at every tool
+// mode, on generated logs of every shape long enough to be drawn ahead
+// many times and on the corpus; and a stopped one draws no more.
+func TestReplayDrawerIsRenderRows(t *testing.T) {
+	type source struct {
+		name string
+		log  []sessionlog.Event
+	}
+	var logs []source
+	for _, sh := range sessiongen.Shapes() {
+		if cfg, ok := sh.Config(6000); ok {
+			logs = append(logs, source{string(sh), sessiongen.Generate(5, cfg)})
+		}
+	}
+	paths, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl"))
+	if testing.Short() {
+		paths = paths[:min(len(paths), 20)]
+	}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lg, err := jsonl.ReadLog(f, p)
+		f.Close()
+		if err == nil {
+			logs = append(logs, source{filepath.Base(p), lg.Events})
+		}
+	}
+	if len(logs) < 10 {
+		t.Fatalf("only %d logs", len(logs))
+	}
+	for _, src := range logs {
+		now := FrozenNow(src.log)
+		for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
+			for _, eager := range []bool{false, true} {
+				opts := transcript.Options{EagerSteps: eager}
+				s := Settings{Width: 80, Tools: tools, Now: now}
+				want := slices.Collect(RenderRows(transcript.Project(src.log, opts), s))
+				var got []string
+				ahead := s
+				ahead.Now = now/2 - 12345 // any clock but the log's
+				d := NewReplayDrawer(opts, ahead, func(row string) { got = append(got, row) })
+				for i := range src.log {
+					d.Apply(&src.log[i])
+				}
+				d.Finish(now)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s, tools %v, eager %v: the ReplayDrawer's rows differ from RenderRows':\n%s",
+						src.name, tools, eager, lineDiffText(want, got))
+				}
+			}
+		}
+	}
+	// Stopped after a read that failed, it draws nothing more.
+	var rows int
+	d := NewReplayDrawer(transcript.Options{}, Settings{Width: 80}, func(string) { rows++ })
+	for i := range logs[0].log {
+		d.Apply(&logs[0].log[i])
+	}
+	d.Stop()
+	drawn := rows
+	d.Stop()
+	if rows != drawn || drawn == 0 {
+		t.Fatalf("a stopped ReplayDrawer drew %d rows, then %d", drawn, rows)
+	}
+}
