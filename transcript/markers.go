@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/json"
 
+	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -20,18 +21,15 @@ type trSummary struct {
 
 // trDecodeSummary decodes a compaction summary; nil when it is malformed.
 func trDecodeSummary(e *sessionlog.Event) *trSummary {
-	var m map[string]json.RawMessage
-	var sum trSummary
-	var blocks []sessionlog.ContentBlock
-	var seqs []int64
-	if json.Unmarshal(e.Data, &m) != nil ||
-		json.Unmarshal(m["summary"], &blocks) != nil || m["summary"] == nil ||
-		json.Unmarshal(m["shadowedSeqs"], &seqs) != nil || seqs == nil ||
-		!trNumber(m["shadowedTokenCount"]) || json.Unmarshal(m["shadowedTokenCount"], &sum.tokens) != nil {
-		return nil
+	fs, ok := fastjson.ScanSummary(e.Data)
+	if !ok {
+		if fs, ok = trSummarySlow(e.Data); !ok {
+			return nil
+		}
 	}
+	sum := trSummary{items: len(fs.ShadowedSeqs), tokens: fs.ShadowedTokenCount}
 	var text []byte
-	for _, b := range blocks {
+	for _, b := range fs.Summary {
 		if b.Type == "text" {
 			text = append(text, b.Text...)
 		}
@@ -39,8 +37,20 @@ func trDecodeSummary(e *sessionlog.Event) *trSummary {
 	if str := string(text); sessionlog.TrimJS(str) != "" {
 		sum.text = &str
 	}
-	sum.items = len(seqs)
 	return &sum
+}
+
+// trSummarySlow is fastjson.ScanSummary by json.Unmarshal.
+func trSummarySlow(data json.RawMessage) (fastjson.Summary, bool) {
+	var m map[string]json.RawMessage
+	var sum fastjson.Summary
+	if json.Unmarshal(data, &m) != nil ||
+		json.Unmarshal(m["summary"], &sum.Summary) != nil || m["summary"] == nil ||
+		json.Unmarshal(m["shadowedSeqs"], &sum.ShadowedSeqs) != nil || sum.ShadowedSeqs == nil ||
+		!trNumber(m["shadowedTokenCount"]) || json.Unmarshal(m["shadowedTokenCount"], &sum.ShadowedTokenCount) != nil {
+		return fastjson.Summary{}, false
+	}
+	return sum, true
 }
 
 // marker is the marker of checkpoint e, with data from the first

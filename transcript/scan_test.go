@@ -60,6 +60,12 @@ var fastCorpus = []string{
 	`{"turn":1,"step":1,"message":{"id":"m","role":"assistant","content":[]},"usage":{"input":3},"interrupted":true}`,
 	`{"turn":1,"step":1,"message":{"id":7,"content":[]}}`, `{"turn":1,"message":{"role":"assistant"},"interrupted":"yes"}`,
 	`{"turn":1,"message":{"content":[]},"usage":null}`, `{"interrupted":false,"Usage":{}}`,
+	`{"compactionId":"c1","summary":[{"type":"text","text":"sum"}],"shadowedSeqs":[3,4,5],"shadowedTokenCount":120}`,
+	`{"summary":[],"shadowedSeqs":[],"shadowedTokenCount":0,"Summary":7}`, `{"summary":null,"shadowedSeqs":[1],"shadowedTokenCount":1}`,
+	`{"summary":[],"shadowedSeqs":[1.5],"shadowedTokenCount":1}`, `{"summary":[],"shadowedSeqs":[1],"shadowedTokenCount":1e3}`,
+	`{"summary":[],"shadowedSeqs":[1],"shadowedTokenCount":"1"}`, `{"summary":[],"shadowedSeqs":[1]}`,
+	`{"summary":[],"summary":[{"type":"text","text":"b"}],"shadowedSeqs":[1],"shadowedTokenCount":2}`,
+	`{"summary":[{"type":"text","text":"a"}],"shadowedSeqs":[-0,9223372036854775807],"shadowedTokenCount":-3}`,
 }
 
 // fastPayloads adds the user, assistant and tool-result payloads of the
@@ -81,7 +87,8 @@ func fastPayloads(t *testing.T) []string {
 	for _, e := range events {
 		switch e.Type {
 		case sessionlog.TypeUserMessage, sessionlog.TypeAssistantMessage, sessionlog.TypeToolResult,
-			sessionlog.TypeStepStart, sessionlog.TypeStepEnd, sessionlog.TypeTurnEnd, sessionlog.TypeToolCall:
+			sessionlog.TypeStepStart, sessionlog.TypeStepEnd, sessionlog.TypeTurnEnd, sessionlog.TypeToolCall,
+			sessionlog.TypeCompactionSummary:
 			out = append(out, string(e.Data))
 		}
 	}
@@ -187,6 +194,13 @@ func checkFastDecoders(t *testing.T, data string) int {
 			t.Fatalf("ScanAssistantMessage(%q) = %+v, json.Unmarshal gives %+v", data, got, want)
 		}
 	}
+	if got, ok := fastjson.ScanSummary(b); ok {
+		took++
+		want, ok := trSummarySlow(b)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Fatalf("ScanSummary(%q) = %+v, json.Unmarshal gives %+v, %v", data, got, want, ok)
+		}
+	}
 	if got, ok := fastjson.ScanSource(b); ok {
 		took++
 		var want struct {
@@ -215,7 +229,7 @@ func TestFastDecoders(t *testing.T) {
 		t.Errorf("the scanners took %d of %d payloads", took, len(payloads))
 	}
 	r := rand.New(rand.NewPCG(13, 14))
-	keys := []string{`"content"`, `"source"`, `"isError"`, `"text"`, `"turn"`, `"message"`, `"kind"`, `"callId"`, `"role"`, `"id"`, `"usage"`}
+	keys := []string{`"content"`, `"source"`, `"isError"`, `"text"`, `"turn"`, `"message"`, `"kind"`, `"callId"`, `"role"`, `"id"`, `"usage"`, `"summary"`, `"shadowedSeqs"`}
 	for range 60_000 {
 		checkFastDecoders(t, synthlog.EditPayload(r, payloads[r.IntN(len(payloads))], keys))
 	}
@@ -379,4 +393,14 @@ func BenchmarkScanSource(b *testing.B) {
 			}
 			_ = json.Unmarshal(p, &m)
 		})
+}
+
+func BenchmarkScanSummary(b *testing.B) {
+	benchFastSlow(b, sessionlog.TypeCompactionSummary,
+		func(p []byte) {
+			if _, ok := fastjson.ScanSummary(p); !ok {
+				b.Fatal("declined")
+			}
+		},
+		func(p []byte) { _, _ = trSummarySlow(p) })
 }

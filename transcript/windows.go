@@ -110,7 +110,13 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 		}
 		// A compaction summary (trDecode records it and decodes nothing
 		// else): decoded once, recorded in every window.
-		sum, d := trDecodeSummary(e), trDecoded{}
+		var sum *trSummary
+		if shared != nil {
+			sum = shared.summary
+		} else {
+			sum = trDecodeSummary(e)
+		}
+		d := trDecoded{}
 		for _, a := range p.active {
 			a.r.summaries[e.Seq] = sum
 			a.r.applyDecoded(e, &d)

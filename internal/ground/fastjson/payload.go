@@ -266,6 +266,62 @@ func IsCheckpoint(e *sessionlog.Event) bool {
 	return sessionlog.IsCheckpoint(e)
 }
 
+// Summary is a compact/summary payload as a checkpoint's marker reads it.
+type Summary struct {
+	Summary            []sessionlog.ContentBlock
+	ShadowedSeqs       []int64
+	ShadowedTokenCount int64
+}
+
+// ScanSummary reads a compact/summary payload as json.Unmarshal into a
+// map of raw members, then each of summary, shadowedSeqs and
+// shadowedTokenCount into its field, reads it; every one must be there
+// and none null.
+func ScanSummary(b []byte) (sum Summary, ok bool) {
+	s := &chunkScanner{b: b}
+	var top onceSet
+	ok = s.object(func(k []byte) bool {
+		switch string(k) {
+		case "summary":
+			return top.first(1) && s.contentBlocks(&sum.Summary)
+		case "shadowedSeqs":
+			return top.first(2) && s.integers(&sum.ShadowedSeqs)
+		case "shadowedTokenCount":
+			return top.first(4) && s.integer(&sum.ShadowedTokenCount)
+		}
+		return s.skip() // a map takes every other key as it is
+	})
+	if !ok || s.i != len(b) || top != 7 {
+		return Summary{}, false
+	}
+	return sum, true
+}
+
+// integers reads an array of integers ([] is an empty, non-nil slice).
+func (s *chunkScanner) integers(v *[]int64) bool {
+	if !s.next('[') {
+		return false
+	}
+	out := []int64{}
+	if !s.next(']') {
+		for {
+			var n int64
+			if !s.integer(&n) {
+				return false
+			}
+			out = append(out, n)
+			if s.next(']') {
+				break
+			}
+			if !s.next(',') {
+				return false
+			}
+		}
+	}
+	*v = out
+	return true
+}
+
 // ScanTurnStep reads a step/start or step/end payload as {turn, step}.
 func ScanTurnStep(b []byte) (turn, step int64, ok bool) {
 	s := &chunkScanner{b: b}
