@@ -44,6 +44,9 @@ func plainMarkdown(text string) bool {
 	start := true
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if !start && plainQuiet[c] {
+			continue
+		}
 		if c == '\n' {
 			start = true
 			continue
@@ -120,6 +123,18 @@ func plainMarkdown(text string) bool {
 	}
 	return true
 }
+
+// plainLoud are the bytes plainMarkdown looks at inside a line: the line
+// break, control bytes and those its switch names. Any other byte it
+// passes over (plainQuiet), which is most of a text.
+const plainLoud = "\n*`<>|!&@\x7f~:_\\]wW"
+
+var plainQuiet = func() (q [256]bool) {
+	for c := range q {
+		q[c] = c >= 0x20 && strings.IndexByte(plainLoud, byte(c)) < 0
+	}
+	return q
+}()
 
 // plainText is a plain text's lines, less their trailing spaces (a line
 // break drops them) and the blank lines before the first and after the
