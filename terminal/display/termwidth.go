@@ -149,6 +149,12 @@ func pieceWidth(p string, first bool) int {
 func TextWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
+		// A printable ASCII byte followed by an ASCII byte is asciiAlone's
+		// first case: such runs, most text, are counted without a call.
+		for i+1 < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i+1] < 0x80 {
+			w++
+			i++
+		}
 		c := s[i]
 		if asciiAlone(s[i:]) {
 			w++
