@@ -29,7 +29,7 @@ type ReplayDrawer struct {
 // Settled items are taken every replayDrawEvery events, at least
 // replayDrawItems at a time: a Take costs the items still held.
 const (
-	replayDrawEvery = 1024
+	replayDrawEvery = 256
 	replayDrawItems = 64
 )
 
