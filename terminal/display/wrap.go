@@ -179,16 +179,23 @@ func wrapGeneral(l Line, width int) Wrapping {
 	return wrapCells(*buf, width)
 }
 
-// RowCount is len(WrapLine(l, width)).
+// RowCount is len(WrapLine(l, width)), without building the rows: a fold
+// counts every row of a body and keeps a few.
 func RowCount(l Line, width int) int {
-	w, ok := asciiLen(l)
-	if !ok {
-		w = l.Width()
+	width = max(width, 1)
+	if n, ok := asciiLen(l); ok {
+		if n <= width {
+			return 1
+		}
+		return countASCII(l, n, width)
 	}
-	if w <= max(width, 1) {
+	if l.Width() <= width {
 		return 1
 	}
-	return len(Wrap(l, width).Rows)
+	buf := scratchCells()
+	defer releaseCells(buf)
+	*buf = appendCells((*buf)[:0], l)
+	return countCells(*buf, width)
 }
 
 // token is a run of cells [a, b) that wraps as one.
@@ -234,19 +241,8 @@ func tokens(cells []Cell) []token {
 // into cells. It writes into cells: a cluster wider than the width becomes
 // U+FFFD. The rows share nothing with the cells (fromCells).
 func wrapCells(cells []Cell, width int) Wrapping {
-	for i := range cells {
-		if int(cells[i].Width) > width {
-			cells[i].Text, cells[i].Width = "\uFFFD", 1
-		}
-	}
 	var out Wrapping
 	closed := cells[len(cells)-1].Style == (Style{}) // no sequence after the last cell
-	after := func(i int) Style {                     // the SGR state after cell i
-		if i == len(cells)-1 {
-			return Style{}
-		}
-		return cells[i].Style
-	}
 	// emit ends a row. Its trailing spaces are trimmed back to the last
 	// SGR sequence after them: a style change, the line's close, or one
 	// that kept says ends the row (the underline close before a broken
@@ -260,6 +256,32 @@ func wrapCells(cells []Cell, width int) Wrapping {
 		out.Rows = append(out.Rows, fromCells(cells[a:b]))
 		st.Attrs &^= Underline
 		out.Pads = append(out.Pads, st)
+	}
+	walkCells(cells, width, emit)
+	return out
+}
+
+// countCells is len(wrapCells(cells, width).Rows), without the rows.
+func countCells(cells []Cell, width int) int {
+	n := 0
+	walkCells(cells, width, func(int, int, Style, bool) { n++ })
+	return n
+}
+
+// walkCells takes wrapCells' steps, calling emit for each row in turn: the
+// row is cells [a, b) before its trailing spaces are trimmed, st the SGR
+// state its padding is drawn in, kept whether a sequence ends it.
+func walkCells(cells []Cell, width int, emit func(a, b int, st Style, kept bool)) {
+	for i := range cells {
+		if int(cells[i].Width) > width {
+			cells[i].Text, cells[i].Width = "\uFFFD", 1
+		}
+	}
+	after := func(i int) Style { // the SGR state after cell i
+		if i == len(cells)-1 {
+			return Style{}
+		}
+		return cells[i].Style
 	}
 	// The row in progress is cells [a, b), curW wide; open reports that it
 	// is not empty (text, or an open style), state the SGR state after it.
@@ -296,7 +318,6 @@ func wrapCells(cells []Cell, width int) Wrapping {
 	if open {
 		emit(a, b, Style{}, false)
 	}
-	return out
 }
 
 // isTrimmedSpace reports whether a cell is white space that JavaScript's

@@ -114,15 +114,8 @@ func wrapASCII(l Line, n, width int) Wrapping {
 	var runBuf [4]asciiRun
 	al := newASCIILine(l, n, runBuf[:0])
 	text := al.text
-	last := al.runs[len(al.runs)-1].style // the style of the last cell
 	out := Wrapping{Rows: make([]Line, 0, n/width+1), Pads: make([]Style, 0, n/width+1)}
-	closed := last == (Style{})
-	after := func(i int) Style {
-		if i == n-1 {
-			return Style{}
-		}
-		return al.styleAt(i)
-	}
+	closed := al.runs[len(al.runs)-1].style == (Style{})
 	emit := func(a, b int, st Style, kept bool) {
 		kept = kept || !closed && b == n
 		for b > a && !kept && text[b-1] == ' ' {
@@ -132,6 +125,30 @@ func wrapASCII(l Line, n, width int) Wrapping {
 		out.Rows = append(out.Rows, al.row(a, b))
 		st.Attrs &^= Underline
 		out.Pads = append(out.Pads, st)
+	}
+	walkASCII(&al, n, width, emit)
+	return out
+}
+
+// countASCII is len(wrapASCII(l, n, width).Rows), without the rows.
+func countASCII(l Line, n, width int) int {
+	var runBuf [4]asciiRun
+	al := newASCIILine(l, n, runBuf[:0])
+	rows := 0
+	walkASCII(&al, n, width, func(int, int, Style, bool) { rows++ })
+	return rows
+}
+
+// walkASCII takes wrapASCII's steps on al, calling emit for each row as
+// walkCells does.
+func walkASCII(al *asciiLine, n, width int, emit func(a, b int, st Style, kept bool)) {
+	text := al.text
+	last := al.runs[len(al.runs)-1].style // the style of the last cell
+	after := func(i int) Style {
+		if i == n-1 {
+			return Style{}
+		}
+		return al.styleAt(i)
 	}
 	a, b, curW, open, state := 0, 0, 0, false, Style{}
 	for i := 0; i < n; {
@@ -179,5 +196,4 @@ func wrapASCII(l Line, n, width int) Wrapping {
 	if open {
 		emit(a, b, Style{}, false)
 	}
-	return out
 }

@@ -94,3 +94,23 @@ func TestASCIIFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestRowCount holds RowCount, which counts rows without building them,
+// to WrapLine's rows on random styled lines of both paths (printable ASCII
+// and any other) at widths 1 to 48.
+func TestRowCount(t *testing.T) {
+	pieces := []string{"a", "bb", "word", "  ", " ", "supercalifragilistic", "漢字", "·", "，", "👍", "e\u0301", "x", "\u00a0", "🙂_ab"}
+	r := rand.New(rand.NewPCG(17, 18))
+	for i := range 40000 {
+		var l Line
+		if i%2 == 0 {
+			l = randomASCIILine(r)
+		} else {
+			l = randomLine(r, pieces, 4, 1+r.IntN(3))
+		}
+		width := 1 + r.IntN(48)
+		if got, want := RowCount(l, width), len(WrapLine(l, width)); got != want {
+			t.Fatalf("RowCount(%q, %d) = %d, WrapLine has %d rows", l, width, got, want)
+		}
+	}
+}
