@@ -122,3 +122,30 @@ func startsLone(s string) bool {
 	_, ok := loneWidth(r)
 	return ok
 }
+
+// Simple reports whether every character of s is printable ASCII or a lone
+// rune: text whose grapheme clusters are its runes wherever it is cut, so
+// that a piece of it is as wide as its runes together (a row of its wrap
+// needs no wrapping again). Most text of CJK, accented letters and emoji
+// is simple.
+func Simple(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return false
+		}
+		if _, ok := loneWidth(r); !ok {
+			return false
+		}
+		i += n
+	}
+	return true
+}

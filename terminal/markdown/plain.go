@@ -139,12 +139,14 @@ var plainQuiet = func() (q [256]bool) {
 // plainText is a plain text's lines, less their trailing spaces (a line
 // break drops them) and the blank lines before the first and after the
 // last (they leave nothing), with what a fold measures of each: whether
-// it is printable ASCII, and if not its width.
+// it is printable ASCII, and if not its width and whether it is simple
+// (display.Simple).
 type plainText struct {
 	lines    []string
 	measured bool
 	ascii    []bool
 	widths   []int
+	simple   []bool
 }
 
 // splitPlain splits plain text into its lines.
@@ -169,10 +171,11 @@ func (p *plainText) measure() {
 		return
 	}
 	p.measured = true
-	p.ascii, p.widths = make([]bool, len(p.lines)), make([]int, len(p.lines))
+	p.ascii, p.widths, p.simple = make([]bool, len(p.lines)), make([]int, len(p.lines)), make([]bool, len(p.lines))
 	for i, l := range p.lines {
 		if p.ascii[i] = isPrintableASCII(l); !p.ascii[i] {
 			p.widths[i] = display.TextWidth(l)
+			p.simple[i] = display.Simple(l)
 		}
 	}
 }
@@ -196,9 +199,9 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 		}
 		return rows, len(rows)
 	}
-	// First pass: each line's row count. A line of printable ASCII or no
-	// wider than the width is counted without building its rows; any other
-	// is built once and kept.
+	// First pass: each line's row count. A line of printable ASCII, simple
+	// text or no wider than the width is counted without building its
+	// rows; any other is built once and kept.
 	p.measure()
 	counts := make([]int, len(lines))
 	built := make(map[int][]Row)
@@ -212,6 +215,10 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 			counts[i] = display.RowCount(display.TextLine(l, base), width)
 		case p.widths[i] <= width:
 			counts[i] = 1 // WrapLine keeps it whole
+		case p.simple[i]:
+			// Its rows need no wrapping again (display.Simple): a
+			// count of its wrap's rows is a count of its rows.
+			counts[i] = display.RowCount(display.TextLine(l, base), width)
 		default:
 			built[i] = plainLine(l, base, width)
 			counts[i] = len(built[i])
@@ -288,11 +295,12 @@ type planKey struct {
 // top-level paragraph line with its measure (printable ASCII, or its
 // width), or any other top-level block.
 type planPiece struct {
-	blank bool
-	line  display.Line
-	ascii bool
-	width int
-	node  ast.Node
+	blank  bool
+	line   display.Line
+	ascii  bool
+	width  int
+	simple bool // not ascii: every span's text display.Simple
+	node   ast.Node
 }
 
 // plan returns the fold's plan of d's document in base style and mode,
@@ -313,6 +321,7 @@ func (d *memoDoc) plan(m *mdr, doc ast.Node) []planPiece {
 				pc := planPiece{line: l, ascii: display.PrintableASCII(l)}
 				if !pc.ascii {
 					pc.width = l.Width()
+					pc.simple = simpleLine(l)
 				}
 				plan = append(plan, pc)
 			}
@@ -329,10 +338,11 @@ func (d *memoDoc) plan(m *mdr, doc ast.Node) []planPiece {
 
 // parsedFold is Fold through goldmark's tree. It lays out the
 // document's blocks as markdown does, except that a top-level paragraph's
-// lines of printable ASCII or no wider than the width are only counted,
-// and wrapped only when a row of theirs is kept: such a line's rows are
-// wrapPad's, which no re-wrap changes (an ASCII row is never wider than
-// the width; a line that fits is one row, itself).
+// lines of printable ASCII, simple text (display.Simple) or no wider than
+// the width are only counted, and wrapped only when a row of theirs is
+// kept: such a line's rows are wrapPad's, which no re-wrap changes (an
+// ASCII row is never wider than the width, nor is a simple one, which is
+// as wide as its runes; a line that fits is one row, itself).
 func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
 	src, doc := d.tree(text)
 	m := &mdr{src: src, base: base, mode: mode}
@@ -357,6 +367,8 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 			c = display.RowCount(pc.line, width)
 		case pc.width <= width:
 			c = 1 // WrapLine keeps it whole
+		case pc.simple:
+			c = display.RowCount(pc.line, width) // no row of it outgrows the width
 		default:
 			add(wrapPad(pc.line, width))
 			continue
@@ -383,6 +395,16 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 		k += p.n
 	}
 	return rows, total
+}
+
+// simpleLine reports whether every span of l is display.Simple.
+func simpleLine(l display.Line) bool {
+	for _, sp := range l {
+		if !display.Simple(sp.Text) {
+			return false
+		}
+	}
+	return true
 }
 
 // rewrap wraps again a row that outgrows the width (a prefix or a table

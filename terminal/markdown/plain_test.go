@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,5 +244,42 @@ func TestGenericPlainFold(t *testing.T) {
 		if total != len(rows) || !sameRows(got, want) {
 			t.Fatalf("case %d: body %q width %d max %d: total %d want %d", i, body, width, maxLines, total, len(rows))
 		}
+	}
+}
+
+// TestSimpleRowsNeedNoRewrap: a line whose every span is simple text
+// (display.Simple) wraps into rows no wider than the width, so its rows
+// are wrapPad's and a count of them is display.RowCount, as the folds
+// assume; drawn from pieces of every kind, the text that is not simple
+// left out (some of it does need wrapping again).
+func TestSimpleRowsNeedNoRewrap(t *testing.T) {
+	pieces := []string{"a", "bb", "word", " ", "  ", "漢字", "·", "，", "👍", "é", "e\u0301", "☺\ufe0f", "☺",
+		"🇺🇸", "👨\u200d👩\u200d👧", "x", "\u00a0", "🙂", "ｗ", "\u0e01\u0e33", "가", "ᄀ\u1161", "👋\U0001F3FB", "\u2764", "_*"}
+	r := rand.New(rand.NewPCG(21, 22))
+	simple := 0
+	for range 100000 {
+		var l display.Line
+		for range 1 + r.IntN(3) {
+			var b strings.Builder
+			for range r.IntN(12) {
+				b.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			l = append(l, display.Span{Text: display.Escape(b.String()), Style: display.Style{Fg: display.Role(r.IntN(3))}})
+		}
+		if !simpleLine(l) {
+			continue
+		}
+		simple++
+		w := 1 + r.IntN(24)
+		rows := wrapPad(l, w)
+		if again := rewrap(slices.Clone(rows), w); !slices.EqualFunc(again, rows, func(a, b Row) bool { return reflect.DeepEqual(a, b) }) {
+			t.Fatalf("%q at %d: rewrap changed its rows", l, w)
+		}
+		if n := display.RowCount(l, w); n != len(rows) {
+			t.Fatalf("%q at %d: %d rows, RowCount %d", l, w, len(rows), n)
+		}
+	}
+	if simple < 10000 {
+		t.Fatalf("only %d simple lines", simple)
 	}
 }
