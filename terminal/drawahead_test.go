@@ -1,14 +1,9 @@
 package terminal
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
-	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -19,31 +14,7 @@ import (
 // mode, on generated logs of every shape long enough to be drawn ahead
 // many times and on the corpus; and a stopped one draws no more.
 func TestReplayDrawerIsRenderRows(t *testing.T) {
-	type source struct {
-		name string
-		log  []sessionlog.Event
-	}
-	var logs []source
-	for _, sh := range sessiongen.Shapes() {
-		if cfg, ok := sh.Config(6000); ok {
-			logs = append(logs, source{string(sh), sessiongen.Generate(5, cfg)})
-		}
-	}
-	paths, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl"))
-	if testing.Short() {
-		paths = paths[:min(len(paths), 20)]
-	}
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lg, err := jsonl.ReadLog(f, p)
-		f.Close()
-		if err == nil {
-			logs = append(logs, source{filepath.Base(p), lg.Events})
-		}
-	}
+	logs := drawnLogs(t, 6000, 5)
 	if len(logs) < 10 {
 		t.Fatalf("only %d logs", len(logs))
 	}

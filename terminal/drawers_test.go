@@ -20,32 +20,7 @@ import (
 // alone, at every tool mode, on generated logs of every shape and on the
 // corpus.
 func TestDrawersEqualRender(t *testing.T) {
-	type source struct {
-		name string
-		log  []sessionlog.Event
-	}
-	var logs []source
-	for _, sh := range sessiongen.Shapes() {
-		if cfg, ok := sh.Config(1500); ok {
-			logs = append(logs, source{string(sh), sessiongen.Generate(3, cfg)})
-		}
-	}
-	if paths, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl")); len(paths) > 0 {
-		if testing.Short() {
-			paths = paths[:min(len(paths), 20)]
-		}
-		for _, p := range paths {
-			f, err := os.Open(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lg, err := jsonl.ReadLog(f, p)
-			f.Close()
-			if err == nil { // a log the reader refuses has no transcript to draw
-				logs = append(logs, source{filepath.Base(p), lg.Events})
-			}
-		}
-	}
+	logs := drawnLogs(t, 1500, 3)
 	widths := []int{80, 1, 44, 104, 13}
 	for _, src := range logs {
 		tr := transcript.Project(src.log, transcript.Options{})
@@ -77,4 +52,39 @@ func TestDrawersEqualRender(t *testing.T) {
 			}
 		}
 	}
+}
+
+// drawnLog is a log the drawing tests draw.
+type drawnLog struct {
+	name string
+	log  []sessionlog.Event
+}
+
+// drawnLogs returns a generated log of every shape, of about events
+// events from seed, and the corpus's logs the reader takes (20 of them in
+// -short).
+func drawnLogs(t *testing.T, events int, seed int64) []drawnLog {
+	t.Helper()
+	var logs []drawnLog
+	for _, sh := range sessiongen.Shapes() {
+		if cfg, ok := sh.Config(events); ok {
+			logs = append(logs, drawnLog{string(sh), sessiongen.Generate(seed, cfg)})
+		}
+	}
+	paths, _ := filepath.Glob(filepath.Join(corpusLogs, "*.jsonl"))
+	if testing.Short() {
+		paths = paths[:min(len(paths), 20)]
+	}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lg, err := jsonl.ReadLog(f, p)
+		f.Close()
+		if err == nil { // a log the reader refuses has no transcript to draw
+			logs = append(logs, drawnLog{filepath.Base(p), lg.Events})
+		}
+	}
+	return logs
 }
