@@ -1,6 +1,8 @@
 package terminal
 
 import (
+	"sync/atomic"
+
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/transcript"
 )
@@ -15,10 +17,15 @@ import (
 // the items drawn before are settled, and a settled item never reads the
 // clock, since only an open timing bucket does and a footer whose bucket
 // is open is not settled (TestReplayDrawerIsRenderRows).
+//
+// A reader that holds the rows drawn during the read (render prints none
+// for a log it refuses) bounds them through yield: once yield says so, no
+// more is drawn ahead, and the replay holds the rest until Finish.
 type ReplayDrawer struct {
 	replay  *transcript.Replay
 	drawer  *Drawer
-	yield   func(string)
+	yield   func(string) bool
+	full    atomic.Bool // yield said to draw no more ahead
 	applied int
 	// stretches carries settled items to the drawing goroutine; wait
 	// returns once it has drawn every one sent.
@@ -36,15 +43,21 @@ const (
 // NewReplayDrawer returns a ReplayDrawer of a log yet to be read, its
 // replay under opts, drawn under s (whose Now Finish sets). yield takes
 // each row in order, on the drawing goroutine while the log is read and
-// on Finish's caller after.
-func NewReplayDrawer(opts transcript.Options, s Settings, yield func(string)) *ReplayDrawer {
+// on Finish's caller after, and reports whether to go on drawing ahead of
+// the read (what it returns once the read is over does not matter).
+func NewReplayDrawer(opts transcript.Options, s Settings, yield func(string) bool) *ReplayDrawer {
 	stretches := make(chan []transcript.Item, 2)
 	d := &ReplayDrawer{replay: transcript.NewReplay(opts), drawer: NewDrawer(s), yield: yield, stretches: stretches}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for items := range stretches {
-			d.drawer.Draw(items, func(row string) bool { d.yield(row); return true })
+			d.drawer.Draw(items, func(row string) bool {
+				if !d.yield(row) {
+					d.full.Store(true)
+				}
+				return true
+			})
 		}
 	}()
 	d.wait = func() { <-done }
@@ -56,7 +69,7 @@ func NewReplayDrawer(opts transcript.Options, s Settings, yield func(string)) *R
 func (d *ReplayDrawer) Apply(e *sessionlog.Event) {
 	d.replay.Apply(e)
 	d.applied++
-	if d.applied%replayDrawEvery == 0 {
+	if d.applied%replayDrawEvery == 0 && !d.full.Load() {
 		if n := d.replay.Settled(); n >= replayDrawItems {
 			d.stretches <- d.replay.Take(n)
 		}

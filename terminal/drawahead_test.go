@@ -12,7 +12,8 @@ import (
 // it is read, settled stretches first at a clock not yet known, are
 // RenderRows' of its whole transcript at the frozen clock, at every tool
 // mode, on generated logs of every shape long enough to be drawn ahead
-// many times and on the corpus; and a stopped one draws no more.
+// many times and on the corpus, drawn ahead throughout or told to stop
+// drawing ahead at once; and a stopped one draws no more.
 func TestReplayDrawerIsRenderRows(t *testing.T) {
 	logs := drawnLogs(t, 6000, 5)
 	if len(logs) < 10 {
@@ -25,24 +26,36 @@ func TestReplayDrawerIsRenderRows(t *testing.T) {
 				opts := transcript.Options{EagerSteps: eager}
 				s := Settings{Width: 80, Tools: tools, Now: now}
 				want := slices.Collect(RenderRows(transcript.Project(src.log, opts), s))
-				var got []string
 				ahead := s
 				ahead.Now = now/2 - 12345 // any clock but the log's
-				d := NewReplayDrawer(opts, ahead, func(row string) { got = append(got, row) })
-				for i := range src.log {
-					d.Apply(&src.log[i])
-				}
-				d.Finish(now)
-				if !slices.Equal(got, want) {
-					t.Fatalf("%s, tools %v, eager %v: the ReplayDrawer's rows differ from RenderRows':\n%s",
-						src.name, tools, eager, lineDiffText(want, got))
+				// Drawn ahead throughout, and told to stop drawing ahead
+				// at its first row.
+				for _, limit := range []int{-1, 1} {
+					var got []string
+					d := NewReplayDrawer(opts, ahead, func(row string) bool {
+						got = append(got, row)
+						return limit < 0 || len(got) < limit
+					})
+					for i := range src.log {
+						d.Apply(&src.log[i])
+					}
+					d.Stop()
+					during := len(got)
+					d.Finish(now)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s, tools %v, eager %v, limit %d: the ReplayDrawer's rows differ from RenderRows':\n%s",
+							src.name, tools, eager, limit, lineDiffText(want, got))
+					}
+					if limit > 0 && during > 0 && len(want) > 3*replayDrawEvery && during == len(want) {
+						t.Fatalf("%s: told to stop at its first row, it drew all %d rows ahead of the read", src.name, during)
+					}
 				}
 			}
 		}
 	}
 	// Stopped after a read that failed, it draws nothing more.
 	var rows int
-	d := NewReplayDrawer(transcript.Options{}, Settings{Width: 80}, func(string) { rows++ })
+	d := NewReplayDrawer(transcript.Options{}, Settings{Width: 80}, func(string) bool { rows++; return true })
 	for i := range logs[0].log {
 		d.Apply(&logs[0].log[i])
 	}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -136,22 +138,43 @@ The clock is frozen at the last event's time, so the output is stable.`,
 			var last []sessionlog.Event // the last event read, for the frozen clock
 			if format == "text" || format == "ansi" {
 				// Drawn as the log is read (terminal.ReplayDrawer): no event
-				// is held, nor any item once drawn. The rows wait in out
-				// until the log has been read whole, so that a log refused
-				// halfway prints none.
-				rw := rowWriter{w: &out, format: format}
-				d := terminal.NewReplayDrawer(opts, s, rw.row)
+				// is held, nor any item once drawn. The rows drawn during the
+				// read wait in a spool until the log has been read whole, so
+				// that a log refused halfway prints none; the spool stops the
+				// drawing ahead once it holds as much as the payloads read
+				// (a log of long prompts draws about its own size, a short
+				// line padded in ansi many times it), and the rest is
+				// written as it is drawn after the read.
+				var spool rowSpool
+				var read atomic.Int64
+				var after *bufio.Writer // set once the read is over
+				held := rowWriter{w: &spool, format: format}
+				var streamed rowWriter
+				d := terminal.NewReplayDrawer(opts, s, func(row string) bool {
+					if after != nil {
+						streamed.row(row)
+						return true
+					}
+					held.row(row)
+					return spool.n < max(spoolMin, read.Load())
+				})
 				_, err := a.readLogSpending(args, &lfl, func(e *sessionlog.Event) {
+					read.Add(int64(len(e.Data)))
 					d.Apply(e)
 					last = append(last[:0], *e)
 				})
+				d.Stop()
 				if err != nil {
-					d.Stop()
 					return err
 				}
+				after = bufio.NewWriterSize(a.stdout, 64<<10)
+				streamed = rowWriter{w: after, format: format}
+				if _, err := spool.WriteTo(after); err != nil {
+					return err
+				}
+				spool = rowSpool{}
 				d.Finish(terminal.FrozenNow(last))
-				_, err = a.stdout.Write(out.Bytes())
-				return err
+				return after.Flush()
 			}
 			// The replay, fed as the log is read: no event is held.
 			replay := transcript.NewReplay(opts)
@@ -184,13 +207,14 @@ The clock is frozen at the last event's time, so the output is stable.`,
 
 // rowWriter writes styled rows in render's text or ansi format to w.
 type rowWriter struct {
-	w      *bytes.Buffer
+	w      io.Writer
 	format string
 	buf    []byte
 }
 
 // row writes one row: as styled, with a closing reset, in ansi; as its
-// plain text less trailing spaces in text.
+// plain text less trailing spaces in text. A write's error is the
+// writer's to keep (a bufio.Writer returns it from Flush).
 func (rw *rowWriter) row(l string) {
 	if rw.format == "ansi" {
 		rw.buf = append(append(rw.buf[:0], l...), "\x1b[0m\n"...)
@@ -198,7 +222,50 @@ func (rw *rowWriter) row(l string) {
 		rw.buf = screen.AppendPlain(rw.buf[:0], l)
 		rw.buf = append(bytes.TrimRight(rw.buf, " "), '\n')
 	}
-	rw.w.Write(rw.buf)
+	_, _ = rw.w.Write(rw.buf)
+}
+
+// rowSpool holds the rows render draws while it reads, in chunks, so that
+// growing it copies nothing (a doubling buffer held up to twice what it
+// had).
+type rowSpool struct {
+	chunks [][]byte
+	n      int64
+}
+
+// spoolMin is what a spool may hold whatever has been read.
+const spoolMin = 8 << 20
+
+const spoolChunk = 1 << 20
+
+func (s *rowSpool) Write(p []byte) (int, error) {
+	written := len(p)
+	s.n += int64(written)
+	for len(p) > 0 {
+		k := len(s.chunks) - 1
+		if k < 0 || len(s.chunks[k]) == cap(s.chunks[k]) {
+			s.chunks = append(s.chunks, make([]byte, 0, spoolChunk))
+			k++
+		}
+		c := &s.chunks[k]
+		n := min(len(p), cap(*c)-len(*c))
+		*c = append(*c, p[:n]...)
+		p = p[n:]
+	}
+	return written, nil
+}
+
+// WriteTo writes what the spool holds to w.
+func (s *rowSpool) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for _, c := range s.chunks {
+		k, err := w.Write(c)
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // writeSurface writes the model's messages in render's block format
