@@ -112,7 +112,7 @@ func (a *app) readLog(args []string, f *logFlags, each func(*sessionlog.Event)) 
 }
 
 // readLogSpending is readLog for a command whose heap comes near its
-// budget anyway (render holds the transcript it draws): the collector waits
+// budget anyway (render holds what it has not drawn yet): the collector waits
 // for the budget's limit (spendBudget) instead of collecting at every
 // doubling of a heap still small.
 func (a *app) readLogSpending(args []string, f *logFlags, each func(*sessionlog.Event)) (*load.Log, error) {

@@ -147,15 +147,9 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				// written as it is drawn after the read.
 				var spool rowSpool
 				var read atomic.Int64
-				var after *bufio.Writer // set once the read is over
-				held := rowWriter{w: &spool, format: format}
-				var streamed rowWriter
+				rw := rowWriter{w: &spool, format: format} // stdout once the read is over
 				d := terminal.NewReplayDrawer(opts, s, func(row string) bool {
-					if after != nil {
-						streamed.row(row)
-						return true
-					}
-					held.row(row)
+					rw.row(row)
 					return spool.n < max(spoolMin, read.Load())
 				})
 				_, err := a.readLogSpending(args, &lfl, func(e *sessionlog.Event) {
@@ -167,14 +161,13 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				if err != nil {
 					return err
 				}
-				after = bufio.NewWriterSize(a.stdout, 64<<10)
-				streamed = rowWriter{w: after, format: format}
-				if _, err := spool.WriteTo(after); err != nil {
+				w := bufio.NewWriterSize(a.stdout, 64<<10)
+				if _, err := spool.WriteTo(w); err != nil {
 					return err
 				}
-				spool = rowSpool{}
+				spool, rw.w = rowSpool{}, w // the drawing goroutine has ended (Stop)
 				d.Finish(terminal.FrozenNow(last))
-				return after.Flush()
+				return w.Flush()
 			}
 			// The replay, fed as the log is read: no event is held.
 			replay := transcript.NewReplay(opts)
