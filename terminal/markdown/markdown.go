@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -61,12 +62,65 @@ type Row struct {
 // mdParser is goldmark's parser with the GFM extensions upstream's lexer
 // knows (tables, task items, bare autolinks) and a strict "~~" strike. A
 // goldmark parser is safe for concurrent use once built.
-var mdParser = goldmark.New(
-	goldmark.WithExtensions(extension.Table, extension.TaskList, extension.NewLinkify(
-		extension.WithLinkifyURLRegexp(bareURL), extension.WithLinkifyWWWRegexp(bareWWW))),
-	goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500)),
-		parser.WithBlockParsers(util.Prioritized(wordTagBlock{}, 890))),
-).Parser()
+var mdParser = newParser(extension.NewLinkify(
+	extension.WithLinkifyURLRegexp(bareURL), extension.WithLinkifyWWWRegexp(bareWWW)))
+
+// mdParserUnlinked is mdParser without the bare autolinks, for a text in
+// which none can start (parse).
+var mdParserUnlinked = newParser()
+
+func newParser(links ...goldmark.Extender) parser.Parser {
+	return goldmark.New(
+		goldmark.WithExtensions(append([]goldmark.Extender{extension.Table, extension.TaskList}, links...)...),
+		goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(strikeParser{}, 500)),
+			parser.WithBlockParsers(util.Prioritized(wordTagBlock{}, 890))),
+	).Parser()
+}
+
+// parse returns goldmark's tree of src. The bare autolinks' parser is
+// asked at every space and line start, which is more than half the cost
+// of parsing prose, so a text in which no bare autolink can start is
+// parsed without it (parserOf).
+func parse(src []byte) ast.Node {
+	return parserOf(src).Parse(gtext.NewReader(src))
+}
+
+// parserOf returns the parser parse parses src with. The autolinks'
+// parser finds a link only at a scheme's "://" (bareURL; goldmark asks for
+// the scheme's prefix first), at "www." (its prefix, matched as written)
+// or at an e-mail address's "@". Without it the tree is the same but for
+// where its text segments are cut, which the layout never sees, with one
+// exception: asked at every space, it lets all but the last of a line's
+// trailing spaces into the line's text (goldmark trims only the segment
+// after the last place a parser was asked at), so a line ending in two or
+// more white-space bytes keeps the autolinks' parser too
+// (TestParseUnlinked, FuzzParseUnlinked).
+func parserOf(src []byte) parser.Parser {
+	if bytes.Contains(src, []byte("://")) || bytes.Contains(src, []byte("www.")) || bytes.IndexByte(src, '@') >= 0 {
+		return mdParser
+	}
+	for i := 0; ; {
+		end := bytes.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		if end-i >= 2 && isBlankByte(src[end-1]) && isBlankByte(src[end-2]) {
+			return mdParser
+		}
+		if end == len(src) {
+			return mdParserUnlinked
+		}
+		i = end + 1
+	}
+}
+
+// isBlankByte reports whether c is ASCII white space other than a line
+// feed.
+func isBlankByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
 
 // bareURL and bareWWW are marked's GFM extended autolinks (marked 18, the
 // lexer of pi-tui's Markdown): a scheme or "www." and then any host of
@@ -136,7 +190,7 @@ func (memo *Memo) lookup(text string) *memoDoc {
 func (d *memoDoc) tree(text string) ([]byte, ast.Node) {
 	if d.doc == nil {
 		d.src = []byte(text)
-		d.doc = mdParser.Parse(gtext.NewReader(d.src))
+		d.doc = parse(d.src)
 	}
 	return d.src, d.doc
 }

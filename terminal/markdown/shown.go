@@ -5,7 +5,6 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
-	gtext "github.com/yuin/goldmark/text"
 )
 
 // shownWidth is the width ShownText lays a body out at: wide enough that a
@@ -36,7 +35,7 @@ func ShownText(text string, prompt bool) []string {
 		mode = PromptMode
 	}
 	src := []byte(text)
-	doc := mdParser.Parse(gtext.NewReader(src))
+	doc := parse(src)
 	m := &mdr{src: src, base: plain, mode: mode}
 	var out []string
 	var b strings.Builder
