@@ -204,37 +204,38 @@ type token struct {
 	space   bool // white space: dropped when it overflows a row
 }
 
-// tokens cuts cells into wrap tokens (see Wrap).
-func tokens(cells []Cell) []token {
-	var out []token
+// eachToken cuts cells into wrap tokens (see Wrap) and calls yield with
+// each in turn: walkCells reads them once, in order, so none is kept (a
+// slice of them was an eighth of repro's allocations).
+func eachToken(cells []Cell, yield func(token)) {
 	for i := 0; i < len(cells); {
 		c := cells[i]
+		var t token
 		if c.Text != " " && cjkBreak(c.Text) {
-			out = append(out, token{a: i, b: i + 1, w: int(c.Width)})
+			t = token{a: i, b: i + 1, w: int(c.Width)}
 			i++
-			continue
-		}
-		isSpace := c.Text == " "
-		t := token{a: i, space: isSpace}
-		for i < len(cells) && (cells[i].Text == " ") == isSpace && (isSpace || !cjkBreak(cells[i].Text)) {
-			var before Style // the SGR state before cell i
-			if i > 0 {
-				before = cells[i-1].Style
+		} else {
+			isSpace := c.Text == " "
+			t = token{a: i, space: isSpace}
+			for i < len(cells) && (cells[i].Text == " ") == isSpace && (isSpace || !cjkBreak(cells[i].Text)) {
+				var before Style // the SGR state before cell i
+				if i > 0 {
+					before = cells[i-1].Style
+				}
+				if isSpace && cells[i].Style != before {
+					t.space = false // a style change is an SGR sequence in the run
+				}
+				t.w += int(cells[i].Width)
+				i++
 			}
-			if isSpace && cells[i].Style != before {
-				t.space = false // a style change is an SGR sequence in the run
-			}
-			t.w += int(cells[i].Width)
-			i++
+			t.b = i
 		}
-		t.b = i
-		out = append(out, t)
+		// The line's closing sequence follows its last cell.
+		if i == len(cells) && t.space && cells[len(cells)-1].Style != (Style{}) {
+			t.space = false
+		}
+		yield(t)
 	}
-	// The line's closing sequence follows its last cell.
-	if n := len(out); n > 0 && out[n-1].space && cells[len(cells)-1].Style != (Style{}) {
-		out[n-1].space = false
-	}
-	return out
 }
 
 // wrapCells is Wrap of a line of more than width cells (width ≥ 1), split
@@ -286,7 +287,7 @@ func walkCells(cells []Cell, width int, emit func(a, b int, st Style, kept bool)
 	// The row in progress is cells [a, b), curW wide; open reports that it
 	// is not empty (text, or an open style), state the SGR state after it.
 	a, b, curW, open, state := 0, 0, 0, false, Style{}
-	for _, t := range tokens(cells) {
+	eachToken(cells, func(t token) {
 		if t.w > width && !t.space {
 			if open {
 				emit(a, b, state, state.Attrs&Underline != 0)
@@ -301,20 +302,20 @@ func walkCells(cells []Cell, width int, emit func(a, b int, st Style, kept bool)
 				curW += int(cells[i].Width)
 			}
 			b, open, state = t.b, true, after(t.b-1)
-			continue
+			return
 		}
 		if curW > 0 && curW+t.w > width {
 			emit(a, b, state, false)
 			if t.space {
 				a, b, curW, open = t.b, t.b, 0, state != (Style{})
 				state = after(t.b - 1)
-				continue
+				return
 			}
 			a, curW = t.a, 0
 		}
 		b, curW, open = t.b, curW+t.w, true
 		state = after(t.b - 1)
-	}
+	})
 	if open {
 		emit(a, b, Style{}, false)
 	}
