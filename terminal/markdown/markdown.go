@@ -86,17 +86,18 @@ func parse(src []byte) ast.Node {
 }
 
 // parserOf returns the parser parse parses src with. The autolinks'
-// parser finds a link only at a scheme's "://" (bareURL; goldmark asks for
-// the scheme's prefix first), at "www." (its prefix, matched as written)
-// or at an e-mail address's "@". Without it the tree is the same but for
-// where its text segments are cut, which the layout never sees, with one
-// exception: asked at every space, it lets all but the last of a line's
-// trailing spaces into the line's text (goldmark trims only the segment
-// after the last place a parser was asked at), so a line ending in two or
-// more white-space bytes keeps the autolinks' parser too
-// (TestParseUnlinked, FuzzParseUnlinked).
+// parser finds a link only where goldmark asks it (linkStart) at a
+// scheme's "://" (bareURL; goldmark asks for the scheme's prefix first),
+// at "www." (its prefix, matched as written) or at an e-mail address's
+// "@". Without it the tree is the same but for where its text segments
+// are cut, which the layout never sees, with one exception: asked at
+// every space, it lets all but the last of a line's trailing spaces into
+// the line's text (goldmark trims only the segment after the last place
+// a parser was asked at), so a line ending in two or more white-space
+// bytes keeps the autolinks' parser too (TestParseUnlinked,
+// FuzzParseUnlinked).
 func parserOf(src []byte) parser.Parser {
-	if bytes.Contains(src, []byte("://")) || bytes.Contains(src, []byte("www.")) || bytes.IndexByte(src, '@') >= 0 {
+	if bytes.IndexByte(src, '@') >= 0 || mayLinkAt(src, "://", linkSchemes) || mayLinkAt(src, "www.", nil) {
 		return mdParser
 	}
 	for i := 0; ; {
@@ -115,6 +116,56 @@ func parserOf(src []byte) parser.Parser {
 		i = end + 1
 	}
 }
+
+// linkSchemes are bareURL's schemes, the longest first.
+var linkSchemes = []string{"https", "http", "ftp"}
+
+// mayLinkAt reports whether an autolink may start at an occurrence of
+// mark in src: with schemes, at one of them right before it; without, at
+// mark itself.
+func mayLinkAt(src []byte, mark string, schemes []string) bool {
+	for i := 0; ; {
+		k := bytes.Index(src[i:], []byte(mark))
+		if k < 0 {
+			return false
+		}
+		k += i
+		i = k + 1
+		start := k
+		if schemes != nil {
+			start = -1
+			for _, s := range schemes {
+				if bytes.HasSuffix(src[:k], []byte(s)) {
+					start = k - len(s)
+					break
+				}
+			}
+			if start < 0 {
+				continue // not a scheme bareURL knows
+			}
+		}
+		if start == 0 || !linkNever[src[start-1]] {
+			return true
+		}
+	}
+}
+
+// linkNever are the bytes after which goldmark never asks the autolinks'
+// parser. It asks at white space and its triggers ("*", "_", "~", "("),
+// looking past them; at the head of a block's line, after a container's
+// marker (">", "|", a list item's space); and right after any inline node
+// (a code span, a link, an autolink, raw HTML, an emphasis or strike
+// delimiter, a task box), which ends in "`", ">", ")", "]", "*", "_" or
+// "~". None of those is a letter, a digit, a byte of a multi-byte rune or
+// one of ";=\"',.:/", so after one of these an autolink cannot start
+// (an OSC 8 hyperlink's escaped "\x1b]8;;https://…" is the common case).
+var linkNever = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 ||
+			strings.IndexByte(";=\"',.:/", byte(c)) >= 0
+	}
+	return t
+}()
 
 // isBlankByte reports whether c is ASCII white space other than a line
 // feed.

@@ -22,6 +22,8 @@ var unlinkedPieces = []string{
 	"```\n", "---\n", "| a | b |\n|---|---|\n| 1 | 2 |\n", "<b>", "</b>", "&amp;", "漢字", "🙂", "e\u0301",
 	"\u3000", "\u00a0", "*em*", "_em_", "**strong**", "~~gone~~", "(paren)", "x_y", "[t] ", "- [ ] task",
 	"\\x1b[31m", "ftp", "http", "www", "mailto:", ":", "/", ".", "com", "\r\n",
+	"https://x.y", "http://a", "ftp://f", "://", "www.", "www.a.b", "\\x1b]8;;https://e.com\\x1b\\\\", ";", "=", "\"", "'",
+	",", "x", "é", "|", ">", "<", "!", "[a](b)", "<https://x>", "[x]", "a_", "?", "-", "+", "&",
 }
 
 // unlinked removes from s what could start a bare autolink.
@@ -72,15 +74,23 @@ func checkUnlinked(t *testing.T, text string) bool {
 }
 
 // TestParseUnlinked: a text parse gives the parser without the bare
-// autolinks is laid out as the parser with them lays it out; a text that
-// may hold an autolink, or whose lines end in white space the autolinks'
-// parser would keep, is given the parser with them.
+// autolinks is laid out as the parser with them lays it out; a text in
+// which an autolink may start, or whose lines end in white space the
+// autolinks' parser would keep, is given the parser with them.
 func TestParseUnlinked(t *testing.T) {
-	unlinkedTexts := 0
-	for _, s := range append(append([]string{}, plainSeeds...), unlinkedPieces...) {
-		if checkUnlinked(t, unlinked(display.Escape(s))) {
-			unlinkedTexts++
+	unlinkedTexts, schemes := 0, 0
+	check := func(s string) {
+		for _, text := range []string{display.Escape(s), unlinked(display.Escape(s))} {
+			if checkUnlinked(t, text) {
+				unlinkedTexts++
+				if strings.Contains(text, "://") || strings.Contains(text, "www.") {
+					schemes++
+				}
+			}
 		}
+	}
+	for _, s := range append(append([]string{}, plainSeeds...), unlinkedPieces...) {
+		check(s)
 	}
 	rng := rand.New(rand.NewPCG(30, 7))
 	for range 5000 {
@@ -88,17 +98,23 @@ func TestParseUnlinked(t *testing.T) {
 		for range 1 + rng.IntN(24) {
 			b.WriteString(unlinkedPieces[rng.IntN(len(unlinkedPieces))])
 		}
-		if checkUnlinked(t, unlinked(display.Escape(b.String()))) {
-			unlinkedTexts++
-		}
+		check(b.String())
 	}
-	if unlinkedTexts < 1000 {
-		t.Errorf("only %d texts were parsed without the autolinks", unlinkedTexts)
+	if unlinkedTexts < 1000 || schemes < 100 {
+		t.Errorf("only %d texts were parsed without the autolinks, %d of them with a scheme or www.", unlinkedTexts, schemes)
 	}
-	for _, s := range []string{"http://x.y", "see https://a.b", "ftp://f", "x://y", "www.x", "a www.b", "a@b.co", "@",
+	for _, s := range []string{"http://x.y", "see https://a.b", "ftp://f", "www.x", "a www.b", "a@b.co", "@",
+		"(https://a.b)", "*https://x*", "_www.x_", "~https://x", "`c`https://x", "<b>https://x", "[a](b)https://x",
+		"[a]https://x", "|https://x|", ">https://x", "- [ ]https://x", "a\thttps://x", "a\nwww.x", "!https://x",
 		"word    \nnext", "a\t\t\nb", "end  ", "a \r\nb"} {
 		if parserOf([]byte(s)) != mdParser {
 			t.Errorf("%q is parsed without the autolinks", s)
+		}
+	}
+	for _, s := range []string{"x://y", "HTTP://x", "\\x1b]8;;https://example.com\\x1b\\\\link", "xhttps://y", "é https ://",
+		"a=https://b", "\"https://x\"", "path/www.x", "e.www.x", "a:www.x", "ahttp://b"} {
+		if parserOf([]byte(s)) != mdParserUnlinked {
+			t.Errorf("%q is parsed with the autolinks", s)
 		}
 	}
 	// Why a line's trailing white space keeps the autolinks' parser.
@@ -116,6 +132,7 @@ func FuzzParseUnlinked(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
+		checkUnlinked(t, display.Escape(text))
 		checkUnlinked(t, unlinked(display.Escape(text)))
 	})
 }
