@@ -273,10 +273,12 @@ func shownNorms(text string, prompt bool) [][]byte {
 }
 
 // appendRowNorm appends the letters and digits of a styled row, its
-// styling skipped (screen.AppendPlain).
+// styling skipped (screen.AppendPlain). A drawn row is mostly its padding:
+// the trailing spaces are cut first, since a space is neither a letter nor
+// a digit, nor does what follows an escape decide how it is read.
 func appendRowNorm(b []byte, row string) []byte {
 	start := len(b)
-	return keepLettersDigits(screen.AppendPlain(b, row), start)
+	return keepLettersDigits(screen.AppendPlain(b, strings.TrimRight(row, " ")), start)
 }
 
 // keepLettersDigits filters b[start:] in place down to its letters and
