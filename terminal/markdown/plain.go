@@ -138,15 +138,11 @@ var plainQuiet = func() (q [256]bool) {
 
 // plainText is a plain text's lines, less their trailing spaces (a line
 // break drops them) and the blank lines before the first and after the
-// last (they leave nothing), with what a fold measures of each: whether
-// it is printable ASCII, and if not its width and whether it is simple
-// (display.Simple).
+// last (they leave nothing), with what a fold measures of each.
 type plainText struct {
 	lines    []string
 	measured bool
-	ascii    []bool
-	widths   []int
-	simple   []bool
+	measures []lineMeasure
 }
 
 // splitPlain splits plain text into its lines.
@@ -171,13 +167,48 @@ func (p *plainText) measure() {
 		return
 	}
 	p.measured = true
-	p.ascii, p.widths, p.simple = make([]bool, len(p.lines)), make([]int, len(p.lines)), make([]bool, len(p.lines))
+	p.measures = make([]lineMeasure, len(p.lines))
 	for i, l := range p.lines {
-		if p.ascii[i] = isPrintableASCII(l); !p.ascii[i] {
-			p.widths[i] = display.TextWidth(l)
-			p.simple[i] = display.Simple(l)
-		}
+		p.measures[i] = measureLine(display.Line{{Text: l}}) // a style changes no measure
 	}
+}
+
+// lineMeasure is what a fold measures of a paragraph line once, for every
+// width: its width, and whether its rows can be counted without building
+// them (lineMeasure.rows).
+type lineMeasure struct {
+	width int
+	// counted: the line is printable ASCII or simple text
+	// (display.Simple), so its rows are wrapPad's, which no re-wrap
+	// changes: an ASCII row is never wider than the width, nor is a
+	// simple one, which is as wide as its runes.
+	counted bool
+}
+
+// measureLine measures l.
+func measureLine(l display.Line) lineMeasure {
+	if display.PrintableASCII(l) {
+		n := 0
+		for _, sp := range l {
+			n += len(sp.Text)
+		}
+		return lineMeasure{width: n, counted: true}
+	}
+	return lineMeasure{width: l.Width(), counted: simpleLine(l)}
+}
+
+// rows is the number of rows l, measured m, makes at width (≥ 1), and
+// true, when that can be told without building them: when l fits
+// (WrapLine keeps it whole) or m.counted. Otherwise the fold builds
+// them.
+func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
+	switch {
+	case m.width <= width:
+		return 1, true
+	case m.counted:
+		return display.RowCount(l, width), true
+	}
+	return 0, false
 }
 
 // plainRows lays out plain text (plainMarkdown) at width. With head >= 0
@@ -199,27 +230,20 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 		}
 		return rows, len(rows)
 	}
-	// First pass: each line's row count. A line of printable ASCII, simple
-	// text or no wider than the width is counted without building its
-	// rows; any other is built once and kept.
+	// First pass: each line's row count. A line whose rows can be counted
+	// (lineMeasure.rows) is counted without building them; any other is
+	// built once and kept.
 	p.measure()
 	counts := make([]int, len(lines))
 	built := make(map[int][]Row)
 	for i, l := range lines {
-		switch {
-		case l == "":
+		if l == "" {
 			if lines[i-1] != "" {
 				counts[i] = 1
 			}
-		case p.ascii[i]:
-			counts[i] = display.RowCount(display.TextLine(l, base), width)
-		case p.widths[i] <= width:
-			counts[i] = 1 // WrapLine keeps it whole
-		case p.simple[i]:
-			// Its rows need no wrapping again (display.Simple): a
-			// count of its wrap's rows is a count of its rows.
-			counts[i] = display.RowCount(display.TextLine(l, base), width)
-		default:
+		} else if n, ok := p.measures[i].rows(display.TextLine(l, base), width); ok {
+			counts[i] = n
+		} else {
 			built[i] = plainLine(l, base, width)
 			counts[i] = len(built[i])
 		}
@@ -266,18 +290,9 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-func isPrintableASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
 // piece is a run of a folded body's rows: rows already built, or one
-// paragraph line of the document's top level not yet wrapped (printable
-// ASCII, or no wider than the width), which makes n rows.
+// paragraph line of the document's top level not yet wrapped, whose n
+// rows were counted (lineMeasure.rows).
 type piece struct {
 	rows []Row
 	lazy display.Line
@@ -292,15 +307,13 @@ type planKey struct {
 
 // planPiece is one step of a fold's plan, the part of parsedFold that
 // does not depend on the width: a blank row between two blocks, a
-// top-level paragraph line with its measure (printable ASCII, or its
-// width), or any other top-level block.
+// top-level paragraph line with its measure, or any other top-level
+// block.
 type planPiece struct {
-	blank  bool
-	line   display.Line
-	ascii  bool
-	width  int
-	simple bool // not ascii: every span's text display.Simple
-	node   ast.Node
+	blank   bool
+	line    display.Line
+	measure lineMeasure
+	node    ast.Node
 }
 
 // plan returns the fold's plan of d's document in base style and mode,
@@ -318,12 +331,7 @@ func (d *memoDoc) plan(m *mdr, doc ast.Node) []planPiece {
 		switch n.(type) {
 		case *ast.Paragraph, *ast.TextBlock:
 			for _, l := range m.inlines(n, m.base) {
-				pc := planPiece{line: l, ascii: display.PrintableASCII(l)}
-				if !pc.ascii {
-					pc.width = l.Width()
-					pc.simple = simpleLine(l)
-				}
-				plan = append(plan, pc)
+				plan = append(plan, planPiece{line: l, measure: measureLine(l)})
 			}
 		default:
 			plan = append(plan, planPiece{node: n})
@@ -338,11 +346,8 @@ func (d *memoDoc) plan(m *mdr, doc ast.Node) []planPiece {
 
 // parsedFold is Fold through goldmark's tree. It lays out the
 // document's blocks as markdown does, except that a top-level paragraph's
-// lines of printable ASCII, simple text (display.Simple) or no wider than
-// the width are only counted, and wrapped only when a row of theirs is
-// kept: such a line's rows are wrapPad's, which no re-wrap changes (an
-// ASCII row is never wider than the width, nor is a simple one, which is
-// as wide as its runes; a line that fits is one row, itself).
+// lines whose rows can be counted (lineMeasure.rows) are only counted, and
+// wrapped only when a row of theirs is kept.
 func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, head, tail int) ([]Row, int) {
 	src, doc := d.tree(text)
 	m := &mdr{src: src, base: base, mode: mode}
@@ -355,26 +360,19 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 		total += len(rows)
 	}
 	for _, pc := range d.plan(m, doc) {
-		var c int
 		switch {
 		case pc.blank:
 			add([]Row{{}})
-			continue
 		case pc.node != nil:
 			add(m.block(pc.node, width))
-			continue
-		case pc.ascii:
-			c = display.RowCount(pc.line, width)
-		case pc.width <= width:
-			c = 1 // WrapLine keeps it whole
-		case pc.simple:
-			c = display.RowCount(pc.line, width) // no row of it outgrows the width
 		default:
-			add(wrapPad(pc.line, width))
-			continue
+			if c, ok := pc.measure.rows(pc.line, width); ok {
+				pieces = append(pieces, piece{lazy: pc.line, n: c})
+				total += c
+			} else {
+				add(wrapPad(pc.line, width))
+			}
 		}
-		pieces = append(pieces, piece{lazy: pc.line, n: c})
-		total += c
 	}
 	var rows []Row
 	k := 0
