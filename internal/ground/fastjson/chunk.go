@@ -179,6 +179,27 @@ func (s *chunkScanner) object(field func(key []byte) bool) bool {
 	}
 }
 
+// array reads an array, calling elem to read each value.
+func (s *chunkScanner) array(elem func() bool) bool {
+	if !s.next('[') {
+		return false
+	}
+	if s.next(']') {
+		return true
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		if s.next(']') {
+			return true
+		}
+		if !s.next(',') {
+			return false
+		}
+	}
+}
+
 // integer reads -?(0|[1-9][0-9]*) that fits in an int64 and is not
 // followed by a fraction or exponent.
 func (s *chunkScanner) integer(v *int64) bool {
@@ -349,21 +370,7 @@ func (s *chunkScanner) skip() bool {
 	case c == '{':
 		return s.object(func([]byte) bool { return s.skip() })
 	case c == '[':
-		s.i++
-		if s.next(']') {
-			return true
-		}
-		for {
-			if !s.skip() {
-				return false
-			}
-			if s.next(']') {
-				return true
-			}
-			if !s.next(',') {
-				return false
-			}
-		}
+		return s.array(s.skip)
 	case c == 't':
 		return s.literal("true")
 	case c == 'f':
@@ -534,24 +541,16 @@ func (s *chunkScanner) contentBlock(b *sessionlog.ContentBlock) bool {
 // contentBlocks reads an array of ContentBlock objects ([] is an empty,
 // non-nil slice, as json.Unmarshal makes it).
 func (s *chunkScanner) contentBlocks(v *[]sessionlog.ContentBlock) bool {
-	if !s.next('[') {
-		return false
-	}
 	out := []sessionlog.ContentBlock{}
-	if !s.next(']') {
-		for {
-			var b sessionlog.ContentBlock
-			if !s.peek('{') || !s.contentBlock(&b) {
-				return false
-			}
-			out = append(out, b)
-			if s.next(']') {
-				break
-			}
-			if !s.next(',') {
-				return false
-			}
+	if !s.array(func() bool {
+		var b sessionlog.ContentBlock
+		if !s.peek('{') || !s.contentBlock(&b) {
+			return false
 		}
+		out = append(out, b)
+		return true
+	}) {
+		return false
 	}
 	*v = out
 	return true

@@ -77,13 +77,7 @@ func ScanToolResult(b []byte) (r ToolResult, ok bool) {
 			return top.first(1) && s.object(func(key []byte) bool {
 				switch string(key) {
 				case "content":
-					if !msg.first(1) || !s.next('[') {
-						return false
-					}
-					if s.next(']') {
-						return true
-					}
-					for {
+					return msg.first(1) && s.array(func() bool {
 						var c resultContent
 						var seen onceSet
 						if !s.peek('{') || !s.object(func(key []byte) bool {
@@ -100,13 +94,8 @@ func ScanToolResult(b []byte) (r ToolResult, ok bool) {
 						if first == nil {
 							first = &c
 						}
-						if s.next(']') {
-							return true
-						}
-						if !s.next(',') {
-							return false
-						}
-					}
+						return true
+					})
 				case "source":
 					return msg.first(2) && s.raw(&source)
 				}
@@ -299,24 +288,16 @@ func ScanSummary(b []byte) (sum Summary, ok bool) {
 
 // integers reads an array of integers ([] is an empty, non-nil slice).
 func (s *chunkScanner) integers(v *[]int64) bool {
-	if !s.next('[') {
-		return false
-	}
 	out := []int64{}
-	if !s.next(']') {
-		for {
-			var n int64
-			if !s.integer(&n) {
-				return false
-			}
-			out = append(out, n)
-			if s.next(']') {
-				break
-			}
-			if !s.next(',') {
-				return false
-			}
+	if !s.array(func() bool {
+		var n int64
+		if !s.integer(&n) {
+			return false
 		}
+		out = append(out, n)
+		return true
+	}) {
+		return false
 	}
 	*v = out
 	return true
