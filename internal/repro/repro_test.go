@@ -8,10 +8,14 @@ import (
 
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/repro"
+	"github.com/dshtest/dshtest/internal/repro/emit"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/transcript"
 )
 
 // smallLog is a session header and one prompt.
@@ -81,5 +85,65 @@ func TestRun(t *testing.T) {
 				t.Errorf("the scenario has %d snapshot steps, want %d:\n%s", n, len(sizes), data)
 			}
 		})
+	}
+}
+
+// TestScrubKeepsVerdicts: every corpus log that loads gets the same
+// verdict on every invariant once scrubbed (emit.Scrub) as it got as it
+// was: a scrubbed scenario fails where, and only where, the reported log
+// did.
+func TestScrubKeepsVerdicts(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "corpus", "upstream-logs")
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus logs in %s: %v", dir, err)
+	}
+	sizes := invariant.DefaultSizes()
+	verdicts := func(events []sessionlog.Event) string {
+		var out []string
+		for _, r := range invariant.New(events, sizes, transcript.Options{}, terminal.Projection{}, "scrub").CheckAll() {
+			v := "FAIL "
+			if r.OK {
+				v = "ok "
+			}
+			out = append(out, v+r.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	checked := 0
+	for _, path := range files {
+		lf, err := load.Open(path, load.Options{})
+		if err != nil {
+			continue
+		}
+		lg, err := lf.Collect(true)
+		lf.Close()
+		if err != nil || len(lg.Events) == 0 {
+			continue // a refused log has no verdicts to keep
+		}
+		scrubbed, err := emit.Scrub(lg.Events)
+		if err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+			continue
+		}
+		if was, is := verdicts(lg.Events), verdicts(scrubbed); was != is {
+			t.Errorf("%s: scrubbed verdicts differ:\nwas %s\nis  %s", filepath.Base(path), was, is)
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("only %d corpus logs checked", checked)
+	}
+	// Generated sessions, whose compactions, prunes and regenerations the
+	// corpus has few of.
+	for seed := range int64(12) {
+		events := sessiongen.Generate(seed, sessiongen.Config{})
+		scrubbed, err := emit.Scrub(events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if was, is := verdicts(events), verdicts(scrubbed); was != is {
+			t.Errorf("generated seed %d: scrubbed verdicts differ:\nwas %s\nis  %s", seed, was, is)
+		}
 	}
 }

@@ -143,8 +143,9 @@ func Scenario(name string, events []sessionlog.Event, opts Options) ([]byte, err
 	}
 	if opts.Scrub {
 		b.WriteString("#\n")
-		comment(&b, "Scrubbed: every text is same-width filler (letters x, digits 0, wide runes 宽; "+
-			"white space, punctuation and controls kept) and ids are aliases (id-N, call-N, cmp-N, cmd-N, session-N).")
+		comment(&b, "Scrubbed: every text is same-width filler (each word a filler word of its length, the same word the same "+
+			"filler throughout; digits 0, wide runes 宽; white space, punctuation and controls kept) and ids are aliases "+
+			"(id-N, call-N, cmp-N, cmd-N, session-N).")
 	}
 	b.WriteString("#\n")
 	if len(opts.Invariants) > 0 {

@@ -121,17 +121,30 @@ func clusterWidths(s string) []int {
 
 func TestFiller(t *testing.T) {
 	for _, s := range []string{"Hello, World 42!", "漢字 🙂 👩‍💻 e\u0301", "a\x1b[31mred\x1b[0m\tz", "line1\nline2\r\n",
-		"\u0085\u200b\ufffd", "ｆｕｌｌ"} {
-		f := Filler(s)
+		"\u0085\u200b\ufffd", "ｆｕｌｌ", "ÀÉÎ õü → ½"} {
+		f := newScrubber().filler(s)
 		if !slices.Equal(clusterWidths(s), clusterWidths(f)) {
-			t.Errorf("Filler(%q) = %q: widths %v, want %v", s, f, clusterWidths(f), clusterWidths(s))
+			t.Errorf("filler(%q) = %q: widths %v, want %v", s, f, clusterWidths(f), clusterWidths(s))
 		}
 	}
-	if got := Filler("Hello, World 42!"); got != "Xxxxx, Xxxxx 00!" {
-		t.Errorf("Filler = %q", got)
-	}
-	if got := Filler("漢字🙂"); got != "宽宽宽" {
-		t.Errorf("Filler = %q", got)
+	for _, tc := range []struct {
+		in   []string // scrubbed in turn by one scrubber
+		want []string
+	}{
+		{[]string{"Hello, World 42!"}, []string{"Xxxxx, Qxxxx 00!"}},
+		{[]string{"漢字🙂"}, []string{"宽宽宽"}},
+		// The same word, in any case, is the same filler word throughout;
+		// another word of its length is another.
+		{[]string{"the cat", "The dog", "THE CAT sat"}, []string{"xxx qxx", "Xxx zxx", "XXX QXX jxx"}},
+		{[]string{"a b c d e f g h"}, []string{"x q z j k v y x"}},
+		{[]string{"snake_case42 x-y"}, []string{"xxxxx_xxxx00 x-q"}},
+	} {
+		s := newScrubber()
+		for i, in := range tc.in {
+			if got := s.filler(in); got != tc.want[i] {
+				t.Errorf("filler(%q) = %q, want %q", in, got, tc.want[i])
+			}
+		}
 	}
 }
 
@@ -175,7 +188,7 @@ func walkPair(t *testing.T, seq int64, key string, a, b any) {
 				t.Errorf("seq %d: %s width changed: %q → %q", seq, key, x, y)
 			}
 			for _, r := range y {
-				if (unicode.IsLetter(r) && r != 'x' && r != 'X' && r != '宽') || (unicode.IsDigit(r) && r != '0') {
+				if (unicode.IsLetter(r) && !strings.ContainsRune(fillerLetters+strings.ToUpper(fillerLetters)+"宽", r)) || (unicode.IsDigit(r) && r != '0') {
 					t.Errorf("seq %d: %s keeps %q: %q", seq, key, r, y)
 					break
 				}
@@ -242,9 +255,9 @@ func TestScrubAliases(t *testing.T) {
 	}
 	var b bytes.Buffer
 	_ = jsonl.WriteLog(&b, got)
-	want := `{"type":"assistant/message","seq":0,"time":1,"data":{"turn":1,"step":1,"message":{"id":"id-1","role":"assistant","content":[{"type":"tool-call","id":"call-1","name":"bash","arguments":"{\"command\":\"xxx /xxxx/xxxxx/xxxxx\"}"}],"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append"}
-{"type":"tool/call","seq":1,"time":2,"data":{"turn":1,"step":1,"callId":"call-1","name":"bash","arguments":"{\"command\":\"xxx /xxxx/xxxxx/xxxxx\"}"}}
-{"type":"user/message","seq":2,"time":3,"data":{"id":"id-2","role":"user","content":[{"type":"text","text":"Xx Xxx"}],"source":{"kind":"session-reference","version":1,"references":[{"sessionId":"session-1","label":"session-1"},{"sessionId":"session-2","label":"Xxxxx'x xxxx"}]}},"surfaceOp":"append"}
+	want := `{"type":"assistant/message","seq":0,"time":1,"data":{"turn":1,"step":1,"message":{"id":"id-1","role":"assistant","content":[{"type":"tool-call","id":"call-1","name":"bash","arguments":"{\"command\":\"xxx /xxxx/xxxxx/qxxxx\"}"}],"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append"}
+{"type":"tool/call","seq":1,"time":2,"data":{"turn":1,"step":1,"callId":"call-1","name":"bash","arguments":"{\"command\":\"xxx /xxxx/xxxxx/qxxxx\"}"}}
+{"type":"user/message","seq":2,"time":3,"data":{"id":"id-2","role":"user","content":[{"type":"text","text":"Xx Qxx"}],"source":{"kind":"session-reference","version":1,"references":[{"sessionId":"session-1","label":"session-1"},{"sessionId":"session-2","label":"Xxxxx'x qxxx"}]}},"surfaceOp":"append"}
 `
 	if b.String() != want {
 		t.Errorf("scrubbed:\n%s\nwant:\n%s", b.String(), want)

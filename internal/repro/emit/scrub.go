@@ -16,11 +16,20 @@ import (
 // Scrub returns an anonymised copy of a log that draws the same shapes:
 //
 //   - Every string value of every payload becomes filler of the same
-//     display width, grapheme cluster by grapheme cluster: letters become
-//     'x' (or 'X'), digits '0', any other one-cell cluster 'x', two-cell
-//     clusters '宽'. White space, ASCII punctuation, controls (C0, DEL,
-//     C1), zero-width clusters and U+FFFD are kept, so line structure,
-//     Markdown and escaping cases survive.
+//     display width, grapheme cluster by grapheme cluster: a word (a run
+//     of one-cell clusters that are neither digits nor kept) becomes a
+//     filler word of as many letters, spelled with fillerLetters and
+//     upper case where the word's cluster was; digits become '0',
+//     two-cell clusters '宽'. White space, ASCII punctuation, controls
+//     (C0, DEL, C1), zero-width clusters and U+FFFD are kept, so line
+//     structure, Markdown and escaping cases survive.
+//   - The same word (ignoring case) becomes the same filler word
+//     throughout the log, and different words different ones (as long as
+//     there are filler words of their length to go round), in order of
+//     first appearance: what the invariants compare (a summary that
+//     quotes a prompt, a payload line that shows) compares the same in
+//     the scrubbed log, so its verdicts are the original's. A filler word
+//     says nothing of its word but its length.
 //   - Ids become aliases in order of first appearance: message ids id-N,
 //     call ids (callId, toolCallId, a tool-call block's or delta's id)
 //     call-N, compactionId cmp-N, sourceCommandId cmd-N, sessionId
@@ -38,7 +47,7 @@ import (
 // re-encoded as JSON.stringify would write them; an escape the decoder
 // maps to U+FFFD (a lone surrogate) is written as U+FFFD itself.
 func Scrub(events []sessionlog.Event) ([]sessionlog.Event, error) {
-	s := &scrubber{alias: map[string]map[string]string{}, count: map[string]int{}}
+	s := newScrubber()
 	out := make([]sessionlog.Event, len(events))
 	for i, e := range events {
 		v, err := jsonobj.Decode(e.Data)
@@ -54,6 +63,15 @@ func Scrub(events []sessionlog.Event) ([]sessionlog.Event, error) {
 type scrubber struct {
 	alias map[string]map[string]string
 	count map[string]int
+	// words maps a word, in lower case, to its filler word; words[n]
+	// counts the filler words of n letters handed out.
+	words map[string]string
+	spelt map[int]int
+}
+
+func newScrubber() *scrubber {
+	return &scrubber{alias: map[string]map[string]string{}, count: map[string]int{},
+		words: map[string]string{}, spelt: map[int]int{}}
 }
 
 // idPrefix maps id-bearing keys to their alias namespaces.
@@ -100,7 +118,7 @@ func (s *scrubber) value(v any, key string) any {
 		}
 	case string:
 		if !keepKeys[key] {
-			return Filler(x)
+			return s.filler(x)
 		}
 	}
 	return v
@@ -131,19 +149,19 @@ func (s *scrubber) object(o jsonobj.Object) {
 		case k == "label" && sessionID != "" && str == sessionID:
 			o[i].Value = s.id("session", str)
 		case k == "arguments":
-			o[i].Value = scrubArguments(str)
+			o[i].Value = s.arguments(str)
 		default:
 			o[i].Value = s.value(str, k)
 		}
 	}
 }
 
-// scrubArguments scrubs a raw JSON arguments string: string values only
-// when it parses, as plain text otherwise.
-func scrubArguments(raw string) string {
+// arguments scrubs a raw JSON arguments string: string values only when
+// it parses, as plain text otherwise.
+func (s *scrubber) arguments(raw string) string {
 	v, err := jsonobj.Decode([]byte(raw))
 	if err != nil || !json.Valid([]byte(raw)) {
-		return Filler(raw)
+		return s.filler(raw)
 	}
 	var walk func(any) any
 	walk = func(v any) any {
@@ -157,40 +175,85 @@ func scrubArguments(raw string) string {
 				x[i] = walk(x[i])
 			}
 		case string:
-			return Filler(x)
+			return s.filler(x)
 		}
 		return v
 	}
 	return string(jsonobj.Append(nil, walk(v), jsonobj.AppendString))
 }
 
-// Filler returns same-width filler for s (see Scrub), cluster by cluster.
-func Filler(s string) string {
+// fillerLetters spell filler words. No word of them starts a link (www.,
+// http:, mailto:), names an HTML entity (&…;) or an HTML block's tag, so
+// the Markdown of a scrubbed text parses as the original's did.
+const fillerLetters = "xqzjkvy"
+
+// fillerSpelt is how many of a filler word's first letters tell it from
+// the others of its length; the rest are 'x'.
+const fillerSpelt = 8
+
+// filler returns same-width filler for str (see Scrub), cluster by
+// cluster.
+func (s *scrubber) filler(str string) string {
 	var b strings.Builder
-	for s != "" {
-		g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
-		if g == "" {
-			_, size := utf8.DecodeRuneInString(s)
-			g, w = s[:size], 0
+	var word []string // the clusters of the word being read
+	flush := func() {
+		if len(word) == 0 {
+			return
 		}
-		s = s[len(g):]
+		f := s.fillerWord(strings.ToLower(strings.Join(word, "")), len(word))
+		for i, g := range word {
+			c := f[i]
+			if r, _ := utf8.DecodeRuneInString(g); unicode.IsUpper(r) {
+				c -= 'a' - 'A'
+			}
+			b.WriteByte(c)
+		}
+		word = word[:0]
+	}
+	for str != "" {
+		g, w := ansi.FirstGraphemeCluster(str, ansi.GraphemeWidth)
+		if g == "" {
+			_, size := utf8.DecodeRuneInString(str)
+			g, w = str[:size], 0
+		}
+		str = str[len(g):]
 		r, _ := utf8.DecodeRuneInString(g)
+		if w == 1 && !keepCluster(g) && (r >= utf8.RuneSelf || !unicode.IsDigit(r)) {
+			word = append(word, g)
+			continue
+		}
+		flush()
 		switch {
-		case keepCluster(g):
+		case keepCluster(g), w == 0:
 			b.WriteString(g)
 		case w >= 2:
 			b.WriteString("宽")
-		case w == 0:
-			b.WriteString(g)
-		case r < utf8.RuneSelf && unicode.IsDigit(r):
+		default: // an ASCII digit
 			b.WriteByte('0')
-		case unicode.IsUpper(r):
-			b.WriteByte('X')
-		default:
-			b.WriteByte('x')
 		}
 	}
+	flush()
 	return b.String()
+}
+
+// fillerWord returns the lower-case filler word of n letters for word:
+// the one it was given, or the next of that length.
+func (s *scrubber) fillerWord(word string, n int) string {
+	if f, ok := s.words[word]; ok && len(f) == n {
+		return f
+	}
+	k := s.spelt[n]
+	s.spelt[n]++
+	f := make([]byte, n)
+	for i := range f {
+		f[i] = 'x'
+		if i < fillerSpelt {
+			f[i] = fillerLetters[k%len(fillerLetters)]
+			k /= len(fillerLetters)
+		}
+	}
+	s.words[word] = string(f)
+	return string(f)
 }
 
 // keepCluster reports whether a cluster carries structure rather than
