@@ -147,6 +147,13 @@ func (s *fixtureStore) names() []string {
 	return out
 }
 
+// timesTaken is how many snapshot steps took name in this run.
+func (s *fixtureStore) timesTaken(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.taken[name])
+}
+
 // duplicates reports every name taken more than once.
 func (s *fixtureStore) duplicates() []error {
 	s.mu.Lock()

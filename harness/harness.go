@@ -161,9 +161,16 @@ func (s *Suite) Params() testscript.Params {
 		UpdateScripts:      s.cfg.Update && !s.cfg.CI,
 		WorkdirRoot:        s.cfg.WorkdirRoot,
 	}
-	if len(s.cfg.Scenarios) > 0 {
+	names := s.cfg.Scenarios
+	if len(names) == 0 {
+		// Every scenario: the files ScenarioNames lists, not testscript's
+		// own pick of the folder, which takes NAME.txt too (a file a
+		// restricted run, a shard and the inventory would not see).
+		names, _ = ScenarioNames(s.cfg.ScenarioDir)
+	}
+	if len(names) > 0 {
 		p.Dir = ""
-		for _, name := range s.cfg.Scenarios {
+		for _, name := range names {
 			p.Files = append(p.Files, filepath.Join(s.cfg.ScenarioDir, name+".txtar"))
 		}
 	}
@@ -274,9 +281,55 @@ func (s *Suite) divergence(d Divergence) {
 func (s *Suite) Inventory() []error {
 	errs := append(s.store.duplicates(), s.store.pendingPairs()...)
 	if !s.Complete() {
-		return errs
+		return append(errs, s.clashes()...)
 	}
-	return append(errs, s.store.inventory()...)
+	errs = append(errs, s.store.inventory()...)
+	return append(errs, StrayScripts(s.cfg.ScenarioDir)...)
+}
+
+// StrayScripts reports the files of the scenario directory dir that
+// testscript would run as scripts elsewhere (NAME.txt) but are not
+// scenarios here: left there, they would be silently skipped.
+func StrayScripts(dir string) []error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var errs []error
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".txt"); ok && !e.IsDir() {
+			errs = append(errs, fmt.Errorf("%s: not run: a scenario is NAME.txtar; rename it to %s.txtar or move it out of %s",
+				filepath.ToSlash(filepath.Join(filepath.Base(dir), e.Name())), n, filepath.Base(dir)))
+		}
+	}
+	return errs
+}
+
+// clashes reports, for a run that did not run every scenario, the fixture
+// names a scenario that ran snapshots and a scenario that did not run
+// takes too, which the run's own count cannot see: accepting the pending
+// screen of one would replace the other's fixture.
+func (s *Suite) clashes() []error {
+	ix, err := ReadSnapshotIndex(s.cfg.ScenarioDir)
+	if err != nil {
+		return nil // the run itself says why the folder cannot be read
+	}
+	s.mu.Lock()
+	var ran []string
+	for name := range s.started {
+		ran = append(ran, name)
+	}
+	s.mu.Unlock()
+	for name := range ix {
+		if s.store.timesTaken(name) > 1 {
+			delete(ix, name) // duplicates reports it
+		}
+	}
+	var errs []error
+	for _, c := range ix.Clashes(ran, filepath.Base(s.cfg.ScenarioDir), filepath.Base(s.cfg.FixtureDir)) {
+		errs = append(errs, fmt.Errorf("%s; each fixture belongs to exactly one snapshot step: rename all but one", c))
+	}
+	return errs
 }
 
 // Complete reports whether every scenario of ScenarioDir ran and passed.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/harness/suitedir"
 )
 
@@ -40,7 +41,7 @@ func TestIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := suitedir.Index{
+	want := harness.SnapshotIndex{
 		"one":   {{Scenario: "alpha", Line: 2}},
 		"two":   {{Scenario: "alpha", Line: 3}, {Scenario: "beta", Line: 2}},
 		"three": {{Scenario: "beta", Line: 3}},
@@ -66,7 +67,7 @@ func TestIndex(t *testing.T) {
 		{[]string{"alpha"}, []string{clash}},
 		{[]string{"beta", "gamma"}, []string{clash}},
 	} {
-		if diff := cmp.Diff(tc.want, ix.Clashes(tc.scenarios)); diff != "" {
+		if diff := cmp.Diff(tc.want, ix.Clashes(tc.scenarios, "scenarios", "fixtures")); diff != "" {
 			t.Errorf("Clashes(%q) (-want +got):\n%s", tc.scenarios, diff)
 		}
 	}

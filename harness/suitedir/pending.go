@@ -95,6 +95,15 @@ func (d Dir) rerender(ps []Pending) (map[string][]byte, error) {
 		}
 	}
 	sort.Strings(scen)
+	// A pending screen of a name two steps take is the screen of one of
+	// them: accepting it would replace the other's fixture.
+	index, err := d.Index()
+	if err != nil {
+		return nil, err
+	}
+	if cl := clashes(index, scen); len(cl) > 0 {
+		return nil, refusef("accept: %s; a fixture has one owner: rename the snapshot; nothing written", strings.Join(cl, "; "))
+	}
 	first, err := d.rerecord(scen, false, terminal.Projection{})
 	var failed *RenderFailed
 	var inv *InvariantsFailed

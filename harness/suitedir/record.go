@@ -72,8 +72,8 @@ func (d Dir) Preflight(names []string) (removed []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if clashes := index.Clashes(names); len(clashes) > 0 {
-		return nil, refusef("record: %s; a fixture has one owner: rename the snapshot; nothing written", strings.Join(clashes, "; "))
+	if cl := clashes(index, names); len(cl) > 0 {
+		return nil, refusef("record: %s; a fixture has one owner: rename the snapshot; nothing written", strings.Join(cl, "; "))
 	}
 	return d.SweepStale(), nil
 }

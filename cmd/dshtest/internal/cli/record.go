@@ -156,6 +156,9 @@ func (a *app) record(root, pattern string, prune, dryRun, check, verbose bool) e
 		}
 		fmt.Fprintf(a.stdout, "orphaned  %s (%s)\n", esc(suitedir.InFixtures(n)), what)
 	}
+	for _, err := range harness.StrayScripts(d.Scenarios()) {
+		fmt.Fprintf(a.stdout, "warning   %s\n", esc(err.Error()))
+	}
 	if !all {
 		fmt.Fprintln(a.stdout, "(a partial run: orphaned fixtures are not known)")
 	}

@@ -300,7 +300,11 @@ func printSummary(w io.Writer, res *harness.Result, all bool, names []string) {
 	}
 	pass, fail, skip := res.Counts()
 	note := ""
-	if !all {
+	switch {
+	case !all && len(res.Inventory) > 0:
+		// What a partial run checks found problems: say what it left.
+		note = "; a partial run: orphan and missing fixtures not checked"
+	case !all:
 		note = "; a partial run: fixture inventory not checked"
 	}
 	line := fmt.Sprintf("scenarios: %d passed, %d failed", pass, fail)
