@@ -164,8 +164,11 @@ func (t *Tally) Summarize(lf *load.Log, sf *surface.Surface) *Summary {
 	s.File, s.OK, s.Synthetic, s.Warnings = lf.Path, true, []string{}, []string{}
 	if r := lf; r != nil {
 		s.Form = string(r.Form)
-		if s.Form == "" {
+		switch {
+		case s.Form == "":
 			s.Form = "jsonl (no session header)"
+		case r.Form == container.FormZstd && r.Header == nil:
+			s.Form += " (no session header)" // a header-less log compressed
 		}
 		if r.Framing != "" {
 			s.Framing = &Framing{Kind: string(r.Framing), Frames: r.Frames}

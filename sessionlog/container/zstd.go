@@ -212,6 +212,22 @@ func newZstdDecoder(ignoreChecksum bool, more ...zstd.DOption) (*zstd.Decoder, e
 		zstd.IgnoreChecksum(ignoreChecksum)}, more...)...)
 }
 
+// PlainZstd returns the plaintext of the Zstandard stream r, its frames
+// decoded in turn and their checksums checked, for a compressed log that
+// is not upstream's container: a header-less log compressed as a whole.
+// Close releases the decoder.
+func PlainZstd(r io.Reader) (io.ReadCloser, error) {
+	dec, err := newZstdDecoder(false)
+	if err != nil {
+		return nil, err
+	}
+	if err := dec.Reset(r); err != nil {
+		dec.Close()
+		return nil, err
+	}
+	return dec.IOReadCloser(), nil
+}
+
 // Framing names how a Zstandard log's plaintext is cut into frames.
 type Framing string
 

@@ -100,6 +100,8 @@ type Stream struct {
 	// container's refusal, not a read error.
 	bareCap *container.TextCap
 	file    *os.File
+	// plain decodes a header-less log compressed as a whole.
+	plain io.Closer
 
 	dec      *jsonl.LineDecoder
 	up       *upgrade.Upgrader
@@ -141,7 +143,7 @@ func Open(path string, opts Options) (*Stream, error) {
 	if fi.Mode().IsRegular() {
 		defer func() {
 			switch {
-			case s.bare != nil || s.lg != nil && s.lg.Form() == container.FormJSONL:
+			case s.bare != nil && s.plain == nil || s.lg != nil && s.lg.Form() == container.FormJSONL:
 				s.size = fi.Size() // raw text: the file is the text
 			case s.lg != nil:
 				// What the frames declare, unless more than a log
@@ -163,6 +165,14 @@ func Open(path string, opts Options) (*Stream, error) {
 		if n == 3 && bytes.Equal(magic[:], bom) {
 			skip = 3
 			s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: path, Line: 1, Seq: -1}, Text: TextBOM})
+		}
+		var head [4]byte
+		if n, _ := f.ReadAt(head[:], skip); n == 4 && isZstdMagic(head[:]) {
+			if br, plain, _ := bareZstd(io.NewSectionReader(f, skip, fi.Size()-skip)); plain != nil {
+				s.file, s.plain = f, plain
+				s.openBare(br, path, copts)
+				return s, nil
+			}
 		}
 		if !hasHeader(f, skip) {
 			if _, err := f.Seek(skip, io.SeekStart); err != nil {
@@ -235,6 +245,22 @@ func (s *Stream) fromReader(r io.Reader, name string, copts container.Options) e
 		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: name, Line: 1, Seq: -1}, Text: TextBOM})
 	}
 	peek, _ := br.Peek(4096)
+	if isZstdMagic(peek) {
+		pr, plain, rest := bareZstd(br)
+		if plain != nil {
+			s.plain = plain
+			s.openBare(pr, name, copts)
+			return nil
+		}
+		// Upstream's container: read from the start again.
+		lg, err := container.OpenReader(rest, name, copts)
+		if err != nil {
+			return fromContainer(err)
+		}
+		s.lg = lg
+		s.dec = jsonl.NewLineDecoder(lg.Name())
+		return nil
+	}
 	if !startsContainer(peek) {
 		s.openBare(br, name, copts)
 		return nil
@@ -254,6 +280,48 @@ func (s *Stream) openBare(r io.Reader, name string, copts container.Options) {
 	s.bareCap = container.NewTextCap(r, copts.TextLimit())
 	s.bare = jsonl.NewDecoder(s.bareCap, name)
 	s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
+}
+
+// bareZstd reads the start of the Zstandard stream r to tell a header-less
+// log compressed as a whole (its plaintext starts as no container does:
+// dshtest's own JSONL) from upstream's compressed container. For the
+// first it returns a reader of the plaintext and the decoder to close; for
+// anything else (a start that does not decode included, which the
+// container's reader refuses saying why) a nil decoder and rest, which
+// reads r from its start again.
+func bareZstd(r io.Reader) (plain *bufio.Reader, dec io.Closer, rest io.Reader) {
+	seen := &recorder{r: r}
+	d, err := container.PlainZstd(seen)
+	if err == nil {
+		br := bufio.NewReaderSize(d, 64<<10)
+		peek, err := br.Peek(4096)
+		if len(peek) > 0 && (err == nil || errors.Is(err, io.EOF)) && !startsContainer(peek) {
+			seen.done, seen.buf = true, nil
+			return br, d, nil
+		}
+		d.Close()
+	}
+	return nil, nil, io.MultiReader(bytes.NewReader(seen.buf), r)
+}
+
+// recorder keeps what is read through it until done.
+type recorder struct {
+	r    io.Reader
+	buf  []byte
+	done bool
+}
+
+func (c *recorder) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if !c.done {
+		c.buf = append(c.buf, p[:n]...)
+	}
+	return n, err
+}
+
+// isZstdMagic reports whether b starts a Zstandard frame.
+func isZstdMagic(b []byte) bool {
+	return len(b) >= 4 && b[0] == 0x28 && b[1] == 0xB5 && b[2] == 0x2F && b[3] == 0xFD
 }
 
 // hasHeader reports whether a regular file is one of upstream's containers
@@ -534,7 +602,8 @@ type Summary struct {
 	// Name is what was read, as its refusals and warnings name it (a
 	// zip's member: "export.zip!session.jsonl").
 	Name string
-	// Form is the container; "" for a header-less log.
+	// Form is the container; "" for a header-less log, FormZstd for one
+	// compressed (its Header nil).
 	Form container.Form
 	// Framing is how a Zstandard log's frames cut its text, and Frames
 	// how many complete frames it has ("" and 0 for other forms).
@@ -558,6 +627,9 @@ func (s *Stream) Summary() Summary {
 	if s.lg != nil {
 		sum.Name, sum.Form, sum.Subagents = s.lg.Name(), s.lg.Form(), s.lg.Subagents()
 		sum.Framing, sum.Frames = s.lg.Framing()
+	}
+	if s.plain != nil {
+		sum.Form = container.FormZstd // and no header
 	}
 	if s.up != nil {
 		sum.Upgraded = s.up.Upgraded()
@@ -588,6 +660,9 @@ func (s *Stream) Close() error {
 	}
 	if s.lg != nil {
 		err = s.lg.Close()
+	}
+	if s.plain != nil {
+		s.plain.Close()
 	}
 	if s.file != nil {
 		if e := s.file.Close(); err == nil {

@@ -182,6 +182,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(head+turn), false)
 	f.Add([]byte(head+turn), true)
 	f.Add([]byte(turn), false)
+	f.Add([]byte(turn), true) // a header-less log compressed
 	f.Add([]byte("\xEF\xBB\xBF"+head), false)
 	f.Fuzz(func(t *testing.T, data []byte, zstdForm bool) {
 		dir := t.TempDir()
