@@ -328,7 +328,13 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 	if !missing {
 		m.Recorded = want
 	}
-	if !missing {
+	switch {
+	case !missing && bytes.Equal(bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n")), data):
+		// A fixture's text holds no carriage return of its own (a row's
+		// is escaped): these are a checkout's.
+		m.Diff = "only the line endings differ: the fixture has CRLF, the screen LF (git's core.autocrlf\n" +
+			"converts them on checkout): add \"*.screen -text\" to .gitattributes and check the fixtures out again"
+	case !missing:
 		m.Diff = lineDiff("recorded", "new", string(want), string(data))
 	}
 	if m.Pending, err = s.writePending(name, data); err != nil {

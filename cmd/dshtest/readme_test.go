@@ -22,7 +22,9 @@ import (
 // folder and checks that each prints what the README shows.
 //
 // A block whose first line is "# scenarios/NAME.txtar" is written to that
-// file (the rest of the block: the first line is its caption). In a block of "$ COMMAND" lines, the lines after a command are its
+// file, whole, as a reader who copies it writes it (its first line a
+// comment), so the line numbers the README shows are the file's. In a
+// block of "$ COMMAND" lines, the lines after a command are its
 // output: a line "…" stands for any number of lines, and times (0.03s,
 // (34ms)) match any time. dshtest commands run in-process with no CI in
 // their environment; dshtest review drives the viewer at 100×24, compares
@@ -51,7 +53,7 @@ func TestREADMEWalkthrough(t *testing.T) {
 	for _, b := range blocks {
 		if len(b) > 0 && strings.HasPrefix(b[0], "# scenarios/") {
 			name := strings.TrimPrefix(b[0], "# ")
-			if err := os.WriteFile(name, []byte(strings.Join(b[1:], "\n")+"\n"), 0o644); err != nil {
+			if err := os.WriteFile(name, []byte(strings.Join(b, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			continue
