@@ -88,6 +88,7 @@ type fixtureStore struct {
 type samePair struct {
 	a, b     string
 	document bool
+	scenario string // the step's scenario file, as messages name it
 }
 
 func newFixtureStore(dir string, update, ci bool, pendingDir string) *fixtureStore {
@@ -284,14 +285,25 @@ func (s *fixtureStore) pendingPairs() []error {
 	s.mu.Unlock()
 	var errs []error
 	for _, p := range pairs {
-		da, err := os.ReadFile(s.path(p.a))
+		read := func(name string) ([]byte, error) {
+			b, err := os.ReadFile(s.path(name))
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				return nil, fmt.Errorf("%s: same-fixture %s %s: %s does not exist and no snapshot step of this run took %q: fix the name, or snapshot it and record",
+					p.scenario, p.a, p.b, s.display(name), name)
+			case err != nil:
+				return nil, fmt.Errorf("%s: same-fixture: %s: %w", p.scenario, s.display(name), err)
+			}
+			return b, nil
+		}
+		da, err := read(p.a)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p.a), err))
+			errs = append(errs, err)
 			continue
 		}
-		db, err := os.ReadFile(s.path(p.b))
+		db, err := read(p.b)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("same-fixture: %s: %w", s.display(p.b), err))
+			errs = append(errs, err)
 			continue
 		}
 		if err := s.compareSame(p, da, db); err != nil {

@@ -35,6 +35,6 @@ func verbSameFixture(ts *testscript.TestScript, neg bool, args []string) {
 				return fmt.Errorf("same-fixture: %q is not a fixture name", n)
 			}
 		}
-		return s.suite.store.same(samePair{p.pos[0], p.pos[1], p.has("document")})
+		return s.suite.store.same(samePair{p.pos[0], p.pos[1], p.has("document"), s.suite.scenarioFile(s.name)})
 	})
 }
