@@ -3,8 +3,10 @@ package cli
 import (
 	"encoding/xml"
 	"fmt"
-	"github.com/dshtest/dshtest/terminal/display"
 	"io"
+	"os"
+	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/ground/words"
+	"github.com/dshtest/dshtest/terminal/display"
 )
 
 // This file writes a run's failures for CI: JUnit XML (run --junit FILE),
@@ -173,11 +176,13 @@ func writeJUnitFile(path string, res *harness.Result) error {
 
 // writeGitHub prints one GitHub Actions error annotation per failure:
 // "::error file=scenarios/X.txtar,line=N,title=…::message", the message's
-// line breaks encoded as the workflow commands require.
-func writeGitHub(w io.Writer, res *harness.Result) {
+// line breaks encoded as the workflow commands require. A file is named
+// from the repository's root, as GitHub reads it: dir is the suite folder
+// from there ("" or "." at the root).
+func writeGitHub(w io.Writer, res *harness.Result, dir string) {
 	for _, o := range res.Outcomes {
 		for _, f := range o.Failures {
-			props := "file=" + ghProp(f.File)
+			props := "file=" + ghProp(path.Join(dir, f.File))
 			if f.Line > 0 {
 				props += ",line=" + strconv.Itoa(f.Line)
 			}
@@ -199,6 +204,25 @@ func writeGitHub(w io.Writer, res *harness.Result) {
 	if res.Setup != "" {
 		fmt.Fprintf(w, "::error title=suite setup::%s\n", ghData(res.Setup))
 	}
+}
+
+// githubDir is the suite folder root from the repository's root, as
+// annotations name files: from $GITHUB_WORKSPACE (the checkout, in a
+// workflow), else from the working directory; "" when root is not inside
+// it.
+func githubDir(root, workspace string) string {
+	base := workspace
+	if base == "" {
+		var err error
+		if base, err = os.Getwd(); err != nil {
+			return ""
+		}
+	}
+	rel, err := filepath.Rel(base, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // ghData escapes a workflow command's message; ghProp a property value.

@@ -143,6 +143,14 @@ func TestGitHubAnnotations(t *testing.T) {
 			t.Errorf("annotation %d = %q; want %v", i, lines[i], re)
 		}
 	}
+	// A suite in a folder of the repository: GitHub reads a file from the
+	// repository's root (the workflow's $GITHUB_WORKSPACE).
+	out.Reset()
+	env := []string{"GITHUB_WORKSPACE=" + filepath.Dir(dir)}
+	Run([]string{"run", "--dir", dir, "--github"}, strings.NewReader(""), &out, &errb, env)
+	if want := "::error file=" + filepath.Base(dir) + "/scenarios/alpha.txtar,line=4,"; !strings.Contains(out.String(), want) {
+		t.Errorf("in a folder, no %q in:\n%s", want, out.String())
+	}
 }
 
 // TestRunJSONFailures: run --json failures carry file, line, fixture and

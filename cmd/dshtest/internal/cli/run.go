@@ -116,7 +116,7 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 				printSummary(a.stdout, res, all, files)
 			}
 			if github {
-				writeGitHub(a.stdout, res)
+				writeGitHub(a.stdout, res, githubDir(root, a.getenv("GITHUB_WORKSPACE")))
 			}
 			if junit != "" {
 				if err := writeJUnitFile(junit, res); err != nil {
