@@ -73,7 +73,13 @@ func (e *ExistsError) Error() string {
 // or the workflow exists, it writes nothing and returns an *ExistsError.
 // On a failure to write, the Scaffold says what was written by then.
 func Init(dir string, opts InitOptions) (*Scaffold, error) {
-	workflow, err := Workflow(opts.Shards, opts.Version)
+	// GitHub reads workflows at the repository's root only: a suite in a
+	// folder of a repository gets its workflow there, run in the folder.
+	wfRel, inRepo := workflowPath, ""
+	if top, rel, ok := repoFolder(dir); ok {
+		wfRel, inRepo = filepath.Join(top, workflowPath), rel
+	}
+	workflow, err := Workflow(opts.Shards, opts.Version, inRepo)
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +89,17 @@ func Init(dir string, opts InitOptions) (*Scaffold, error) {
 		note string
 	}{
 		{filepath.Join(scenariosName, "example.txtar"), initExample, ""},
-		{workflowPath, workflow, ""},
+		{wfRel, workflow, ""},
 	}
+	var notes []string
 	if opts.Shards > 1 {
-		files[1].note = " (" + strconv.Itoa(opts.Shards) + " shards)"
+		notes = append(notes, strconv.Itoa(opts.Shards)+" shards")
+	}
+	if inRepo != "" {
+		notes = append(notes, "at the repository's root, run in "+inRepo)
+	}
+	if len(notes) > 0 {
+		files[1].note = " (" + strings.Join(notes, "; ") + ")"
 	}
 	// Nothing is written unless every file is new.
 	var exist []string
@@ -106,7 +119,7 @@ func Init(dir string, opts InitOptions) (*Scaffold, error) {
 	if err != nil {
 		return s, err
 	}
-	for _, d := range []string{scenariosName, fixturesName, filepath.Dir(workflowPath)} {
+	for _, d := range []string{scenariosName, fixturesName, filepath.Dir(wfRel)} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return s, err
 		}
@@ -126,6 +139,37 @@ func Init(dir string, opts InitOptions) (*Scaffold, error) {
 		s.Made = append(s.Made, Made{Path: ".gitignore", How: how, Note: " (" + IgnoreLine + ")"})
 	}
 	return s, nil
+}
+
+// repoFolder finds the git repository dir is in: top is its root from dir
+// (as "../.."), rel dir from its root, slash-separated; ok is false when
+// dir is no repository's folder or is its root.
+func repoFolder(dir string) (top, rel string, ok bool) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", "", false
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if d == abs {
+				return "", "", false
+			}
+			r, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "", "", false
+			}
+			t, err := filepath.Rel(abs, d)
+			if err != nil {
+				return "", "", false
+			}
+			return t, filepath.ToSlash(r), true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", "", false
+		}
+		d = up
+	}
 }
 
 // Remove removes the scenario and the workflow Init made, leaving no
@@ -159,8 +203,9 @@ func gitignore(path string) ([]byte, string, error) {
 }
 
 // Workflow is the GitHub Actions workflow Init writes for a suite run on
-// shards runners, installing dshtest at version.
-func Workflow(shards int, version string) ([]byte, error) {
+// shards runners, installing dshtest at version; dir is the suite's folder
+// from the repository's root ("" at the root), where its commands run.
+func Workflow(shards int, version, dir string) ([]byte, error) {
 	t, err := template.New("workflow").Delims("[[", "]]").Parse(initWorkflow)
 	if err != nil {
 		return nil, err
@@ -174,7 +219,11 @@ func Workflow(shards int, version string) ([]byte, error) {
 		Shards          int
 		Matrix          string
 		Suffix, Version string
-	}{Sharded: shards > 1, Shards: shards, Matrix: "[" + strings.Join(matrix, ", ") + "]", Version: version}
+		Dir, Prefix     string
+	}{Sharded: shards > 1, Shards: shards, Matrix: "[" + strings.Join(matrix, ", ") + "]", Version: version, Dir: dir}
+	if dir != "" {
+		data.Prefix = dir + "/" // an artifact's path is the workspace's
+	}
 	if data.Sharded {
 		data.Suffix = "-${{ matrix.shard }}"
 	}

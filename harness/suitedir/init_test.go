@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/dshtest/dshtest/harness/suitedir"
@@ -75,5 +76,43 @@ func TestInit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestInitInRepository: a suite made in a folder of a git repository gets
+// its workflow at the repository's root (the only place GitHub reads
+// one), run in the folder; Remove takes it back.
+func TestInitInRepository(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(repo, "test", "screens")
+	s, err := suitedir.Init(dir, suitedir.InitOptions{Shards: 1, Version: "latest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []suitedir.Made{{"scenarios/example.txtar", "created", ""},
+		{"../../.github/workflows/dshtest.yml", "created", " (at the repository's root, run in test/screens)"},
+		{".gitignore", "created", " (*.screen.new)"}}
+	if !reflect.DeepEqual(s.Made, want) {
+		t.Errorf("made %v, want %v", s.Made, want)
+	}
+	wf := filepath.Join(repo, ".github", "workflows", "dshtest.yml")
+	b, err := os.ReadFile(wf)
+	if err != nil || !strings.Contains(string(b), "working-directory: test/screens") {
+		t.Fatalf("workflow at the root: %v\n%s", err, b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".github")); err == nil {
+		t.Error("a workflow in the suite's folder, where GitHub does not read it")
+	}
+	// A second suite of the repository finds the workflow there.
+	var ee *suitedir.ExistsError
+	if _, err := suitedir.Init(filepath.Join(repo, "other"), suitedir.InitOptions{Shards: 1, Version: "latest"}); !errors.As(err, &ee) {
+		t.Errorf("a second suite: %v", err)
+	}
+	s.Remove()
+	if _, err := os.Stat(wf); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("after Remove, the workflow: %v", err)
 	}
 }

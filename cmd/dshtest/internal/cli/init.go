@@ -26,7 +26,10 @@ made if missing):
   .github/workflows/dshtest.yml   a GitHub Actions workflow: dshtest run with
                                   --junit, --github and --pending-dir; on
                                   failure it uploads the pending screens and
-                                  the HTML report as artifacts; a job summary
+                                  the HTML report as artifacts; a job summary.
+                                  For DIR a folder of a git repository, it
+                                  goes to the repository's root (GitHub reads
+                                  workflows only there) and runs in DIR.
 
 --shards N spreads the suite over a job matrix of N runners, each running
 dshtest run --shard i/N. init never overwrites a file: if one of these

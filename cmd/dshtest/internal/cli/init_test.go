@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,8 +19,12 @@ import (
 // whose jobs run run --shard i/N and upload under names of their own.
 func TestInitWorkflow(t *testing.T) {
 	root := (&app{}).rootCommand()
-	for _, shards := range []int{1, 3} {
-		b, err := suitedir.Workflow(shards, "latest")
+	for _, tc := range []struct {
+		shards int
+		dir    string // the suite's folder in the repository
+	}{{1, ""}, {3, ""}, {2, "test/screens"}} {
+		shards := tc.shards
+		b, err := suitedir.Workflow(shards, "latest", tc.dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,6 +33,11 @@ func TestInitWorkflow(t *testing.T) {
 			On   map[string]any `yaml:"on"`
 			Jobs map[string]struct {
 				RunsOn   string `yaml:"runs-on"`
+				Defaults struct {
+					Run struct {
+						WorkingDirectory string `yaml:"working-directory"`
+					}
+				}
 				Strategy struct {
 					Matrix map[string][]int
 				}
@@ -45,6 +55,20 @@ func TestInitWorkflow(t *testing.T) {
 		_, pr := wf.On["pull_request"]
 		if !ok || job.RunsOn == "" || len(job.Steps) == 0 || !push || !pr {
 			t.Fatalf("shards %d: not a workflow with a job of steps:\n%s", shards, b)
+		}
+		// A suite in a folder runs there; its artifacts are named from
+		// the workspace.
+		if got := job.Defaults.Run.WorkingDirectory; got != tc.dir {
+			t.Errorf("dir %q: working-directory %q", tc.dir, got)
+		}
+		for _, st := range job.Steps {
+			if p := st.With["path"]; p != "" && tc.dir != "" {
+				for _, l := range strings.Fields(p) {
+					if !strings.HasPrefix(l, tc.dir+"/") {
+						t.Errorf("dir %q: artifact path %q", tc.dir, l)
+					}
+				}
+			}
 		}
 		if shards > 1 {
 			got := job.Strategy.Matrix["shard"]
@@ -93,7 +117,7 @@ func TestInitWorkflow(t *testing.T) {
 				t.Errorf("shards %d: the run step %q lacks %s", shards, run, want)
 			}
 		}
-		if shards > 1 && !strings.Contains(run, "--shard 1/3") {
+		if shards > 1 && !strings.Contains(run, fmt.Sprintf("--shard 1/%d", shards)) {
 			t.Errorf("shards %d: the run step %q runs no shard", shards, run)
 		}
 		if !strings.Contains(string(b), "GITHUB_STEP_SUMMARY") {
