@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,6 +84,9 @@ Formats: svg (a standalone picture), html (a self-contained page), ansi
 				path = suitedir.Dir{Root: root}.Fixture(path)
 			}
 			data, err := os.ReadFile(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				return usagef("no fixture %s: name a fixture of fixtures/ (ls fixtures) or a .screen file", esc(path))
+			}
 			if err != nil {
 				return err
 			}

@@ -197,6 +197,9 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		}
 	}
 	if f.emit != "" {
+		if rep.Events == 0 {
+			return targetError("--emit", emitT.Path(), errors.New("the log has no events: there is nothing to pin"))
+		}
 		if err := run.Emit(emitT, path, f.scrub); err != nil {
 			return targetErr("--emit", emitT.Path(), err)
 		}

@@ -121,7 +121,7 @@ func findRoot(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", usagef("no scenario folder at or above %s (looked for scenarios/ and fixtures/); use --dir", wd)
+			return "", usagef("no scenario folder at or above %s (looked for scenarios/ and fixtures/); use --dir, or make one with dshtest init", wd)
 		}
 		d = parent
 	}
