@@ -199,7 +199,7 @@ func Find(store, id string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("no session %q in the store", id), nil)
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("no session %q in the store (looked for PROJECT/%s/session.jsonl[.zstd] and PROJECT/%s.jsonl[.zstd]; a log elsewhere is read as LOG)", id, seg, seg), nil)
 	case 1:
 		return found[0], nil
 	}
