@@ -225,7 +225,22 @@ func PlainZstd(r io.Reader) (io.ReadCloser, error) {
 		dec.Close()
 		return nil, err
 	}
-	return dec.IOReadCloser(), nil
+	return plainReader{dec.IOReadCloser()}, nil
+}
+
+// plainReader says what a decoding error of PlainZstd's means.
+type plainReader struct{ io.ReadCloser }
+
+func (p plainReader) Read(b []byte) (int, error) {
+	n, err := p.ReadCloser.Read(b)
+	switch {
+	case err == nil, errors.Is(err, io.EOF):
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = errors.New("the compressed log ends inside a Zstandard frame (torn or truncated)")
+	default:
+		err = fmt.Errorf("corrupt Zstandard data: %w", err)
+	}
+	return n, err
 }
 
 // Framing names how a Zstandard log's plaintext is cut into frames.

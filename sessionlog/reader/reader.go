@@ -294,8 +294,11 @@ func bareZstd(r io.Reader) (plain *bufio.Reader, dec io.Closer, rest io.Reader) 
 	d, err := container.PlainZstd(seen)
 	if err == nil {
 		br := bufio.NewReaderSize(d, 64<<10)
+		// A start that decodes to a whole first line is enough to tell:
+		// a later frame that does not decode is the read's refusal.
 		peek, err := br.Peek(4096)
-		if len(peek) > 0 && (err == nil || errors.Is(err, io.EOF)) && !startsContainer(peek) {
+		whole := err == nil || errors.Is(err, io.EOF) || bytes.IndexByte(peek, '\n') >= 0
+		if len(peek) > 0 && whole && !startsContainer(peek) {
 			seen.done, seen.buf = true, nil
 			return br, d, nil
 		}

@@ -217,6 +217,55 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
+// TestHeaderlessZstd: a header-less log compressed with zstd, as one frame
+// or frames cut anywhere, from a file or a stream, reads as the same log
+// uncompressed does; a torn one is refused, never read short.
+func TestHeaderlessZstd(t *testing.T) {
+	dir := t.TempDir()
+	raw := []byte(turn + `{"type":"step/end","seq":5,"time":3,"data":{"turn":1,"step":1}}` + "\n")
+	want, err := read(logforms.WriteFile(t, dir, "raw.jsonl", raw), reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := append(logforms.ZstdFrame(t, raw[:40]), logforms.ZstdFrame(t, raw[40:])...)
+	for name, data := range map[string][]byte{"whole": logforms.ZstdWhole(t, raw), "cut": cut} {
+		p := logforms.WriteFile(t, dir, name+".zst", data)
+		got, err := read(p, reader.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := reader.OpenReader(f, name, reader.Options{})
+		if err != nil {
+			t.Fatalf("%s, streamed: %v", name, err)
+		}
+		n := 0
+		for s.Next() {
+			n++
+		}
+		if s.Err() != nil || n != len(want.Events) {
+			t.Errorf("%s, streamed: %d events, %v", name, n, s.Err())
+		}
+		s.Close()
+		f.Close()
+		if len(got.Events) != len(want.Events) {
+			t.Fatalf("%s: %d events, want %d", name, len(got.Events), len(want.Events))
+		}
+		for i := range got.Events {
+			if !bytes.Equal(got.Events[i].Data, want.Events[i].Data) || got.Events[i].Seq != want.Events[i].Seq {
+				t.Errorf("%s: event %d differs", name, i)
+			}
+		}
+		torn := logforms.WriteFile(t, dir, name+"-torn.zst", data[:len(data)-6])
+		if lg, err := read(torn, reader.Options{}); err == nil {
+			t.Errorf("%s, torn: read %d events, want a refusal", name, len(lg.Events))
+		}
+	}
+}
+
 // TestTextSize: a raw log's text size is its file's; a Zstandard log's is
 // what its frames declare (the one-shot encoders upstream and logforms use
 // write it), and -1 when a frame does not (a streaming encoder's); a torn
