@@ -103,7 +103,7 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 				if shard != "" {
 					where += " (shard " + shard + ")"
 				}
-				return failf("no scenario matched %q in %s", pattern, where)
+				return usagef("no scenario matched %q in %s", pattern, where)
 			}
 			if !all {
 				cfg.Scenarios = names
