@@ -301,6 +301,23 @@ type mdr struct {
 	src  []byte
 	base display.Style
 	mode Mode
+	// depth is how many quotes and list items hold the blocks drawn.
+	depth int
+}
+
+// maxNest is the deepest a quote or a list item draws its bar, bullet or
+// indent. Each level prefixes every row of the levels inside it, so a
+// body of thousands of nested quotes ("> > > …", which no renderer draws
+// usefully: pi-tui's recursive lexer runs out of stack) would cost the
+// square of its depth; past maxNest the blocks inside are drawn as they
+// are, unprefixed.
+const maxNest = 32
+
+// deeper is m one quote or list item further in.
+func (m *mdr) deeper() *mdr {
+	c := *m
+	c.depth++
+	return &c
 }
 
 // The styles of the layout besides the body's base: plain text, the dim
@@ -427,7 +444,10 @@ func (m *mdr) block(n ast.Node, width int) []Row {
 	case *ast.CodeBlock:
 		return m.codeRows("", append(m.rawLines(n), ""), width)
 	case *ast.Blockquote:
-		inner := &mdr{src: m.src, base: m.base.With(display.Dim | display.Italic), mode: m.mode}
+		inner := &mdr{src: m.src, base: m.base.With(display.Dim | display.Italic), mode: m.mode, depth: m.depth + 1}
+		if m.depth >= maxNest {
+			return inner.blocks(n, width)
+		}
 		rows := inner.blocks(n, max(width-2, 1))
 		bar := display.Span{Text: "│ ", Style: display.Style{Fg: display.FgAccent}}
 		for i := range rows {
@@ -436,7 +456,7 @@ func (m *mdr) block(n ast.Node, width int) []Row {
 		}
 		return rows
 	case *ast.List:
-		return m.list(n, width, 0)
+		return m.list(n, width)
 	case *ast.ThematicBreak:
 		return []Row{{Line: display.TextLine(strings.Repeat("─", min(width, 80)), m.base.With(display.Dim))}}
 	case *east.Table:
@@ -488,8 +508,11 @@ func (m *mdr) codeRows(lang string, code []string, width int) []Row {
 }
 
 // list renders a list at depth (0 for a top-level list).
-func (m *mdr) list(n *ast.List, width, depth int) []Row {
-	_ = depth
+func (m *mdr) list(n *ast.List, width int) []Row {
+	if m.depth >= maxNest {
+		return m.flatList(n, width)
+	}
+	in := m.deeper()
 	var rows []Row
 	num := n.Start
 	bulletSty := display.Style{Fg: display.FgAccent}
@@ -519,13 +542,13 @@ func (m *mdr) list(n *ast.List, width, depth int) []Row {
 				body, nested = append(body, Row{}), append(nested, false)
 			}
 			if sub, ok := c.(*ast.List); ok {
-				for _, r := range m.list(sub, max(width-4, 1), depth+1) {
+				for _, r := range in.list(sub, max(width-4, 1)) {
 					r.Line = append(display.Line{{Text: "    ", Style: plain}}, r.Line...)
 					body, nested = append(body, r), append(nested, true)
 				}
 				continue
 			}
-			for _, r := range m.block(c, max(width-mw, 1)) {
+			for _, r := range in.block(c, max(width-mw, 1)) {
 				body, nested = append(body, r), append(nested, false)
 			}
 		}
@@ -543,6 +566,29 @@ func (m *mdr) list(n *ast.List, width, depth int) []Row {
 		}
 		rows = append(rows, body...)
 		i++
+	}
+	return rows
+}
+
+// flatList is list past maxNest: each item's blocks as they are, with no
+// bullet or indent, the rows between items as list draws them.
+func (m *mdr) flatList(n *ast.List, width int) []Row {
+	in := m.deeper()
+	var rows []Row
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		if it.PreviousSibling() != nil && !n.IsTight {
+			rows = append(rows, Row{})
+		}
+		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+			if c.PreviousSibling() != nil && m.blankBefore(c) {
+				rows = append(rows, Row{})
+			}
+			if sub, ok := c.(*ast.List); ok {
+				rows = append(rows, in.list(sub, width)...)
+			} else {
+				rows = append(rows, in.block(c, width)...)
+			}
+		}
 	}
 	return rows
 }

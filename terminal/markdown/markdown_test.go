@@ -106,3 +106,35 @@ func runsText(runs []screen.Run) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
+
+// TestDeepNesting: quotes and list items draw their bars, bullets and
+// indents down to maxNest levels and none deeper, so a body nested
+// thousands deep is drawn in time linear in its depth, its text still
+// shown.
+func TestDeepNesting(t *testing.T) {
+	for _, tc := range []struct {
+		name, marker string
+		prefix       int // cells each drawn level adds
+	}{
+		{"quote", "> ", 2},
+		{"list", "- ", 4}, // a nested list indents 4
+	} {
+		for _, depth := range []int{maxNest - 1, maxNest + 1, 5000} {
+			text := strings.Repeat(tc.marker, depth) + "deep text"
+			rows := Rows(text, display.Style{}, TextMode, 20000)
+			var shown []string
+			for _, r := range rows {
+				if s := strings.TrimSpace(r.Line.PlainText()); s != "" {
+					shown = append(shown, s)
+				}
+			}
+			if len(shown) != 1 || !strings.HasSuffix(shown[0], "deep text") {
+				t.Fatalf("%s %d: rows %q", tc.name, depth, shown)
+			}
+			drawn := min(depth, maxNest)
+			if w := rows[len(rows)-1].Line.Width(); w > drawn*tc.prefix+len("deep text")+4 {
+				t.Errorf("%s %d: a row %d cells wide, want at most %d levels drawn", tc.name, depth, w, drawn)
+			}
+		}
+	}
+}
