@@ -25,6 +25,7 @@ import (
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -202,7 +203,9 @@ func (r *Run) Minimize(name string, target *safefile.Target, describe func(*sess
 	if err := jsonl.WriteLog(&b, small); err != nil {
 		return nil, err
 	}
-	if err := target.Write(b.Bytes()); err != nil {
+	// A written log is a file a person opens: its text goes through the
+	// one escaper, as every JSON output does.
+	if err := target.Write(display.EscapeJSON(b.Bytes())); err != nil {
 		return nil, &WriteError{err}
 	}
 	final := r.checker.WithEvents(small).Check(name)

@@ -1,6 +1,7 @@
 package repro_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,11 +11,13 @@ import (
 	"github.com/dshtest/dshtest/internal/repro"
 	"github.com/dshtest/dshtest/internal/repro/emit"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/internal/testkit/mutant"
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal"
 	"github.com/dshtest/dshtest/terminal/cards"
+	"github.com/dshtest/dshtest/terminal/display"
 	"github.com/dshtest/dshtest/transcript"
 )
 
@@ -145,5 +148,49 @@ func TestScrubKeepsVerdicts(t *testing.T) {
 		if was, is := verdicts(events), verdicts(scrubbed); was != is {
 			t.Errorf("generated seed %d: scrubbed verdicts differ:\nwas %s\nis  %s", seed, was, is)
 		}
+	}
+}
+
+// TestMinimizeEscapes: the minimized log Minimize writes goes through the
+// one escaper: a log's raw C1 controls, bidi controls and invalid UTF-8
+// reach the file as \u escapes, never raw.
+func TestMinimizeEscapes(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "spec", "example-session.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := bytes.Replace(raw, []byte("List the files"), []byte("List\u009b31m the\u202e files\xff\xfe"), 1)
+	if bytes.Equal(hostile, raw) {
+		t.Fatal("the example log has no prompt to change")
+	}
+	path := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(path, hostile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lf, err := load.Open(path, load.Options{Hold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	run, err := repro.Check(lf, repro.Options{Sizes: invariant.DefaultSizes(), Projection: mutant.Surface(), Keep: true,
+		MaxToolLines: cards.DefaultMaxToolOutputLines})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := safefile.Check(filepath.Join(dir, "min.jsonl"), safefile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := run.Minimize(invariant.NoLostMessage, out, func(*sessionlog.Event) string { return "" })
+	if err != nil || m == nil {
+		t.Fatalf("Minimize = %+v, %v; want a minimized log (the surface projection loses messages)", m, err)
+	}
+	data, err := os.ReadFile(out.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(display.EscapeJSON(data), data) {
+		t.Errorf("the minimized log holds what the escaper escapes:\n%q", data)
 	}
 }
