@@ -160,9 +160,10 @@ func TestMinimizeEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hostile := bytes.Replace(raw, []byte("List the files"), []byte("List\u009b31m the\u202e files\xff\xfe"), 1)
+	// Every text, so that whatever the minimized log keeps holds some.
+	hostile := bytes.ReplaceAll(raw, []byte(`"text":"`), []byte("\"text\":\"\u009b31m\u202e\xff\xfe"))
 	if bytes.Equal(hostile, raw) {
-		t.Fatal("the example log has no prompt to change")
+		t.Fatal("the example log has no text to change")
 	}
 	path := filepath.Join(dir, "s.jsonl")
 	if err := os.WriteFile(path, hostile, 0o644); err != nil {
