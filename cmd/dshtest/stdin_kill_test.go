@@ -12,8 +12,9 @@ import (
 )
 
 // TestStdinInterrupted: a command reading its log from standard input
-// (LOG "-") that is interrupted while the input is still being copied
-// exits 130, says so, and leaves no copy in the temporary directory.
+// (LOG "-") that is interrupted or hung up on while the input is still
+// being copied exits 130, says so, and leaves no copy in the temporary
+// directory.
 func TestStdinInterrupted(t *testing.T) {
 	if _, err := os.Stat("/proc/self"); err != nil {
 		t.Skip("needs signals and /proc (Linux)")
@@ -25,7 +26,7 @@ func TestStdinInterrupted(t *testing.T) {
 	must(t, err)
 	dshtest := filepath.Join(work, "dshtest") // the test binary is the command when called dshtest
 	must(t, os.Symlink(exe, dshtest))
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		cmd := exec.Command(dshtest, "check", "-")
 		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 		stdin, err := cmd.StdinPipe()
@@ -72,4 +73,36 @@ func spools(t *testing.T, dir string) []string {
 		}
 	}
 	return names
+}
+
+// TestStdinBrokenPipe: a command reading standard input whose output's
+// reader goes away (dshtest render - | head -1) ends as SIGPIPE would end
+// it, exit 141, and leaves no copy in the temporary directory.
+func TestStdinBrokenPipe(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("needs signals and /proc (Linux)")
+	}
+	work := t.TempDir()
+	tmp := filepath.Join(work, "tmp")
+	must(t, os.MkdirAll(tmp, 0o755))
+	exe, err := os.Executable()
+	must(t, err)
+	dshtest := filepath.Join(work, "dshtest")
+	must(t, os.Symlink(exe, dshtest))
+	log, err := os.ReadFile(filepath.Join("..", "..", "docs", "spec", "example-session.jsonl"))
+	must(t, err)
+	cmd := exec.Command(dshtest, "render", "-", "--format", "text")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.Stdin = bytes.NewReader(log)
+	out, err := cmd.StdoutPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	out.Close() // the reader goes away before the first row is written
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 141 {
+		t.Fatalf("%v, want exit 141", err)
+	}
+	if left := spools(t, tmp); len(left) != 0 {
+		t.Errorf("left %v in TMPDIR", left)
+	}
 }

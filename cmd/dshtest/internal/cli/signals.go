@@ -19,11 +19,11 @@ const ExitInterrupted = 130
 const scratchGrace = 3 * time.Second
 
 // onInterrupt runs exit (which ends the process) on the first SIGINT or
-// SIGTERM that lands before stop is called: the one shape of the guards
-// below.
-func onInterrupt(exit func(os.Signal)) (stop func()) {
+// SIGTERM (or one of more) that lands before stop is called: the one
+// shape of the guards below.
+func onInterrupt(exit func(os.Signal), more ...os.Signal) (stop func()) {
 	sig, done := make(chan os.Signal, 1), make(chan struct{})
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sig, append([]os.Signal{os.Interrupt, syscall.SIGTERM}, more...)...)
 	go func() {
 		select {
 		case s := <-sig:
@@ -62,18 +62,23 @@ func (a *app) guardInterrupts(root string) *batch {
 }
 
 // guardStdin starts, once, before standard input is copied (LOG "-",
-// load.Stdin), the guard that removes the copy on SIGINT or SIGTERM and
-// exits 130, so that an interrupted command leaves no copy in the
-// temporary directory; Run removes it on every other exit.
+// load.Stdin), the guard that removes the copy on SIGINT, SIGTERM or
+// SIGHUP and exits 130, and on SIGPIPE (the reader of the output went
+// away, as in dshtest render - | head) exits 141 without a word, so that
+// a command ended by a signal leaves no copy in the temporary directory;
+// Run removes it on every other exit.
 func (a *app) guardStdin() {
 	if a.stdinGuard != nil {
 		return
 	}
 	a.stdinGuard = onInterrupt(func(s os.Signal) {
 		a.stdinLog.Close()
+		if s == syscall.SIGPIPE {
+			os.Exit(128 + int(syscall.SIGPIPE)) // as the signal would have ended it
+		}
 		fmt.Fprintf(a.stderr, "dshtest: interrupted (%v); the copy of standard input is removed\n", s)
 		os.Exit(ExitInterrupted)
-	})
+	}, syscall.SIGHUP, syscall.SIGPIPE)
 }
 
 // releaseStdin ends the guard: at the end of Run, and before a
