@@ -230,7 +230,7 @@ func (memo *Memo) lookup(text string) *memoDoc {
 			return d
 		}
 	}
-	d := &memoDoc{plain: plainMarkdown(text)}
+	d := &memoDoc{plain: drawnPlain(text)}
 	if memo != nil {
 		memo.docs[text] = d
 	}
@@ -654,6 +654,7 @@ func (m *mdr) inlines(n ast.Node, base display.Style) []display.Line {
 	keepIndent := n.Parent() != nil && n.Parent().Kind() == ast.KindDocument
 	w.keepIndent = keepIndent
 	w.children(n, base)
+	w.flush()
 	return w.lines
 }
 
@@ -663,6 +664,12 @@ type inlineWriter struct {
 	lines      []display.Line
 	keepIndent bool
 	newLine    bool // the next text starts a line after a soft or hard break
+	// tail is the text of the last span of the last line while text of
+	// its style is added to it (tailed), put in the span by flush: adding
+	// to the span's string copied it each time, and a paragraph of 100k
+	// emphasis delimiters, each its own text, took seconds.
+	tail   []byte
+	tailed bool
 }
 
 func (w *inlineWriter) add(text string, st display.Style) {
@@ -671,13 +678,28 @@ func (w *inlineWriter) add(text string, st display.Style) {
 	}
 	i := len(w.lines) - 1
 	if n := len(w.lines[i]); n > 0 && w.lines[i][n-1].Style == st {
-		w.lines[i][n-1].Text += text
+		if !w.tailed {
+			w.tail, w.tailed = append(w.tail[:0], w.lines[i][n-1].Text...), true
+		}
+		w.tail = append(w.tail, text...)
 		return
 	}
+	w.flush()
 	w.lines[i] = append(w.lines[i], display.Span{Text: text, Style: st})
 }
 
+// flush puts the tail's text in its span: before w.lines is read or a
+// line is broken.
+func (w *inlineWriter) flush() {
+	if w.tailed {
+		l := w.lines[len(w.lines)-1]
+		l[len(l)-1].Text = string(w.tail)
+		w.tailed = false
+	}
+}
+
 func (w *inlineWriter) breakLine() {
+	w.flush()
 	w.lines = append(w.lines, nil)
 	w.newLine = true
 }
@@ -760,9 +782,11 @@ func (w *inlineWriter) inline(n ast.Node, st display.Style) {
 // dim when the text is not the URL itself.
 func (w *inlineWriter) link(n *ast.Link, url string, st display.Style) {
 	linkSty := display.Style{Fg: display.FgAccent, Attrs: display.Underline}
+	w.flush()
 	start := len(w.lines)
 	from := len(w.lines[start-1])
 	w.children(n, linkSty)
+	w.flush()
 	var text strings.Builder
 	for i := start - 1; i < len(w.lines); i++ {
 		l := w.lines[i]

@@ -108,9 +108,9 @@ func runsText(runs []screen.Run) string {
 }
 
 // TestDeepNesting: quotes and list items draw their bars, bullets and
-// indents down to maxNest levels and none deeper, so a body nested
-// thousands deep is drawn in time linear in its depth, its text still
-// shown.
+// indents down to maxNest levels and none deeper, their text still shown;
+// a line that opens more than maxLineNest containers (goldmark's parse of
+// it grows with the square of its length) is drawn as plain text.
 func TestDeepNesting(t *testing.T) {
 	for _, tc := range []struct {
 		name, marker string
@@ -119,7 +119,7 @@ func TestDeepNesting(t *testing.T) {
 		{"quote", "> ", 2},
 		{"list", "- ", 4}, // a nested list indents 4
 	} {
-		for _, depth := range []int{maxNest - 1, maxNest + 1, 5000} {
+		for _, depth := range []int{maxNest - 1, maxNest + 1, maxLineNest} {
 			text := strings.Repeat(tc.marker, depth) + "deep text"
 			rows := Rows(text, display.Style{}, TextMode, 20000)
 			var shown []string
@@ -136,5 +136,60 @@ func TestDeepNesting(t *testing.T) {
 				t.Errorf("%s %d: a row %d cells wide, want at most %d levels drawn", tc.name, depth, w, drawn)
 			}
 		}
+		text := strings.Repeat(tc.marker, maxLineNest+1) + "deep text"
+		rows := Rows(text, display.Style{}, TextMode, 1<<20)
+		if len(rows) != 1 || rows[0].Line.PlainText() != text {
+			t.Errorf("%s %d: not drawn as written: %d rows", tc.name, maxLineNest+1, len(rows))
+		}
+	}
+}
+
+// TestTangled: the shapes goldmark parses in more than linear time, in
+// numbers no written text holds, make a text plain; what written text
+// holds does not.
+func TestTangled(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		text string
+		want bool
+	}{
+		{"quotes", strings.Repeat(">", maxLineNest+1) + "x", true},
+		{"spaced quotes", strings.Repeat("> ", maxLineNest+1) + "x", true},
+		{"bullets", strings.Repeat("- ", maxLineNest+1) + "x", true},
+		{"numbers", strings.Repeat("1. ", maxLineNest+1) + "x", true},
+		{"indented lists", indentedList(maxLineNest + 1), true},
+		{"images", strings.Repeat("![](", maxOpenDestinations+1), true},
+		{"links", strings.Repeat("[a](", maxOpenDestinations+1), true},
+		{"definitions", strings.Repeat("[a]: http://x\n", maxOpenDestinations+1) + "[a]", true},
+		{"some definitions", strings.Repeat("[a]: http://x\n", maxOpenDestinations/2) + "[a]", false},
+		{"shallow quotes", strings.Repeat("> ", maxLineNest-1) + "x", false},
+		{"a long rule", strings.Repeat("-", 100000), false},
+		{"many links", strings.Repeat("[a](b) ", maxOpenDestinations/2), false},
+		{"snake case", strings.Repeat("some_key_name: value_here\n", 20000), false},
+		{"indented code", strings.Repeat(" ", 4*maxLineNest/2-8) + "code", false},
+	} {
+		if got := tangled(tc.text); got != tc.want {
+			t.Errorf("%s: tangled = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// indentedList is a list nested depth deep by indentation, an item a line.
+func indentedList(depth int) string {
+	var b strings.Builder
+	for i := range depth {
+		b.WriteString(strings.Repeat("  ", i) + "- x\n")
+	}
+	return b.String()
+}
+
+// TestInlineRuns: a paragraph of many inline runs of one style (each
+// emphasis delimiter that closes nothing is its own text) lays out as one
+// span, as it did, in time linear in its length.
+func TestInlineRuns(t *testing.T) {
+	text := strings.Repeat("_a", 50000)
+	rows := Rows(text, display.Style{}, TextMode, 1<<20)
+	if len(rows) != 1 || rows[0].Line.PlainText() != text {
+		t.Fatalf("%d rows", len(rows))
 	}
 }

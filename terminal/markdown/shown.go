@@ -27,7 +27,7 @@ const shownWidth = 1024
 // left out, and the text before it and the text after it are two
 // stretches. The invariants' text oracle looks for each stretch.
 func ShownText(text string, prompt bool) []string {
-	if plainMarkdown(text) {
+	if drawnPlain(text) {
 		return []string{text}
 	}
 	mode := TextMode
