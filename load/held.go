@@ -3,6 +3,7 @@ package load
 import (
 	"errors"
 	"os"
+	"time"
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
@@ -15,15 +16,47 @@ var ErrChanged = errors.New("the file changed while it was read")
 
 // changedReason is what the refusal says: repro is the command that reads
 // a log more than once.
-const changedReason = "the file changed while repro read it (device, inode, size or modification time differ); run repro on a copy that is not being written"
+const changedReason = "the file changed while repro read it (device, inode, size or modification time differ, its or its SQLite journal's); run repro on a copy that is not being written"
 
 // held is a file read more than once: held open from the start, and each
 // later read first checks that it is still the file first read, unchanged
 // (device and inode, through the path too; size and modification time).
 type held struct {
-	path string
-	f    *os.File
-	fi   os.FileInfo
+	path  string
+	f     *os.File
+	fi    os.FileInfo
+	sides sidecars
+}
+
+// sidecars are the states of a SQLite database's write-ahead log and
+// rollback journal beside it: a database written to in WAL mode changes
+// only its -wal file until a checkpoint.
+type sidecars [2]sidecar
+
+type sidecar struct {
+	there bool
+	size  int64
+	mtime time.Time
+}
+
+// sidecarsOf reads the states of path's -wal and -journal files.
+func sidecarsOf(path string) sidecars {
+	var s sidecars
+	for i, suffix := range []string{"-wal", "-journal"} {
+		if fi, err := os.Stat(path + suffix); err == nil {
+			s[i] = sidecar{true, fi.Size(), fi.ModTime()}
+		}
+	}
+	return s
+}
+
+func (a sidecars) equal(b sidecars) bool {
+	for i := range a {
+		if a[i].there != b[i].there || a[i].size != b[i].size || !a[i].mtime.Equal(b[i].mtime) {
+			return false
+		}
+	}
+	return true
 }
 
 // hold opens path (a session directory's log file, for a directory) and
@@ -49,7 +82,7 @@ func hold(path string) *held {
 		f.Close()
 		return nil
 	}
-	return &held{path: path, f: f, fi: fi}
+	return &held{path: path, f: f, fi: fi, sides: sidecarsOf(path)}
 }
 
 func (h *held) close() {
@@ -67,7 +100,7 @@ func (h *held) unchanged() error {
 	same := err == nil && now.Size() == h.fi.Size() && now.ModTime().Equal(h.fi.ModTime())
 	if same {
 		byPath, err := os.Stat(h.path)
-		same = err == nil && os.SameFile(byPath, h.fi)
+		same = err == nil && os.SameFile(byPath, h.fi) && sidecarsOf(h.path).equal(h.sides)
 	}
 	if !same {
 		return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: h.path, Seq: -1}, changedReason, ErrChanged)

@@ -279,6 +279,14 @@ func TestSourceChanged(t *testing.T) {
 			later := time.Now().Add(time.Hour)
 			must(t, os.Chtimes(path, later, later))
 		}},
+		// A SQLite database written in WAL mode changes only its -wal
+		// file until a checkpoint.
+		{"its write-ahead log written", func(t *testing.T, path string) {
+			must(t, os.WriteFile(path+"-wal", []byte("frames"), 0o644))
+		}},
+		{"its journal written", func(t *testing.T, path string) {
+			must(t, os.WriteFile(path+"-journal", []byte("pages"), 0o644))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "log.jsonl")
@@ -316,7 +324,7 @@ func TestSourceChanged(t *testing.T) {
 			if !errors.As(err, &e) || !errors.Is(err, load.ErrChanged) || n != 0 || !errors.Is(f.Unchanged(), load.ErrChanged) {
 				t.Fatalf("read after a change: %d events, %v; want the changed-file refusal and none", n, err)
 			}
-			if want := path + ": the file changed while repro read it (device, inode, size or modification time differ); run repro on a copy that is not being written"; err.Error() != want {
+			if want := path + ": the file changed while repro read it (device, inode, size or modification time differ, its or its SQLite journal's); run repro on a copy that is not being written"; err.Error() != want {
 				t.Errorf("error %q, want %q", err, want)
 			}
 		})
