@@ -245,27 +245,21 @@ func (s *Stream) fromReader(r io.Reader, name string, copts container.Options) e
 		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: name, Line: 1, Seq: -1}, Text: TextBOM})
 	}
 	peek, _ := br.Peek(4096)
-	if isZstdMagic(peek) {
+	var src io.Reader = br
+	switch {
+	case isZstdMagic(peek):
 		pr, plain, rest := bareZstd(br)
 		if plain != nil {
 			s.plain = plain
 			s.openBare(pr, name, copts)
 			return nil
 		}
-		// Upstream's container: read from the start again.
-		lg, err := container.OpenReader(rest, name, copts)
-		if err != nil {
-			return fromContainer(err)
-		}
-		s.lg = lg
-		s.dec = jsonl.NewLineDecoder(lg.Name())
-		return nil
-	}
-	if !startsContainer(peek) {
+		src = rest // upstream's container: read from the start again
+	case !startsContainer(peek):
 		s.openBare(br, name, copts)
 		return nil
 	}
-	lg, err := container.OpenReader(br, name, copts)
+	lg, err := container.OpenReader(src, name, copts)
 	if err != nil {
 		return fromContainer(err)
 	}
