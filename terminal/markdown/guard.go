@@ -4,14 +4,13 @@ import "strings"
 
 // goldmark parses a few shapes of Markdown in time that grows with the
 // square of their size: containers nested on one line ("> > > …",
-// "- - - …": every level scans the rest of the line again) and link or
-// image destinations that never close ("![](![](…": every opener scans to
-// the end of the paragraph), and link reference definitions ("[a]: url"
-// lines: each one taken from its paragraph copies the rest). A prompt of 100 KB of them took minutes to
-// draw, in every command that draws it. No written text holds them in
-// such numbers, so a text that does is drawn as plain text, its source as
-// written (the renderer of a text that large draws nothing useful of its
-// structure anyway).
+// "- - - …": every level scans the rest of the line again), link or image
+// destinations that never close ("![](![](…": every opener scans to the
+// end of the paragraph) and link reference definitions ("[a]: url" lines:
+// each one taken from its paragraph copies the rest). A prompt of 100 KB
+// of them took minutes to draw, in every command that draws it. No
+// written text holds them in such numbers, so a text that does is drawn
+// as plain text, its source as written.
 
 // maxLineNest is the most container markers (">", a bullet, an ordered
 // list's number) one line may open before the text is drawn plain; the

@@ -507,7 +507,7 @@ func (m *mdr) codeRows(lang string, code []string, width int) []Row {
 	return append(rows, Row{Closed: true})
 }
 
-// list renders a list at depth (0 for a top-level list).
+// list renders a list, m.depth quotes and list items in.
 func (m *mdr) list(n *ast.List, width int) []Row {
 	if m.depth >= maxNest {
 		return m.flatList(n, width)
