@@ -2,6 +2,7 @@ package screen
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -63,11 +64,36 @@ func AppendPlain(dst []byte, row string) []byte {
 // Preview returns s on one line (runs of white space made one space), cut
 // to n runes with "…", as a JSON string (Quote): a short, safe quotation of
 // a log's text for a report.
+//
+// It reads s only as far as the preview needs: a text of megabytes is
+// neither split nor copied whole.
 func Preview(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > n {
-		r := []rune(s)
-		s = string(r[:n]) + "…"
+	var b strings.Builder
+	runes, space, cut := 0, false, false
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if runes == n {
+			cut = true
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+			if runes++; runes == n {
+				cut = true
+				break
+			}
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteString(s[i : i+size]) // as it was, an invalid byte too
+		runes++
 	}
-	return Quote(s)
+	out := b.String()
+	if cut {
+		out = string([]rune(out)) + "…" // a cut one is read rune by rune
+	}
+	return Quote(out)
 }

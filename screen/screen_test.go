@@ -2,9 +2,12 @@ package screen
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
@@ -92,6 +95,32 @@ func TestAppendPlain(t *testing.T) {
 	} {
 		if got, want := string(AppendPlain([]byte("prefix"), row)), "prefix"+ansi.Strip(row); got != want {
 			t.Errorf("AppendPlain(%q) = %q, want %q", row, got, want)
+		}
+	}
+}
+
+// TestPreviewAsWhole: Preview, which reads a text only as far as it
+// needs, says what collapsing the whole text's white space and cutting it
+// says, on random texts of letters, spaces, tabs, newlines, wide and
+// invalid bytes.
+func TestPreviewAsWhole(t *testing.T) {
+	whole := func(s string, n int) string {
+		s = strings.Join(strings.Fields(s), " ")
+		if utf8.RuneCountInString(s) > n {
+			s = string([]rune(s)[:n]) + "…"
+		}
+		return Quote(s)
+	}
+	pieces := []string{"a", "bc", " ", "  ", "\t", "\n", "宽", "\u00a0", "\u0085", "\xff", "é"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s, n := b.String(), rng.IntN(12)
+		if got, want := Preview(s, n), whole(s, n); got != want {
+			t.Fatalf("Preview(%q, %d) = %s, want %s", s, n, got, want)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/load"
@@ -247,9 +249,25 @@ func Describe(e *sessionlog.Event) string {
 		}
 	}
 	if t := eventText(e); t != "" {
-		s += " " + screen.Preview(display.Escape(t), 60)
+		s += " " + screen.Preview(display.Escape(previewHead(t, 60)), 60)
 	}
 	return s
+}
+
+// previewHead is t cut after its first n+1 runes that are not white
+// space: what a preview of n runes of its escape reads (the escape makes
+// no rune fewer, nor white space of what is not), where escaping the
+// whole of a text of megabytes copied it once more.
+func previewHead(t string, n int) string {
+	for i, r := range t {
+		if !unicode.IsSpace(r) {
+			if n--; n < 0 {
+				_, size := utf8.DecodeRuneInString(t[i:])
+				return t[:i+size]
+			}
+		}
+	}
+	return t
 }
 
 // eventText is the text a message event carries (its content text), or "".
