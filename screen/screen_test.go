@@ -11,6 +11,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dshtest/dshtest/internal/testkit/hostile"
 )
 
 func TestDecodeLine(t *testing.T) {
@@ -114,11 +116,7 @@ func TestPreviewAsWhole(t *testing.T) {
 	pieces := []string{"a", "bc", " ", "  ", "\t", "\n", "宽", "\u00a0", "\u0085", "\xff", "é"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
-		var b strings.Builder
-		for range rng.IntN(30) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		s, n := b.String(), rng.IntN(12)
+		s, n := hostile.Text(rng, pieces, 30), rng.IntN(12)
 		if got, want := Preview(s, n), whole(s, n); got != want {
 			t.Fatalf("Preview(%q, %d) = %s, want %s", s, n, got, want)
 		}

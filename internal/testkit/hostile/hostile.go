@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/terminal/display"
@@ -132,4 +134,14 @@ func lineAt(s string, i int) string {
 		return s[a:]
 	}
 	return s[a : i+b]
+}
+
+// Text returns a random text of fewer than max of pieces, chosen by rng:
+// the inputs of tests that hold a text function to a simpler oracle.
+func Text(rng *rand.Rand, pieces []string, max int) string {
+	var b strings.Builder
+	for range rng.IntN(max) {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
 }
