@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -126,6 +127,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, env []string)
 	a.releaseStdin()
 	a.stdinLog.Close()
 	if out.err != nil {
+		if errors.Is(out.err, syscall.EPIPE) {
+			// The reader went away: nothing to say, as when SIGPIPE ends
+			// the process (which it does unless the guard of a copy of
+			// standard input catches it, and the write fails first).
+			return ExitBrokenPipe
+		}
 		fmt.Fprintln(stderr, writeFailed(out.err))
 		return ExitUsage
 	}

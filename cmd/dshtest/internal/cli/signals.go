@@ -14,6 +14,11 @@ import (
 // SIGTERM (128 + SIGINT, as shells report it).
 const ExitInterrupted = 130
 
+// ExitBrokenPipe is the exit code of a command whose standard output's
+// reader went away (dshtest render - | head -1): 128 + SIGPIPE, as the
+// signal itself ends a process, and as shells report it.
+const ExitBrokenPipe = 128 + int(syscall.SIGPIPE)
+
 // scratchGrace is how long an interrupt waits for the running scenario to
 // end before it removes the scratch directories under it.
 const scratchGrace = 3 * time.Second
@@ -74,7 +79,7 @@ func (a *app) guardStdin() {
 	a.stdinGuard = onInterrupt(func(s os.Signal) {
 		a.stdinLog.Close()
 		if s == syscall.SIGPIPE {
-			os.Exit(128 + int(syscall.SIGPIPE)) // as the signal would have ended it
+			os.Exit(ExitBrokenPipe)
 		}
 		fmt.Fprintf(a.stderr, "dshtest: interrupted (%v); the copy of standard input is removed\n", s)
 		os.Exit(ExitInterrupted)
