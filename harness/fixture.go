@@ -76,6 +76,7 @@ type fixtureStore struct {
 	dir        string
 	update, ci bool
 	pendingDir string // where pending snapshots go; "" keeps none
+	hintDir    string // Config.HintDir
 
 	mu    sync.Mutex
 	taken map[string][]string // fixture name -> scenarios that snapshotted it
@@ -91,8 +92,9 @@ type samePair struct {
 	scenario string // the step's scenario file, as messages name it
 }
 
-func newFixtureStore(dir string, update, ci bool, pendingDir string) *fixtureStore {
-	return &fixtureStore{dir: dir, update: update, ci: ci, pendingDir: pendingDir, taken: map[string][]string{}, data: map[string][]byte{}}
+func newFixtureStore(dir string, update, ci bool, pendingDir, hintDir string) *fixtureStore {
+	return &fixtureStore{dir: dir, update: update, ci: ci, pendingDir: pendingDir, hintDir: hintDir,
+		taken: map[string][]string{}, data: map[string][]byte{}}
 }
 
 // path is the fixture's file path.
@@ -336,7 +338,7 @@ func (s *fixtureStore) check(name, scenario string, data []byte) error {
 	if !missing && bytes.Equal(want, data) {
 		return s.removePending(name)
 	}
-	m := Mismatch{Scenario: scenario, Name: name, Fixture: s.display(name), Missing: missing, New: data}
+	m := Mismatch{Scenario: scenario, Name: name, Fixture: s.display(name), Missing: missing, New: data, Dir: s.hintDir}
 	if !missing {
 		m.Recorded = want
 	}

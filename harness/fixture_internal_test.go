@@ -17,7 +17,7 @@ func TestCRLFFixture(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a"+FixtureSuffix), []byte(strings.ReplaceAll(screen, "\n", "\r\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := newFixtureStore(dir, false, false, "")
+	s := newFixtureStore(dir, false, false, "", "")
 	err := s.check("a", "sc", []byte(screen))
 	var m *mismatchError
 	if !errors.As(err, &m) {

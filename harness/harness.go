@@ -44,6 +44,10 @@ type Config struct {
 	// PendingDirFromEnv gives the usual choice: beside the fixtures, or
 	// under CI only $DSHTEST_PENDING_DIR.
 	PendingDir string
+	// HintDir is the suite folder as the user named it with --dir, which
+	// the commands a failure suggests must be given too; "" when they
+	// find it from the working directory.
+	HintDir string
 	// Verbose has RunSuite log every scenario step, as go test -v does
 	// (Run takes go test's -v instead).
 	Verbose bool
@@ -139,7 +143,7 @@ type Suite struct {
 func NewSuite(cfg Config) *Suite {
 	return &Suite{
 		cfg:     cfg,
-		store:   newFixtureStore(cfg.FixtureDir, cfg.Update, cfg.CI, cfg.PendingDir),
+		store:   newFixtureStore(cfg.FixtureDir, cfg.Update, cfg.CI, cfg.PendingDir, cfg.HintDir),
 		started: map[string]bool{},
 		failed:  map[string]bool{},
 	}

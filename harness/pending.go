@@ -65,6 +65,8 @@ type Mismatch struct {
 	// missing) and the new screen's, for pictures of the change.
 	Recorded []byte `json:"-"`
 	New      []byte `json:"-"`
+	// Dir is Config.HintDir: the --dir the suggested commands need.
+	Dir string `json:"-"`
 }
 
 // Message is the mismatch as one failure message: where, what, and what
@@ -87,14 +89,19 @@ func (m Mismatch) Message() string {
 // Hint says what to do about the mismatch, as commands that work when
 // pasted: a pending file that is not beside its fixture (a pending
 // directory, as under CI) is found by those commands only with
-// --pending-dir DIR, so the hint names it.
+// --pending-dir DIR, and a suite the run was given with --dir only with
+// --dir, so the hint names them.
 func (m Mismatch) Hint() string {
-	if m.Pending == "" {
-		return fmt.Sprintf("no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record %s", m.Scenario)
+	dir := ""
+	if m.Dir != "" {
+		dir = "--dir " + ShellQuote(m.Dir) + " "
 	}
-	args := ShellQuote(m.Name)
-	if dir := m.PendingDir(); dir != "" {
-		args = "--pending-dir " + ShellQuote(dir) + " " + args
+	if m.Pending == "" {
+		return fmt.Sprintf("no pending file written (--pending-dir or $DSHTEST_PENDING_DIR keeps one under CI); to record: dshtest record %s%s", dir, m.Scenario)
+	}
+	args := dir + ShellQuote(m.Name)
+	if pdir := m.PendingDir(); pdir != "" {
+		args = dir + "--pending-dir " + ShellQuote(pdir) + " " + ShellQuote(m.Name)
 	}
 	return fmt.Sprintf("new screen in %s; to decide: dshtest review %s, dshtest accept %s or dshtest reject %s",
 		m.Pending, args, args, args)

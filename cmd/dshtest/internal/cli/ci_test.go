@@ -345,3 +345,17 @@ func TestHostileFixtureText(t *testing.T) {
 		})
 	}
 }
+
+// TestHintNamesDir: a run given its suite with --dir suggests commands
+// that name it too, so that they work pasted where run was run.
+func TestHintNamesDir(t *testing.T) {
+	dir := suiteFolder(t, ciScenarios)
+	breakTwo(t, dir)
+	var out, errb bytes.Buffer
+	Run([]string{"run", "--dir", dir, "alpha"}, strings.NewReader(""), &out, &errb, nil)
+	for _, want := range []string{"dshtest review --dir " + dir + " alpha-a", "dshtest accept --dir " + dir + " alpha-a"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+}

@@ -78,6 +78,7 @@ seed's bug, as dshtest repro does; an invariants step then fails.`,
 			cfg := suitedir.Dir{Root: root}.Config()
 			cfg.CI, cfg.Verbose, cfg.Projection = harness.IsCI(a.getenv("CI")), verbose, proj
 			cfg.PendingDir = a.pendingDir(pendingDir, cfg.FixtureDir)
+			cfg.HintDir = dir // the suite as named, for the commands a failure suggests
 			if err := refuseInputs(root, output{"--junit", junit}, output{"--report", report}); err != nil {
 				return err
 			}
