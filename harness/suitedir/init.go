@@ -3,6 +3,7 @@ package suitedir
 import (
 	"bytes"
 	_ "embed" // the files Init writes
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -141,6 +142,13 @@ func Init(dir string, opts InitOptions) (*Scaffold, error) {
 	return s, nil
 }
 
+// yamlQuote is s as a YAML double-quoted string: JSON's quoting, which
+// YAML reads the same.
+func yamlQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 // repoFolder finds the git repository dir is in: top is its root from dir
 // (as "../.."), rel dir from its root, slash-separated; ok is false when
 // dir is no repository's folder or is its root.
@@ -219,10 +227,15 @@ func Workflow(shards int, version, dir string) ([]byte, error) {
 		Shards          int
 		Matrix          string
 		Suffix, Version string
-		Dir, Prefix     string
+		// The suite's folder, and the artifacts' paths under it (an
+		// artifact's path is the workspace's), as YAML double-quoted
+		// strings (JSON's): a folder's name may hold what YAML reads.
+		Dir, DirQ, PendingQ, ReportQ string
 	}{Sharded: shards > 1, Shards: shards, Matrix: "[" + strings.Join(matrix, ", ") + "]", Version: version, Dir: dir}
 	if dir != "" {
-		data.Prefix = dir + "/" // an artifact's path is the workspace's
+		data.DirQ = yamlQuote(dir)
+		data.PendingQ = yamlQuote(dir + "/dshtest-pending/")
+		data.ReportQ = yamlQuote(dir + "/dshtest-report.html\n" + dir + "/dshtest-junit.xml\n")
 	}
 	if data.Sharded {
 		data.Suffix = "-${{ matrix.shard }}"

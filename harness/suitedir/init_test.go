@@ -100,7 +100,7 @@ func TestInitInRepository(t *testing.T) {
 	}
 	wf := filepath.Join(repo, ".github", "workflows", "dshtest.yml")
 	b, err := os.ReadFile(wf)
-	if err != nil || !strings.Contains(string(b), "working-directory: test/screens") {
+	if err != nil || !strings.Contains(string(b), `working-directory: "test/screens"`) {
 		t.Fatalf("workflow at the root: %v\n%s", err, b)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".github")); err == nil {

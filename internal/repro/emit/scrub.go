@@ -63,7 +63,7 @@ func Scrub(events []sessionlog.Event) ([]sessionlog.Event, error) {
 type scrubber struct {
 	alias map[string]map[string]string
 	count map[string]int
-	// words maps a word, in lower case, to its filler word; words[n]
+	// words maps a word, in lower case, to its filler word; spelt[n]
 	// counts the filler words of n letters handed out.
 	words map[string]string
 	spelt map[int]int

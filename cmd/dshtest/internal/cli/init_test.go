@@ -22,7 +22,7 @@ func TestInitWorkflow(t *testing.T) {
 	for _, tc := range []struct {
 		shards int
 		dir    string // the suite's folder in the repository
-	}{{1, ""}, {3, ""}, {2, "test/screens"}} {
+	}{{1, ""}, {3, ""}, {2, "test/screens"}, {1, "ui: tests #1/'screens'"}} {
 		shards := tc.shards
 		b, err := suitedir.Workflow(shards, "latest", tc.dir)
 		if err != nil {
@@ -63,7 +63,7 @@ func TestInitWorkflow(t *testing.T) {
 		}
 		for _, st := range job.Steps {
 			if p := st.With["path"]; p != "" && tc.dir != "" {
-				for _, l := range strings.Fields(p) {
+				for _, l := range strings.Split(strings.TrimSpace(p), "\n") {
 					if !strings.HasPrefix(l, tc.dir+"/") {
 						t.Errorf("dir %q: artifact path %q", tc.dir, l)
 					}
