@@ -507,29 +507,33 @@ func (m *mdr) codeRows(lang string, code []string, width int) []Row {
 	return append(rows, Row{Closed: true})
 }
 
-// list renders a list, m.depth quotes and list items in.
+// list renders a list, m.depth quotes and list items in. Past maxNest it
+// draws no bullet and no indent: its items' blocks as they are.
 func (m *mdr) list(n *ast.List, width int) []Row {
-	if m.depth >= maxNest {
-		return m.flatList(n, width)
-	}
+	drawn := m.depth < maxNest
 	in := m.deeper()
 	var rows []Row
 	num := n.Start
 	bulletSty := display.Style{Fg: display.FgAccent}
+	indentW := 4 // a nested list's indent
+	if !drawn {
+		indentW = 0
+	}
 	i := 0
 	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
 		if i > 0 && !n.IsTight {
 			rows = append(rows, Row{})
 		}
-		marker := "- "
-		switch {
-		case m.mode == PromptMode:
-			marker = m.originalMarker(n, it) + " "
-		case n.IsOrdered():
-			marker = strconv.Itoa(num+i) + ". "
-		}
-		if box := taskBox(it); box != "" {
-			marker += box
+		marker := ""
+		if drawn {
+			marker = "- "
+			switch {
+			case m.mode == PromptMode:
+				marker = m.originalMarker(n, it) + " "
+			case n.IsOrdered():
+				marker = strconv.Itoa(num+i) + ". "
+			}
+			marker += taskBox(it)
 		}
 		mw := display.TextWidth(marker)
 		var body []Row
@@ -542,8 +546,10 @@ func (m *mdr) list(n *ast.List, width int) []Row {
 				body, nested = append(body, Row{}), append(nested, false)
 			}
 			if sub, ok := c.(*ast.List); ok {
-				for _, r := range in.list(sub, max(width-4, 1)) {
-					r.Line = append(display.Line{{Text: "    ", Style: plain}}, r.Line...)
+				for _, r := range in.list(sub, max(width-indentW, 1)) {
+					if drawn {
+						r.Line = append(display.Line{{Text: "    ", Style: plain}}, r.Line...)
+					}
 					body, nested = append(body, r), append(nested, true)
 				}
 				continue
@@ -557,6 +563,7 @@ func (m *mdr) list(n *ast.List, width int) []Row {
 		}
 		for k := range body {
 			switch {
+			case mw == 0:
 			case k == 0 && !nested[k]:
 				body[k].Line = append(display.Line{{Text: marker, Style: bulletSty}}, body[k].Line...)
 			case !nested[k]:
@@ -566,29 +573,6 @@ func (m *mdr) list(n *ast.List, width int) []Row {
 		}
 		rows = append(rows, body...)
 		i++
-	}
-	return rows
-}
-
-// flatList is list past maxNest: each item's blocks as they are, with no
-// bullet or indent, the rows between items as list draws them.
-func (m *mdr) flatList(n *ast.List, width int) []Row {
-	in := m.deeper()
-	var rows []Row
-	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
-		if it.PreviousSibling() != nil && !n.IsTight {
-			rows = append(rows, Row{})
-		}
-		for c := it.FirstChild(); c != nil; c = c.NextSibling() {
-			if c.PreviousSibling() != nil && m.blankBefore(c) {
-				rows = append(rows, Row{})
-			}
-			if sub, ok := c.(*ast.List); ok {
-				rows = append(rows, in.list(sub, width)...)
-			} else {
-				rows = append(rows, in.block(c, width)...)
-			}
-		}
 	}
 	return rows
 }
