@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/testkit/logforms"
 )
 
 // FuzzRead feeds random bytes and mutations of valid raw and Zstandard logs
@@ -120,5 +122,48 @@ func TestLineMembers(t *testing.T) {
 	}
 	if lines == 0 || split < lines*9/10 {
 		t.Errorf("%d of %d corpus lines split by the container; want nine in ten at least", split, lines)
+	}
+}
+
+// TestLineOwned: a line of more than a megabyte is given away (Line.Owned),
+// a new allocation no later line writes over; a shorter one is not, raw
+// or compressed.
+func TestLineOwned(t *testing.T) {
+	long := `{"type":"session/title","seq":1,"time":1,"data":{"title":"` + strings.Repeat("y", 3<<20) + `"}}`
+	text := `{"type":"session","version":0,"id":"o1","createdAt":1,"cwd":"/w"}` + "\n" +
+		`{"type":"session/title","seq":0,"time":1,"data":{"title":"short"}}` + "\n" + long + "\n" +
+		`{"type":"session/title","seq":2,"time":1,"data":{"title":"` + strings.Repeat("z", 3<<20) + `"}}` + "\n"
+	for _, form := range []string{"raw", "zstd"} {
+		data := []byte(text)
+		if form == "zstd" {
+			data = logforms.Zstd(logforms.SplitLines(data), 2)
+		}
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lg, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var owned []bool
+		var kept []byte
+		for lg.Next() {
+			l := lg.Line()
+			owned = append(owned, l.Owned)
+			if l.Owned && kept == nil {
+				kept = l.Data
+			}
+		}
+		if err := lg.Err(); err != nil {
+			t.Fatal(err)
+		}
+		lg.Close()
+		if want := []bool{false, false, true, true}; !slices.Equal(owned, want) {
+			t.Errorf("%s: owned %v, want %v", form, owned, want)
+		}
+		if string(kept) != long {
+			t.Errorf("%s: the first owned line changed after it was read", form)
+		}
 	}
 }

@@ -85,8 +85,13 @@ func (o Options) TextLimit() int64 {
 // writer would have written it).
 type Line struct {
 	// Data is the record without its newline. It is valid only until the
-	// next call to Next: copy it to keep it.
+	// next call to Next, unless Owned: copy it to keep it.
 	Data []byte
+	// Owned says that Data is a new allocation the container gives away
+	// (a line of a megabyte or more, gathered from several reads): a
+	// reader may keep it, or slices of it, instead of a copy. Nothing
+	// writes to it after.
+	Owned bool
 	// Pos is where the record lies: Line is its 1-based line of the log's
 	// plaintext (the header is 1; for SQLite, the row's place in seq order
 	// counting the header as 1, which is the line it would be in the JSONL

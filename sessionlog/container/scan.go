@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/longline"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -35,7 +36,8 @@ type scanner struct {
 	parts   func() (part, bool, error) // the next part; false when none is left
 	cur     part
 	br      *bufio.Reader
-	acc     []byte
+	acc     longline.Buffer // a line longer than br's buffer
+	owned   bool            // the line read last is acc's, given away (Line.Owned)
 	started bool
 
 	lineNo   int   // file line of the last line read
@@ -79,38 +81,44 @@ func (s *scanner) fail(line int, reason string, cause error) bool {
 }
 
 // readLine returns the next line of the current part without its newline.
-// terminated is false for a final fragment; io.EOF ends the part.
+// terminated is false for a final fragment; io.EOF ends the part. s.owned
+// says whether the line is a new allocation the scanner gives away
+// (longline: a line of a megabyte or more), else it is valid until the
+// next read.
 func (s *scanner) readLine() (line []byte, terminated bool, err error) {
-	s.acc = s.acc[:0]
+	s.acc.Reset()
+	s.owned = false
 	for {
 		b, err := s.readSlice()
 		switch {
 		case err == nil:
-			if len(s.acc) == 0 {
+			if s.acc.Len() == 0 {
 				if len(b)-1 > s.maxLine {
 					return nil, false, s.lineTooLong()
 				}
 				return b[:len(b)-1], true, nil
 			}
-			s.acc = append(s.acc, b...)
-			if len(s.acc)-1 > s.maxLine {
+			if s.acc.Len()+len(b)-1 > s.maxLine {
 				return nil, false, s.lineTooLong()
 			}
-			return s.acc[:len(s.acc)-1], true, nil
+			s.acc.Add(b[:len(b)-1])
+			line, s.owned = s.acc.Bytes()
+			return line, true, nil
 		case errors.Is(err, bufio.ErrBufferFull):
-			s.acc = append(s.acc, b...)
-			if len(s.acc) > s.maxLine {
+			if s.acc.Len()+len(b) > s.maxLine {
 				return s.overLong()
 			}
+			s.acc.Add(b)
 		case errors.Is(err, io.EOF):
-			s.acc = append(s.acc, b...)
-			if len(s.acc) == 0 {
+			if s.acc.Len()+len(b) == 0 {
 				return nil, false, io.EOF
 			}
-			if len(s.acc) > s.maxLine {
+			if s.acc.Len()+len(b) > s.maxLine {
 				return []byte{}, false, nil // a torn over-long final line
 			}
-			return s.acc, false, nil
+			s.acc.Add(b)
+			line, s.owned = s.acc.Bytes()
+			return line, false, nil
 		default:
 			return nil, false, err
 		}
@@ -123,7 +131,7 @@ func (s *scanner) readLine() (line []byte, terminated bool, err error) {
 // it), so it comes back as an unterminated empty fragment; a complete line
 // is refused with sessionlog.ErrTooLong.
 func (s *scanner) tooLong() error {
-	s.acc = s.acc[:0]
+	s.acc.Reset()
 	for {
 		_, err := s.readSlice()
 		switch {
@@ -192,7 +200,7 @@ func (s *scanner) nextPart() (bool, error) {
 // and its readers (a decoder's window): its read is over, or its Log
 // closed (Next then reports the end).
 func (s *scanner) release() {
-	s.acc, s.br, s.line, s.done = nil, nil, Line{}, true
+	s.acc, s.br, s.line, s.done = longline.Buffer{}, nil, Line{}, true
 	s.cur, s.parts, s.members = part{}, nil, nil
 }
 
@@ -291,7 +299,7 @@ func (s *scanner) Next() bool {
 		}
 		s.expected += n
 		s.kept += n
-		s.line = Line{Data: line, Pos: sessionlog.Pos{Path: s.name, Line: s.lineNo, Seq: -1}, Members: members}
+		s.line = Line{Data: line, Owned: s.owned, Pos: sessionlog.Pos{Path: s.name, Line: s.lineNo, Seq: -1}, Members: members}
 		return true
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/longline"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -120,7 +121,8 @@ type Decoder struct {
 	header  json.RawMessage
 	pending []sessionlog.Event
 	err     error
-	buf     []byte
+	buf     longline.Buffer  // a line longer than r's buffer
+	owned   bool             // the line decoded is the decoder's to keep (keep)
 	fields  []fastjson.Field // splitObject's buffer, reused line after line
 	maxLine int              // 0: MaxLineBytes
 	arena   arena            // the events' raw members
@@ -192,16 +194,16 @@ func (d *Decoder) readRecord() error {
 
 // readLine returns the next line without its newline. newline reports
 // whether the line ended with one. It returns io.EOF only when no byte is
-// left.
+// left. d.owned says whether the line is a new allocation the decoder may
+// keep (longline: a line of a megabyte or more), else it is valid until
+// the next read.
 func (d *Decoder) readLine() (line []byte, newline bool, err error) {
-	if cap(d.buf) > 1<<20 {
-		d.buf = nil // do not keep a huge line's buffer
-	}
-	d.buf = d.buf[:0]
+	d.buf.Reset()
+	d.owned = false
 	for {
 		chunk, rerr := d.r.ReadSlice('\n')
 		d.offset += int64(len(chunk))
-		n := len(d.buf) + len(chunk)
+		n := d.buf.Len() + len(chunk)
 		if rerr == nil {
 			n-- // the newline
 		}
@@ -214,20 +216,22 @@ func (d *Decoder) readLine() (line []byte, newline bool, err error) {
 		switch rerr {
 		case nil:
 			d.line++
-			if len(d.buf) == 0 {
+			if d.buf.Len() == 0 {
 				return chunk[:len(chunk)-1], true, nil
 			}
-			d.buf = append(d.buf, chunk[:len(chunk)-1]...)
-			return d.buf, true, nil
+			d.buf.Add(chunk[:len(chunk)-1])
+			line, d.owned = d.buf.Bytes()
+			return line, true, nil
 		case bufio.ErrBufferFull:
-			d.buf = append(d.buf, chunk...)
+			d.buf.Add(chunk)
 		case io.EOF:
-			d.buf = append(d.buf, chunk...)
-			if len(d.buf) == 0 {
+			if n == 0 {
 				return nil, false, io.EOF
 			}
+			d.buf.Add(chunk)
 			d.line++
-			return d.buf, false, nil
+			line, d.owned = d.buf.Bytes()
+			return line, false, nil
 		default:
 			d.line++
 			return nil, false, d.errorf(-1, "read error: %v", rerr)
@@ -273,7 +277,8 @@ func (d *Decoder) malformed(line []byte, newline bool) error {
 // decodeLine decodes one valid JSON line into d.pending.
 //
 // The events' raw members are copied into the decoder's arena: they share
-// no memory with line, which the caller may reuse.
+// no memory with line, which the caller may reuse, unless the line is the
+// decoder's to keep (keep).
 //
 // split, when not nil, is the line's top-level members as an earlier pass
 // split them (container.Line.Members).
@@ -309,12 +314,23 @@ func (d *Decoder) decodeLine(line []byte, first bool, split []fastjson.Span) err
 	if err != nil {
 		return err
 	}
-	ev.Data = d.arena.copy(ev.Data)
-	ev.SurfaceOp = d.arena.copy(ev.SurfaceOp)
-	ev.SourceEventSeqs = d.arena.copy(ev.SourceEventSeqs)
+	ev.Data = d.keep(ev.Data)
+	ev.SurfaceOp = d.keep(ev.SurfaceOp)
+	ev.SourceEventSeqs = d.keep(ev.SourceEventSeqs)
 	d.pending = append(d.pending, ev)
 	d.next++
 	return nil
+}
+
+// keep returns a raw member of the line decoded, for an event to hold: the
+// member itself when the line is the decoder's to keep (owned) and the
+// member too big for the arena, so that a line of megabytes is not held
+// twice; else the arena's copy.
+func (d *Decoder) keep(b []byte) []byte {
+	if d.owned && len(b) > arenaOwn {
+		return b[:len(b):len(b)]
+	}
+	return d.arena.copy(b)
 }
 
 // decodeEvent checks a plain event line's envelope and seq.

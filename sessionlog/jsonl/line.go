@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/longline"
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
@@ -46,6 +47,16 @@ func (l *LineDecoder) DecodeSplit(line []byte, members []fastjson.Span, lineNo i
 	return l.decode(line, members, lineNo)
 }
 
+// DecodeOwned is DecodeSplit (DecodeValid when members is nil) of a line
+// that is the decoder's to keep (container.Line.Owned: nothing writes to
+// it after): a raw member too big for the arena slices line instead of
+// being copied, so that a line of megabytes is not held twice.
+func (l *LineDecoder) DecodeOwned(line []byte, members []fastjson.Span, lineNo int) ([]sessionlog.Event, error) {
+	l.d.owned = true
+	defer func() { l.d.owned = false }()
+	return l.decode(line, members, lineNo)
+}
+
 func (l *LineDecoder) decode(line []byte, split []fastjson.Span, lineNo int) ([]sessionlog.Event, error) {
 	d := &l.d
 	d.line = lineNo
@@ -71,7 +82,7 @@ func (l *LineDecoder) Release() {
 	clear(d.fields)
 	clear(d.members)
 	clear(d.dts)
-	d.pending, d.fields, d.members, d.dts, d.buf, d.scratch, d.arena = nil, nil, nil, nil, nil, nil, arena{}
+	d.pending, d.fields, d.members, d.dts, d.buf, d.scratch, d.arena = nil, nil, nil, nil, longline.Buffer{}, nil, arena{}
 }
 
 // SetMaxLineBytes sets the longest line the Decoder accepts (newline

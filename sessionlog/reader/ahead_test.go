@@ -57,11 +57,13 @@ func TestReadAhead(t *testing.T) {
 }
 
 // TestReadAheadLendsHugeLines: a line of a batch's size or more is lent to
-// the stream in the container's buffer, not copied into a batch: reading
-// a log of 4 MiB lines allocates the decoder's copy of each line and the
-// scanner's one buffer, grown by appends to a line's length (under six
-// lines' worth), and no more (a copy of each line into a batch was 1.6
-// times the text more).
+// the stream, not copied into a batch, and the container gives it away
+// (container.Line.Owned), so the decoder keeps it for the event's data
+// instead of a copy: reading a log of 4 MiB lines allocates each line
+// once, and the blocks that gather one, kept from line to line, under
+// three lines' worth (a copy of each line into a batch was 1.6 times the
+// text more; the decoder's copy of each line, and a buffer grown by
+// appends, had taken 20.6 MB here where this takes 10.4).
 func TestReadAheadLendsHugeLines(t *testing.T) {
 	const n, size = 8, 4 << 20
 	path, textLen := hugeLines(t, n, size)
@@ -79,10 +81,46 @@ func TestReadAheadLendsHugeLines(t *testing.T) {
 	}
 	s.Close()
 	runtime.ReadMemStats(&after)
-	alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(textLen)+6*size
+	alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(textLen)+3*size
 	t.Logf("%d bytes allocated reading %d bytes of text", alloc, textLen)
 	if alloc > limit {
 		t.Errorf("%d bytes allocated reading %d bytes of text, over %d", alloc, textLen, limit)
+	}
+}
+
+// TestHugeLineHeldOnce: a single line of 24 MiB, of a headered log or a
+// header-less one, is read into one allocation of its size, which the
+// event's data slices, and the blocks that gathered it: 2.2 times the
+// line is allocated (56 MB), where a buffer grown by appends and the decoder's copy
+// of the line had allocated six times it (150 MB).
+func TestHugeLineHeldOnce(t *testing.T) {
+	const size = 24 << 20
+	text := bytes.Repeat([]byte("x"), size)
+	line := fmt.Sprintf(`{"type":"session/title","seq":0,"time":0,"data":{"title":"%s"}}`+"\n", text)
+	for _, tc := range []struct{ name, log string }{
+		{"headered", `{"type":"session","version":0,"id":"h1","createdAt":1,"cwd":"/w"}` + "\n" + line},
+		{"header-less", line},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := logforms.WriteFile(t, t.TempDir(), "s.jsonl", []byte(tc.log))
+			before, s := openCounted(t, path)
+			var after runtime.MemStats
+			if !s.Next() || len(s.Event().Data) != size+len(`{"title":""}`) {
+				t.Fatalf("no event of %d bytes: %v", size, s.Err())
+			}
+			for s.Next() {
+			}
+			if err := s.Err(); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			s.Close()
+			alloc, limit := after.TotalAlloc-before.TotalAlloc, uint64(2*size+8<<20)
+			t.Logf("%d bytes allocated reading a line of %d", alloc, len(line))
+			if alloc > limit {
+				t.Errorf("%d bytes allocated reading a line of %d, over %d", alloc, len(line), limit)
+			}
+		})
 	}
 }
 

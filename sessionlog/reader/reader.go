@@ -375,7 +375,7 @@ func (s *Stream) Next() bool {
 			return s.end()
 		}
 		s.text += int64(len(ln.Data)) + 1
-		if err := s.readLine(ln.Data, ln.Members, ln.Pos.Line); err != nil {
+		if err := s.readLine(ln.Data, ln.Members, ln.Owned, ln.Pos.Line); err != nil {
 			s.err, s.done = err, true
 			return false
 		}
@@ -383,8 +383,9 @@ func (s *Stream) Next() bool {
 }
 
 // readLine takes one container line through the header rules, the
-// upgrades, the decoder, the vocabulary and recovery.
-func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error {
+// upgrades, the decoder, the vocabulary and recovery; owned is the line's
+// container.Line.Owned.
+func (s *Stream) readLine(data []byte, members []fastjson.Span, owned bool, line int) error {
 	s.line = line
 	if !s.hasHead {
 		h, err := header.Parse(data)
@@ -414,6 +415,8 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, line int) error 
 	switch {
 	case changed:
 		evs, err = s.dec.Decode(out, line)
+	case owned: // the container's to give away: its big members are kept, not copied
+		evs, err = s.dec.DecodeOwned(out, members, line)
 	case members != nil: // split by the container as it checked the line
 		evs, err = s.dec.DecodeSplit(out, members, line)
 	default: // the container yields only valid JSON lines
