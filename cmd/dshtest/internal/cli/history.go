@@ -70,7 +70,11 @@ never counted. The last line names the command for the next older page.`,
 			if asJSON {
 				return writeJSONOneLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
 			}
-			writePage(a.stdout, lf.Path, maxMessages, page)
+			flags := ""
+			if len(args) > 0 {
+				flags = lfl.again(cmd.Flags())
+			}
+			writePage(a.stdout, lf.Path, flags, maxMessages, page)
 			return nil
 		}),
 	}
@@ -125,7 +129,9 @@ func countedSeqs(p history.Page) []int64 {
 	return seqs
 }
 
-func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
+// writePage prints page p of the log at path; flags are the log's flags
+// for the command of the next older page (logFlags.again).
+func writePage(w io.Writer, path, flags string, maxMessages int, p history.Page) {
 	if len(p.Events) == 0 {
 		fmt.Fprintf(w, "empty page (before seq %d), hasMore %t\n", p.From, p.HasMore)
 		return
@@ -141,7 +147,7 @@ func writePage(w io.Writer, path string, maxMessages int, p history.Page) {
 		fmt.Fprintf(w, "  %s\n", summary.Describe(&p.Events[i]))
 	}
 	if p.HasMore {
-		fmt.Fprintf(w, "older: dshtest history %s --max %d --before %d\n", esc(path), maxMessages, p.From)
+		fmt.Fprintf(w, "older: dshtest history %s%s --max %d --before %d\n", esc(path), esc(flags), maxMessages, p.From)
 	}
 }
 

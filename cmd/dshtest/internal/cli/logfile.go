@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -36,6 +37,27 @@ func (f *logFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.subagent, "subagent", "", "read the subagent ID's log of a web export zip")
 	fs.IntVar(&f.maxLine, "max-line-bytes", container.DefaultMaxLine, "the longest line a log may hold, in bytes (1 to 2147483647)")
 	fs.Int64Var(&f.maxText, "max-text-bytes", container.DefaultMaxText, "the most text a log may hold after decompression, in bytes (at least 1): a larger log is refused, not inflated; a SQLite database is copied to a temporary file no larger")
+}
+
+// again is the flags of a log read from LOG, as the command that reads it
+// again names them (history's next page): what selects the log in LOG (a
+// database's --session, an export's --subagent) and what changes its
+// events or limits, when given. A log found in the store by --session
+// alone is named by its path instead, which needs none of them.
+func (f *logFlags) again(fs *pflag.FlagSet) string {
+	var b strings.Builder
+	for _, name := range []string{"session", "subagent", "allow-unknown", "no-recover", "max-line-bytes", "max-text-bytes"} {
+		fl := fs.Lookup(name)
+		if fl == nil || !fl.Changed {
+			continue
+		}
+		if fl.Value.Type() == "bool" {
+			b.WriteString(" --" + name)
+			continue
+		}
+		b.WriteString(" --" + name + " " + shellQuote(fl.Value.String()))
+	}
+	return b.String()
 }
 
 // logArgs is the positional argument rule of a command that reads a log:
