@@ -337,7 +337,7 @@ func TestSourceChanged(t *testing.T) {
 func TestHold(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "store")
-	session := filepath.Join(store, "--home-u-proj--", "s-one", "session.jsonl")
+	session := filepath.Join(store, "--p--", "s-one", "session.jsonl") // where the header's cwd /p puts it
 	must(t, os.MkdirAll(filepath.Dir(session), 0o755))
 	must(t, os.WriteFile(session, []byte(strings.Replace(head, `"s1"`, `"s-one"`, 1)+"\n"), 0o644))
 	opts := load.Options{Hold: true}

@@ -170,7 +170,9 @@ func SessionPath(root, cwd, id string, zstdForm bool) (string, error) {
 // Find finds a session's log under a store root by id, in the
 // current layout (a session directory, returned as such) or the older
 // cwd-<sha12>/<id>.jsonl[.zstd] one (a file). Several matches are refused,
-// as upstream refuses a duplicate id.
+// as upstream refuses a duplicate id; so is a flat <id>.jsonl[.zstd] file
+// in a project directory of the current layout, and a log whose header's
+// id and cwd put it elsewhere (upstream's stored-identity check).
 func Find(store, id string) (string, error) {
 	seg, err := EncodeSegment(id)
 	if err != nil {
@@ -201,9 +203,21 @@ func Find(store, id string) (string, error) {
 	case 0:
 		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("no session %q in the store (looked for PROJECT/%s/session.jsonl[.zstd] and PROJECT/%s.jsonl[.zstd]; a log elsewhere is read as LOG)", id, seg, seg), nil)
 	case 1:
-		return found[0], nil
+	default:
+		return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", ")), nil)
 	}
-	return "", refuse(sessionlog.Pos{Path: store, Seq: -1}, fmt.Sprintf("session id %q appears in several places: %s", id, strings.Join(found, ", ")), nil)
+	file := found[0]
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+		if file, err = container.SessionFile(file); err != nil {
+			return found[0], nil // Open says what is wrong with it
+		}
+	} else if !isOlderProject(filepath.Base(filepath.Dir(file))) {
+		return "", refuse(sessionlog.Pos{Path: file, Seq: -1}, flatLayout, nil)
+	}
+	if problem := misplaced(store, file); problem != "" {
+		return "", refuse(sessionlog.Pos{Path: file, Seq: -1}, problem, nil)
+	}
+	return found[0], nil
 }
 
 // Session is one entry of a listing, ready for JSON.
@@ -303,6 +317,7 @@ func listStore(store string) ([]Session, error) {
 		}
 		for _, e := range entries {
 			var file, seg string
+			flat := false // a flat file in a project directory of the current layout
 			switch {
 			case e.IsDir():
 				f, err := container.SessionFile(filepath.Join(project, e.Name()))
@@ -319,9 +334,9 @@ func listStore(store string) ([]Session, error) {
 				}
 				file, seg = f, e.Name()
 			case strings.HasSuffix(e.Name(), ".jsonl.zstd"):
-				file, seg = filepath.Join(project, e.Name()), strings.TrimSuffix(e.Name(), ".jsonl.zstd")
+				file, seg, flat = filepath.Join(project, e.Name()), strings.TrimSuffix(e.Name(), ".jsonl.zstd"), !isOlderProject(p.Name())
 			case strings.HasSuffix(e.Name(), ".jsonl"):
-				file, seg = filepath.Join(project, e.Name()), strings.TrimSuffix(e.Name(), ".jsonl")
+				file, seg, flat = filepath.Join(project, e.Name()), strings.TrimSuffix(e.Name(), ".jsonl"), !isOlderProject(p.Name())
 			default:
 				continue
 			}
@@ -349,10 +364,17 @@ func listStore(store string) ([]Session, error) {
 			s.Size = fi.Size()
 			line, form, err := container.ReadHeaderLine(file)
 			s.Form = form
-			if err != nil {
+			switch {
+			case err != nil:
 				s.Problem = err.Error()
-			} else {
+			case flat:
 				fillFromHeader(&s, line)
+				s.Problem = flatLayout
+			default:
+				fillFromHeader(&s, line)
+				if s.Problem == "" {
+					s.Problem = misplaced(store, file)
+				}
 			}
 			out = append(out, s)
 		}

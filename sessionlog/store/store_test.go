@@ -220,3 +220,59 @@ func TestListRefusesASpecialFile(t *testing.T) {
 		t.Fatal("the listing blocked on the FIFO")
 	}
 }
+
+// TestStoredIdentity: as upstream's listing and lookup do, a store's log
+// must sit where its header's id and cwd put it (assertStoredIdentity),
+// and a flat ID.jsonl[.zstd] file in a project directory of the current
+// layout is refused; the older layout's flat files in cwd-HASH and
+// _no-cwd are read. A refused lookup names the file and the reason; the
+// listing shows it as the entry's problem.
+func TestStoredIdentity(t *testing.T) {
+	header := func(id, cwd string) []byte {
+		h := `{"type":"session","version":0,"id":"` + id + `","createdAt":1,"delegationDepth":0`
+		if cwd != "" {
+			h += `,"cwd":"` + cwd + `"`
+		}
+		return []byte(h + "}\n")
+	}
+	for _, tc := range []struct {
+		name, id, cwd string
+		at            []string // the file's path under the store
+		problem       string   // "" for a log found and listed without one
+	}{
+		{"in place", "s1", "/home/u/p", []string{"--home-u-p--", "s1", "session.jsonl"}, ""},
+		{"in place, no cwd", "s1", "", []string{"_no-cwd", "s1", "session.jsonl.zstd"}, ""},
+		{"another project", "s1", "/home/u/p", []string{"--home-u-q--", "s1", "session.jsonl"},
+			`header id "s1" and cwd identify "STORE/--home-u-p--/s1/session.jsonl"`},
+		{"no cwd in a project", "s1", "", []string{"--home-u-p--", "s1", "session.jsonl"},
+			`header id "s1" and cwd identify "STORE/_no-cwd/s1/session.jsonl"`},
+		{"flat in a project", "s1", "/home/u/p", []string{"--home-u-p--", "s1.jsonl"}, "unsupported flat-file layout"},
+		{"older layout", "s1", "/home/u/p", []string{"cwd-0123456789ab", "s1.jsonl"}, ""},
+		{"older layout, no cwd", "s1", "", []string{"_no-cwd", "s1.jsonl.zstd"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := t.TempDir()
+			path := filepath.Join(append([]string{store}, tc.at...)...)
+			text := header(tc.id, tc.cwd)
+			if strings.HasSuffix(path, ".zstd") {
+				text = logforms.ZstdFrame(t, text)
+			}
+			logforms.WriteFile(t, filepath.Dir(path), filepath.Base(path), text)
+			want := strings.ReplaceAll(tc.problem, "STORE", store)
+			_, err := Find(store, tc.id)
+			switch {
+			case want == "" && err != nil:
+				t.Errorf("Find: %v", err)
+			case want != "" && (err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path)):
+				t.Errorf("Find: %v; want a refusal of %s: %s", err, path, want)
+			}
+			list, err := listStore(store)
+			if err != nil || len(list) != 1 {
+				t.Fatalf("listStore: %+v %v", list, err)
+			}
+			if got := list[0].Problem; want == "" && got != "" || !strings.Contains(got, want) {
+				t.Errorf("listed with problem %q, want %q", got, want)
+			}
+		})
+	}
+}
