@@ -44,6 +44,12 @@ func (w Warning) Text() string {
 	if unit == "" {
 		unit = "line"
 	}
+	if w.Dropped == 0 {
+		// A torn final frame whose decoded lines are all whole: what its
+		// missing bytes held is not known.
+		return "torn tail (" + w.Reason + "): using the " + strconv.FormatInt(w.Kept, 10) +
+			" events read; what the frame's missing bytes held is lost"
+	}
 	return "torn tail (" + w.Reason + "): dropped " + words.Plural(w.Dropped, unit) +
 		", using the " + strconv.FormatInt(w.Kept, 10) + " events before it"
 }

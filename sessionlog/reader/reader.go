@@ -84,6 +84,11 @@ const TextBOM = "file starts with a UTF-8 byte-order mark; it is skipped"
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
+// TextStreamFraming is the warning for a headered Zstandard log whose
+// frames are not upstream's (container.FramingStream): dshtest reads it,
+// and says that upstream would not.
+const TextStreamFraming = "the Zstandard frames are not upstream's (its first frame holds more than the header line, as the zstd command writes): upstream refuses the file (\"corrupt Zstandard session log: first frame is not exactly one header line\"); it is read as one stream of raw JSONL"
+
 // Stream reads a log one event at a time.
 //
 //	s, err := reader.Open(path, reader.Options{})
@@ -464,6 +469,9 @@ func (s *Stream) end() bool {
 	if err := s.lg.Err(); err != nil {
 		s.err, s.done = fromContainer(err), true
 		return false
+	}
+	if f, _ := s.lg.Framing(); f == container.FramingStream {
+		s.warnings = append(s.warnings, sessionlog.Warning{Pos: sessionlog.Pos{Path: s.lg.Name(), Line: 1, Seq: -1}, Text: TextStreamFraming})
 	}
 	for _, w := range s.lg.Warnings() {
 		s.warnings = append(s.warnings, sessionlog.Warning{Pos: w.Pos, Text: w.Text()})
