@@ -9,12 +9,27 @@ import (
 	"github.com/dshtest/dshtest/sessionlog"
 )
 
-// checkID has lg refuse a header that does not name o.ID, when set.
+// checkID has lg refuse a header that does not name o.ID, when set, or
+// o.Session, which selects a session of a SQLite database and of any
+// other form names the one its header must hold. A subagent selected
+// (o.Subagent) of a log that is not a web export is refused: read as it
+// is, the log would not be the one asked for.
 func (o Options) checkID(lg *Log, err error) (*Log, error) {
-	if err == nil && o.ID != "" {
-		lg.src = &identity{Lines: lg.src, want: o.ID, name: lg.name}
+	if err != nil {
+		return lg, err
 	}
-	return lg, err
+	if o.Subagent != "" && lg.Form() != FormZip {
+		lg.Close()
+		return nil, refuse(sessionlog.Pos{Path: lg.name, Seq: -1}, fmt.Sprintf("--subagent %q selects a subagent's log of a web export (a .zip); this log is %s", o.Subagent, lg.Form()), nil)
+	}
+	want := o.ID
+	if want == "" && lg.Form() != FormSQLite {
+		want = o.Session
+	}
+	if want != "" {
+		lg.src = &identity{Lines: lg.src, want: want, name: lg.name}
+	}
+	return lg, nil
 }
 
 // identity refuses a header whose id is not the requested one.

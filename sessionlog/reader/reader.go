@@ -36,6 +36,7 @@ package reader
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -279,6 +280,18 @@ func (s *Stream) openBare(r io.Reader, name string, copts container.Options) {
 	s.bareCap = container.NewTextCap(r, copts.TextLimit())
 	s.bare = jsonl.NewDecoder(s.bareCap, name)
 	s.bare.SetMaxLineBytes(s.opts.MaxLineBytes)
+	// A selection the log cannot answer is its refusal, at the first Next:
+	// read as it is, the log would not be the one asked for.
+	switch {
+	case s.opts.Subagent != "":
+		s.err = sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: name, Seq: -1},
+			fmt.Sprintf("--subagent %q selects a subagent's log of a web export (a .zip); this log is header-less JSONL", s.opts.Subagent), nil)
+	case s.opts.Session != "" || s.opts.ID != "":
+		id := cmp.Or(s.opts.ID, s.opts.Session)
+		s.err = sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: name, Seq: -1},
+			fmt.Sprintf("session %q asked for, but the log has no session header to name its session", id), nil)
+	}
+	s.done = s.err != nil
 }
 
 // bareZstd reads the start of the Zstandard stream r to tell a header-less

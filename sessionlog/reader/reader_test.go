@@ -330,3 +330,45 @@ func TestTextSize(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestSelection: --session and --subagent of a log that cannot answer
+// them are refused, not ignored: a headered log must be the session named
+// (upstream's identity wording), a header-less log names none, and only a
+// web export has subagents. A SQLite database's --session selects (see
+// the sqlite package's tests).
+func TestSelection(t *testing.T) {
+	dir := t.TempDir()
+	headered := logforms.WriteFile(t, dir, "h.jsonl", []byte(`{"type":"session","version":0,"id":"s-one","createdAt":1,"cwd":"/w","delegationDepth":0}`+"\n"+
+		`{"type":"session/title","seq":0,"time":1,"data":{"title":"t"}}`+"\n"))
+	bare := logforms.WriteFile(t, dir, "b.jsonl", []byte(`{"type":"session/title","seq":0,"time":1,"data":{"title":"t"}}`+"\n"))
+	for _, tc := range []struct {
+		name string
+		path string
+		opts reader.Options
+		want string // the refusal, "" to read
+	}{
+		{"the session named", headered, reader.Options{Session: "s-one"}, ""},
+		{"another session", headered, reader.Options{Session: "s-two"}, `stored session identity mismatch: requested "s-two", header contains "s-one"`},
+		{"a subagent of a plain log", headered, reader.Options{Subagent: "c1"}, `--subagent "c1" selects a subagent's log of a web export (a .zip); this log is jsonl`},
+		{"a header-less log, no selection", bare, reader.Options{}, ""},
+		{"a session of a header-less log", bare, reader.Options{Session: "s-one"}, `session "s-one" asked for, but the log has no session header`},
+		{"a subagent of a header-less log", bare, reader.Options{Subagent: "c1"}, `this log is header-less JSONL`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			s, err := reader.Open(tc.path, tc.opts)
+			if err == nil {
+				for s.Next() {
+				}
+				err = s.Err()
+				s.Close()
+			}
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("got %v, want a refusal saying %s", err, tc.want)
+			}
+		})
+	}
+}

@@ -51,7 +51,7 @@ header is read. Read one with --session ID (dshtest repro --session ID).`,
 			if len(args) == 0 && errors.Is(err, fs.ErrNotExist) {
 				// No store yet: say where one was looked for and how to
 				// name another.
-				return failf("no session store at %s (dsh keeps its sessions there once it has run; --store DIR or a FILE.db names another)", esc(path))
+				return fmt.Errorf("no session store at %s (dsh keeps its sessions there once it has run; --store DIR or a FILE.db names another)", esc(path))
 			}
 			if err != nil {
 				return a.inputErr(err, &logFlags{})
