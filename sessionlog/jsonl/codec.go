@@ -303,7 +303,9 @@ func (d *Decoder) decodeLine(line []byte, first bool, split []fastjson.Span) err
 	// A line with a seq is always an event, so an event whose type happens
 	// to be "session" or a packed row's tag still round-trips.
 	if _, hasSeq := fastjson.Lookup(fields, "seq"); !hasSeq {
-		switch {
+		switch kind := wrapper(typ, fields); {
+		case first && kind != "":
+			return d.errorf(-1, "%s%s, which wrap events but hold neither a session header nor the whole log; read the session's own log (session.jsonl[.zstd] in the session store, or a web export)", ReasonNotALog, kind)
 		case first && typ == "session":
 			return d.decodeHeader(line, fields)
 		case typ == "text-chunks" || typ == "reasoning-chunks" || typ == "tool-call-chunks":
@@ -320,6 +322,29 @@ func (d *Decoder) decodeLine(line []byte, first bool, split []fastjson.Span) err
 	d.pending = append(d.pending, ev)
 	d.next++
 	return nil
+}
+
+// ReasonNotALog begins the refusal of a file that is one of the streams
+// upstream writes beside a session that are not its log (containers.md §0).
+const ReasonNotALog = "not a session log: "
+
+// wrapper names the stream a first line without a seq comes from when it
+// is one that wraps a session's events without being its log: the
+// headless test driver's output, JSON-RPC session.event notifications, or
+// another JSON-RPC stream (ACP's standard output); "" for any other line.
+func wrapper(typ string, fields []fastjson.Field) string {
+	if _, ok := fastjson.Lookup(fields, "event"); ok && typ == "session_event" {
+		return "the headless test driver's output (session_event lines)"
+	}
+	_, rpc := fastjson.Lookup(fields, "jsonrpc")
+	raw, hasMethod := fastjson.Lookup(fields, "method")
+	if !rpc && !hasMethod {
+		return ""
+	}
+	if method, _ := fastjson.DecodeString(raw); method == "session.event" {
+		return "JSON-RPC session.event notifications"
+	}
+	return "JSON-RPC messages (as ACP's standard output)"
 }
 
 // keep returns a raw member of the line decoded, for an event to hold: the

@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -554,7 +555,7 @@ func (s *Stream) nextBare() bool {
 				Text: fmt.Sprintf("truncated last line (a torn write): using the %d events before it", s.events)})
 			return false
 		}
-		if de.Seq < 0 && de.Reason != "invalid session header" {
+		if de.Seq < 0 && de.Reason != "invalid session header" && !strings.HasPrefix(de.Reason, jsonl.ReasonNotALog) {
 			// A line that could not be decoded would have held the next
 			// seq; say which, so the reader can find it.
 			de = de.At(sessionlog.Pos{Path: de.Path, Line: de.Line, Seq: int64(s.events)})

@@ -372,3 +372,30 @@ func TestSelection(t *testing.T) {
 		})
 	}
 }
+
+// TestNotALog: the streams upstream writes beside a session that wrap its
+// events without being its log (containers.md §0) are refused saying what
+// they are, at line 1 and without a seq, not as an invalid envelope.
+func TestNotALog(t *testing.T) {
+	ev := `{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`
+	for _, tc := range []struct{ name, line, want string }{
+		{"headless driver", `{"type":"session_event","sessionId":"s1","event":` + ev + `}`, "the headless test driver's output"},
+		{"session.event", `{"jsonrpc":"2.0","method":"session.event","params":{"sessionId":"s1","event":` + ev + `}}`, "JSON-RPC session.event notifications"},
+		{"ACP", `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`, "JSON-RPC messages (as ACP's standard output)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := logforms.WriteFile(t, t.TempDir(), "x.jsonl", []byte(tc.line+"\n"+tc.line+"\n"))
+			s, err := reader.Open(path, reader.Options{})
+			if err == nil {
+				for s.Next() {
+				}
+				err = s.Err()
+				s.Close()
+			}
+			want := path + ":1: not a session log: " + tc.want
+			if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "(seq") {
+				t.Errorf("got %v, want %s…", err, want)
+			}
+		})
+	}
+}
