@@ -83,7 +83,8 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Reason)
-	if e.Seq >= 0 {
+	// Upstream's own wording may name the seq already ("… at seq N").
+	if at := " at seq " + strconv.FormatInt(e.Seq, 10); e.Seq >= 0 && !strings.HasSuffix(e.Reason, at) {
 		b.WriteString(" (seq ")
 		b.WriteString(strconv.FormatInt(e.Seq, 10))
 		b.WriteByte(')')

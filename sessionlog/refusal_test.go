@@ -8,17 +8,25 @@ import (
 
 func TestError(t *testing.T) {
 	for _, tt := range []struct {
-		pos  Pos
-		want string
+		pos    Pos
+		reason string // "" for "bad"
+		want   string
 	}{
-		{Pos{"f.jsonl", 0, -1}, "f.jsonl: bad"},
-		{Pos{"f.jsonl", 3, -1}, "f.jsonl:3: bad"},
-		{Pos{"f.jsonl", 0, 7}, "f.jsonl: bad (seq 7)"},
-		{Pos{"f.jsonl", 3, 0}, "f.jsonl:3: bad (seq 0)"},
-		{NoPos, "bad"},
-		{Pos{Seq: 4}, "bad"}, // no file yet: the caller places it
+		{Pos{"f.jsonl", 0, -1}, "", "f.jsonl: bad"},
+		{Pos{"f.jsonl", 3, -1}, "", "f.jsonl:3: bad"},
+		{Pos{"f.jsonl", 0, 7}, "", "f.jsonl: bad (seq 7)"},
+		{Pos{"f.jsonl", 3, 0}, "", "f.jsonl:3: bad (seq 0)"},
+		{NoPos, "", "bad"},
+		{Pos{Seq: 4}, "", "bad"}, // no file yet: the caller places it
+		// Upstream's wording that names the seq already is not followed by it again.
+		{Pos{"f.jsonl", 2, 0}, "malformed turn/start at seq 0", "f.jsonl:2: malformed turn/start at seq 0"},
+		{Pos{"f.jsonl", 2, 10}, "malformed turn/start at seq 1", "f.jsonl:2: malformed turn/start at seq 1 (seq 10)"},
 	} {
-		e := Refuse(LayerDecode, tt.pos, "bad", nil)
+		reason := tt.reason
+		if reason == "" {
+			reason = "bad"
+		}
+		e := Refuse(LayerDecode, tt.pos, reason, nil)
 		if got := e.Error(); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.pos, got, tt.want)
 		}
