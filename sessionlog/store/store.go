@@ -242,6 +242,8 @@ type Session struct {
 	// Problem says why the entry's header could not be read, or that its id
 	// is duplicated; the other fields are then what the layout tells.
 	Problem string `json:"problem,omitempty"`
+	// dir: the entry is a session directory of the current layout.
+	dir bool
 }
 
 // headerFields are the header keys a listing shows.
@@ -340,7 +342,7 @@ func listStore(store string) ([]Session, error) {
 			default:
 				continue
 			}
-			s := Session{Path: file}
+			s := Session{Path: file, dir: e.IsDir()}
 			if e.IsDir() {
 				s.Path = filepath.Dir(file)
 			}
@@ -388,8 +390,31 @@ func listStore(store string) ([]Session, error) {
 			out[i].Problem = "duplicate session id in the store"
 		}
 	}
+	mixedEncodings(out)
 	sortSessions(out)
 	return out, nil
+}
+
+// mixedEncodings marks the session directories of a store that holds both
+// encodings (containers.md §3.10): upstream's backend opens a root of one
+// encoding, configured, and refuses a root that holds the other. (The
+// older layout's flat files are another matter: current builds refuse
+// them whole.)
+func mixedEncodings(out []Session) {
+	forms := map[container.Form]int{}
+	for _, s := range out {
+		if s.dir {
+			forms[s.Form]++
+		}
+	}
+	if len(forms) < 2 {
+		return
+	}
+	for i := range out {
+		if out[i].Problem == "" && out[i].dir {
+			out[i].Problem = fmt.Sprintf("the store holds sessions of both encodings (%d jsonl, %d jsonl.zstd); upstream opens a root of one encoding and refuses the other", forms[container.FormJSONL], forms[container.FormZstd])
+		}
+	}
 }
 
 func fileExists(p string) bool {

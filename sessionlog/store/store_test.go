@@ -118,12 +118,14 @@ func TestStoreFindAndList(t *testing.T) {
 	for _, s := range list {
 		ids = append(ids, s.ID+"|"+string(s.Form)+"|"+s.Problem)
 	}
+	// The session directories hold both encodings (TestListMixedEncodings).
+	mixed := "the store holds sessions of both encodings (2 jsonl, 2 jsonl.zstd); upstream opens a root of one encoding and refuses the other"
 	wantIDs := []string{
 		"new|jsonl|duplicate session id in the store",
 		"legacy|jsonl.zstd|",
-		"main-session-1/x|jsonl.zstd|",
+		"main-session-1/x|jsonl.zstd|" + mixed,
 		"s1|jsonl|stored session identity mismatch: the path names \"liar\", the header \"s1\"",
-		"old|jsonl.zstd|",
+		"old|jsonl.zstd|" + mixed,
 		"new|jsonl|duplicate session id in the store",
 	}
 	if strings.Join(ids, "\n") != strings.Join(wantIDs, "\n") {
@@ -274,5 +276,39 @@ func TestStoredIdentity(t *testing.T) {
 				t.Errorf("listed with problem %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestListMixedEncodings: a store holding sessions of both encodings lists
+// each with the problem upstream refuses such a root for; one encoding
+// alone lists none.
+func TestListMixedEncodings(t *testing.T) {
+	store := t.TempDir()
+	write := func(id string, zstd bool) {
+		p, err := SessionPath(store, "/home/u/p", id, zstd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := []byte(`{"type":"session","version":0,"id":"` + id + `","createdAt":1,"cwd":"/home/u/p","delegationDepth":0}` + "\n")
+		if zstd {
+			text = logforms.ZstdFrame(t, text)
+		}
+		logforms.WriteFile(t, filepath.Dir(p), filepath.Base(p), text)
+	}
+	write("a", false)
+	write("b", false)
+	list, err := listStore(store)
+	if err != nil || len(list) != 2 || list[0].Problem != "" || list[1].Problem != "" {
+		t.Fatalf("one encoding: %+v %v", list, err)
+	}
+	write("c", true)
+	list, err = listStore(store)
+	if err != nil || len(list) != 3 {
+		t.Fatalf("%+v %v", list, err)
+	}
+	for _, s := range list {
+		if !strings.Contains(s.Problem, "both encodings (2 jsonl, 1 jsonl.zstd)") {
+			t.Errorf("%s listed with problem %q", s.ID, s.Problem)
+		}
 	}
 }
