@@ -123,7 +123,7 @@ func (p *Projector) applyDecoded(e *sessionlog.Event, d *trDecoded) Change {
 			h.stream = &trStream{}
 		}
 		if h.stream.apply(&d.chunk) {
-			p.items[h.pos].Step.Blocks = h.stream.blocks
+			p.items[h.pos].Step.Blocks = h.stream.Blocks()
 			p.touch(h)
 		}
 	case trOpMessage:

@@ -295,7 +295,7 @@ func (r *trReplay) end(it *trSlotItem) {
 					s.apply(&c)
 				}
 			}
-			it.item.Step.Blocks = s.blocks
+			it.item.Step.Blocks = s.Blocks()
 			it.chunks = nil
 		}
 	}
