@@ -428,3 +428,26 @@ func TestZstdTextCapUnderWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestTornFrameUnderTextCap: the incomplete final frame is decoded no
+// further than the text cap, in either pass: a torn frame of a few
+// kilobytes that expands to 64 MiB yields at most the cap and one byte
+// (the scanner then refuses the log), where its first pass had decoded
+// all of it (a torn 32 GiB bomb took 14-16 s to refuse, whatever the cap).
+func TestTornFrameUnderTextCap(t *testing.T) {
+	frame := logforms.ZstdFrame(t, bytes.Repeat([]byte(" "), 64<<20))
+	torn := frame[:len(frame)-8] // the last block and the checksum cut
+	for _, limit := range []int64{1 << 10, 1 << 20} {
+		r, err := tornFrame(bytes.NewReader(torn), 0, int64(len(torn)), 0, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 || n > limit+1 {
+			t.Errorf("limit %d: the torn frame yields %d bytes", limit, n)
+		}
+	}
+}

@@ -304,7 +304,7 @@ func openZstd(name string, ra io.ReaderAt, size int64, maxLine int, maxText int6
 		closer.Close()
 		return nil, found, nil, frameFailed(name, h.start, err)
 	}
-	torn := func() (io.Reader, error) { return tornFrame(ra, lay.torn, size, lay.tornChecksum) }
+	torn := func() (io.Reader, error) { return tornFrame(ra, lay.torn, size, lay.tornChecksum, maxText) }
 	if !whole {
 		// Not upstream's framing: every frame, the torn one too, is one
 		// plaintext stream, and the raw rules find the header and the
@@ -505,7 +505,11 @@ func (f *framesReader) Read(p []byte) (int, error) {
 // corrupt data (keep nothing), and a second pass streams the same output.
 // A frame torn only inside its checksum gets the missing bytes padded and
 // the checksum ignored, so its last block is kept as upstream keeps it.
-func tornFrame(ra io.ReaderAt, start, size int64, missingChecksum int) (io.Reader, error) {
+//
+// Neither pass decodes more than limit+1 bytes, the text cap: past it the
+// scanner refuses the log (a torn frame of a few kilobytes can expand to
+// gigabytes, and its first pass had decoded all of them).
+func tornFrame(ra io.ReaderAt, start, size int64, missingChecksum int, limit int64) (io.Reader, error) {
 	dec, err := newZstdDecoder(true)
 	if err != nil {
 		return nil, err
@@ -519,7 +523,7 @@ func tornFrame(ra io.ReaderAt, start, size int64, missingChecksum int) (io.Reade
 	}
 	var n int64
 	if err := dec.Reset(src()); err == nil {
-		n, err = io.Copy(io.Discard, dec)
+		n, err = io.Copy(io.Discard, io.LimitReader(dec, limit+1))
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 			n = 0
 		}
