@@ -2,11 +2,13 @@ package container
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/klauspost/compress/zstd"
 )
 
 // checkID has lg refuse a header that does not name o.ID, when set, or
@@ -62,6 +64,20 @@ func (c *identity) Err() error {
 	return c.Lines.Err()
 }
 
+// headerMaxLine is the longest header line ReadHeaderLine reads: a
+// session header is a few hundred bytes, and a listing reads one per
+// session (a store of files whose first line ran to the line limit, 64 MiB
+// of text each, took sessions 50 s and 600 MB).
+const (
+	headerMaxLine = 1 << 20
+	headerMaxText = "1 MiB"
+	// headerMaxWindow is the largest window of the frame ReadHeaderLine
+	// decodes (a store of 1,000 files whose first frames declared 128 MiB
+	// windows had taken sessions 50 s and 600 MB: a decoder allocates the
+	// whole window).
+	headerMaxWindow = 16 << 20
+)
+
 // ReadHeaderLine reads only a log file's header line: its first line, or
 // the first line of the first Zstandard frame (upstream's listing reads the
 // header frame, §3.8).
@@ -87,7 +103,10 @@ func ReadHeaderLine(path string) ([]byte, Form, error) {
 		if len(lay.frames) == 0 {
 			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "empty or header-less Zstandard session log", nil)
 		}
-		dec, err := newZstdDecoder(false)
+		// A decoder allocates its frame's whole window: a header frame is
+		// small, and one declaring a window of megabytes (a log compressed
+		// whole with a long window) is read as LOG, not for a listing.
+		dec, err := newZstdDecoder(false, zstd.WithDecoderMaxWindow(headerMaxWindow))
 		if err != nil {
 			return nil, form, err
 		}
@@ -95,21 +114,27 @@ func ReadHeaderLine(path string) ([]byte, Form, error) {
 		// The first line of the first frame: upstream's header frame, or
 		// the start of a log compressed as one stream (FramingStream).
 		h := lay.frames[0]
-		b, _, err := firstLine(dec, io.NewSectionReader(f, h.start, h.end-h.start), DefaultMaxLine)
+		b, _, err := firstLine(dec, io.NewSectionReader(f, h.start, h.end-h.start), headerMaxLine)
+		if errors.Is(err, zstd.ErrWindowSizeExceeded) {
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "the first Zstandard frame's window is over the 16 MiB a header is read with: read the log as LOG", err)
+		}
 		if err != nil {
 			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: header frame failed validation", err)
 		}
 		if b == nil {
-			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: the first frame holds no complete line", nil)
+			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "corrupt Zstandard session log: the first frame holds no complete line in its first "+headerMaxText, nil)
 		}
 		if reason := headerProblem(b); reason != "" {
 			return nil, form, refuse(sessionlog.Pos{Path: path, Line: 1, Seq: -1}, reason, nil)
 		}
 		return b, form, nil
 	case FormJSONL:
-		br := bufio.NewReader(io.LimitReader(f, DefaultMaxLine+1))
+		br := bufio.NewReader(io.LimitReader(f, headerMaxLine+1))
 		b, err := br.ReadBytes('\n')
 		if err != nil {
+			if len(b) > headerMaxLine {
+				return nil, form, refuse(sessionlog.Pos{Path: path, Line: 1, Seq: -1}, "corrupt session log: first line is not a session header (no newline in its first "+headerMaxText+")", nil)
+			}
 			return nil, form, refuse(sessionlog.Pos{Path: path, Seq: -1}, "empty or header-less session log", nil)
 		}
 		b = b[:len(b)-1]

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 	"github.com/dshtest/dshtest/sessionlog"
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestTextCap: a small log whose text inflates past the text cap is refused
@@ -449,5 +450,50 @@ func TestTornFrameUnderTextCap(t *testing.T) {
 		if n == 0 || n > limit+1 {
 			t.Errorf("limit %d: the torn frame yields %d bytes", limit, n)
 		}
+	}
+}
+
+// TestReadHeaderLineBounded: a listing reads a header line of at most
+// 1 MiB, from a first frame whose window is at most 16 MiB, so that a store
+// of files that start otherwise costs little per file (each had cost up to
+// 64 MiB of decoding and a 128 MiB window).
+func TestReadHeaderLineBounded(t *testing.T) {
+	dir := t.TempDir()
+	long := bytes.Repeat([]byte("x"), 3<<20) // no newline
+	var wide bytes.Buffer
+	zw, err := zstd.NewWriter(&wide, zstd.WithWindowSize(128<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(zw, bytes.NewReader(long)); err != nil { // streamed: the window is declared
+		t.Fatal(err)
+	}
+	zw.Close()
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"raw, a long first line", append(long, '\n'), "no newline in its first 1 MiB"},
+		{"zstd, a long first line", logforms.ZstdFrame(t, append(long, '\n')), "no complete line in its first 1 MiB"},
+		{"zstd, a 128 MiB window", wide.Bytes(), "window is over the 16 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_"))
+			if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, _, err := ReadHeaderLine(path)
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want a refusal saying %q", err, tc.want)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 24<<20 {
+				t.Errorf("%d bytes allocated reading the header line", alloc)
+			}
+		})
 	}
 }
