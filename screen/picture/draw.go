@@ -131,6 +131,23 @@ func HTMLPage(title string, g Grid, p Palette, height int) []byte {
 	return b.Bytes()
 }
 
+// xmlText is text for an SVG document, which XML parses: escaped as HTML,
+// and a character XML 1.0 does not allow (U+FFFE, U+FFFF; the escaper has
+// made every control visible) replaced by U+FFFD, since one such
+// character makes a whole SVG not well-formed, and a browser draws none
+// of it.
+func xmlText(s string) string {
+	if strings.ContainsRune(s, 0xfffe) || strings.ContainsRune(s, 0xffff) {
+		s = strings.Map(func(r rune) rune {
+			if r == 0xfffe || r == 0xffff {
+				return 0xfffd
+			}
+			return r
+		}, s)
+	}
+	return html.EscapeString(s)
+}
+
 // SVG draws g as a standalone SVG picture, height rows tall (at least the
 // grid's rows).
 func SVG(g Grid, p Palette, changed [][]bool, height int) []byte {
@@ -169,7 +186,7 @@ func SVG(g Grid, p Palette, changed [][]bool, height int) []byte {
 				attrs += ` text-decoration="line-through"`
 			}
 			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" %s>%s</text>`+"\n",
-				x+cw/2, y+CellHeight-5, attrs, html.EscapeString(visible(cell.Text)))
+				x+cw/2, y+CellHeight-5, attrs, xmlText(visible(cell.Text)))
 		}
 	}
 	// One frame a run of changed cells, over the text, as GridHTML.

@@ -1,6 +1,9 @@
 package picture
 
 import (
+	"bytes"
+	"encoding/xml"
+	"io"
 	"strings"
 	"testing"
 
@@ -38,6 +41,25 @@ func TestFixtureTextEscaped(t *testing.T) {
 	for name, out := range outs {
 		if strings.ContainsAny(out, "\u202e\u2066\u0085") {
 			t.Errorf("%s holds a raw BiDi or C1 character: %q", name, out)
+		}
+	}
+}
+
+// TestSVGIsWellFormedXML: an SVG of a fixture holding characters XML 1.0
+// does not allow (U+FFFE, U+FFFF) is still well-formed, which encoding/xml
+// checks as a browser's parser does: one such character had made a whole
+// picture undrawable.
+func TestSVGIsWellFormedXML(t *testing.T) {
+	g := FromRows([]screen.Row{{Text: "a\ufffeb\uffffc<&>", Width: 8}}, 10)
+	svg := SVG(g, Palette{}, nil, 1)
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the SVG is not well-formed XML: %v\n%s", err, svg)
 		}
 	}
 }
