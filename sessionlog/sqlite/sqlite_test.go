@@ -461,8 +461,8 @@ func TestSQLiteRowOverLineCap(t *testing.T) {
 	}
 }
 
-// TestSQLiteSchema: events and sessions must be schema 17's STRICT tables;
-// a view in their place (a recursive one made check run without end while
+// TestSQLiteSchema: events and sessions must be schema 17's STRICT tables,
+// keyed as it keys them; a view in their place (a recursive one made check run without end while
 // its sort filled the disk) or a generated column is refused at once.
 func TestSQLiteSchema(t *testing.T) {
 	cases := []struct{ name, edit, err string }{
@@ -476,6 +476,13 @@ func TestSQLiteSchema(t *testing.T) {
 		{"generated column", `DROP TABLE events; CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
 			time INTEGER NOT NULL, source_event_seqs ANY, surface_op TEXT, ignorable INTEGER,
 			data ANY GENERATED ALWAYS AS (zeroblob(900000000)) VIRTUAL) STRICT`, `generated or hidden column "data"`},
+		// Without its key, each page of events scanned and sorted the whole table.
+		{"events without a key", `DROP TABLE events; CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+			time INTEGER NOT NULL, data ANY NOT NULL, source_event_seqs ANY, surface_op TEXT, ignorable INTEGER) STRICT`,
+			"events table's primary key is not (session_id, seq)"},
+		{"events keyed the other way", `DROP TABLE events; CREATE TABLE events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL,
+			time INTEGER NOT NULL, data ANY NOT NULL, source_event_seqs ANY, surface_op TEXT, ignorable INTEGER,
+			PRIMARY KEY (seq, session_id)) STRICT`, "events table's primary key is not (session_id, seq)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
