@@ -1,5 +1,7 @@
 package cards
 
+import "sync"
+
 // diffOp is one line of a line diff.
 type diffOp struct {
 	kind byte // ' ' equal, '-' removed, '+' added
@@ -35,6 +37,13 @@ func lineDiff(a, b []string, maxEdits int) (ops []diffOp, ok bool) {
 	return ops, true
 }
 
+// traceBuf holds myers' trace buffers between calls: a card of many diffs
+// reuses one; maxTraceKept is the largest made ahead and kept, in values
+// (the trace of 1,000 edits is a million, 4 MB).
+var traceBuf = sync.Pool{New: func() any { return new([]int32) }}
+
+const maxTraceKept = 2 << 20
+
 func myers(a, b []string, maxEdits int) ([]diffOp, bool) {
 	n, m := len(a), len(b)
 	if n+m == 0 {
@@ -49,12 +58,21 @@ func myers(a, b []string, maxEdits int) ([]diffOp, bool) {
 	limit := min(n+m, maxEdits)
 	off := limit + 1
 	v := make([]int, 2*limit+3)
-	var trace [][]int
+	// Step d reads and writes only diagonals -d-1…d+1 of v: the trace
+	// keeps that stretch of each step, one after another in one slice of
+	// int32 (a copy of the whole of v at each step had made a diff of
+	// 1,000 edits allocate 16 MB).
+	tr := traceBuf.Get().(*[]int32)
+	defer traceBuf.Put(tr)
+	if need := (limit+1)*(limit+3) + 3; cap(*tr) < need && need <= maxTraceKept {
+		*tr = make([]int32, 0, need) // the most the steps can take: grown by appends, it was copied again and again
+	}
+	trace := (*tr)[:0]
 	found := -1
 	for d := 0; d <= limit && found < 0; d++ {
-		snap := make([]int, len(v))
-		copy(snap, v)
-		trace = append(trace, snap)
+		for _, x := range v[off-d-1 : off+d+2] {
+			trace = append(trace, int32(x))
+		}
 		for k := -d; k <= d; k += 2 {
 			var x int
 			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
@@ -74,22 +92,28 @@ func myers(a, b []string, maxEdits int) ([]diffOp, bool) {
 			}
 		}
 	}
+	if cap(trace) <= maxTraceKept {
+		*tr = trace
+	}
 	if found < 0 {
 		return nil, false
 	}
+	// vAt is v at step d's start, on diagonal k (|k| ≤ d+1): step d's
+	// stretch starts (d)² + 2d… into the trace (the stretches before it
+	// hold 2e+3 values each, e < d).
+	vAt := func(d, k int) int { return int(trace[d*d+2*d+(k+d+1)]) }
 	// Backtrack from (n, m) through the saved V arrays.
 	var rev []diffOp
 	x, y := n, m
 	for d := found; d > 0; d-- {
-		vp := trace[d]
 		k := x - y
 		var pk int
-		if k == -d || (k != d && vp[off+k-1] < vp[off+k+1]) {
+		if k == -d || (k != d && vAt(d, k-1) < vAt(d, k+1)) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := vp[off+pk]
+		px := vAt(d, pk)
 		py := px - pk
 		for x > px && y > py {
 			x--
