@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
@@ -296,6 +297,15 @@ func TestTextSize(t *testing.T) {
 	liar = append(liar, byte(n<<3|1), byte(n>>5), byte(n>>13))
 	liar = append(append(liar, body...), '\n')
 	lying := append(logforms.ZstdFrame(t, append(append([]byte(nil), lines[0]...), '\n')), liar...)
+	// A torn last frame that declares 20 times the file, its first bytes
+	// there: believed up to 64 times, such a declaration had load.Collect
+	// make room for hundreds of megabytes of events the log did not hold.
+	tornLiar := func(times int) []byte {
+		f := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x00} // 8-byte content size, a window
+		f = binary.LittleEndian.AppendUint64(f, uint64(times*(len(whole)+6+8+3+5)))
+		f = append(f, (1000<<3|1)&0xff, 1000>>5, 0)                            // a raw block of 1000 bytes…
+		return append(append([]byte(nil), whole...), append(f, `{"typ`...)...) // …cut after 5
+	}
 	cases := []struct {
 		name string
 		data []byte
@@ -306,6 +316,8 @@ func TestTextSize(t *testing.T) {
 		{"streamed.jsonl.zstd", streamed(), -1},
 		{"torn.jsonl.zstd", whole[:len(whole)-5], int64(len(plain))},
 		{"lying.jsonl.zstd", lying, -1},
+		{"torn-lying.jsonl.zstd", tornLiar(20), -1},
+		{"torn-fair.jsonl.zstd", tornLiar(8), int64(len(plain) + 8*len(tornLiar(8)))},
 	}
 	for _, c := range cases {
 		path := logforms.WriteFile(t, dir, c.name, c.data)
@@ -316,7 +328,7 @@ func TestTextSize(t *testing.T) {
 		if got := s.TextSize(); got != c.want {
 			t.Errorf("%s: TextSize %d, want %d", c.name, got, c.want)
 		}
-		if c.want < 0 && c.name == "lying.jsonl.zstd" {
+		if c.want < 0 && strings.HasPrefix(c.name, "lying") {
 			s.Close()
 			continue // what it reads is the decoder's to judge
 		}
