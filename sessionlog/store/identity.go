@@ -40,10 +40,11 @@ func isOlderProject(name string) bool {
 // current builds refuse.
 const flatLayout = "unsupported flat-file layout: upstream reads a session only as PROJECT/ID/session.jsonl[.zstd] (or, in an older store, cwd-HASH/ID.jsonl[.zstd]); move it into a session directory, or read it as LOG"
 
-// misplaced checks the log file at path, found in store, against its
-// header: "" when the header's id and cwd put it there (or its header does
-// not say, which the reader refuses in its own words), else why not.
-func misplaced(store, path string) string {
+// misplaced checks the log file at path, found in store (by requested, an
+// id, when not ""), against its header: "" when the header's id and cwd put
+// it there, or when its header does not say or holds another id than
+// requested (which the reader refuses in its own words), else why not.
+func misplaced(store, path, requested string) string {
 	line, _, err := container.ReadHeaderLine(path)
 	if err != nil {
 		return ""
@@ -54,6 +55,9 @@ func misplaced(store, path string) string {
 	}
 	if json.Unmarshal(line, &h) != nil || h.ID == nil {
 		return ""
+	}
+	if requested != "" && *h.ID != requested {
+		return "" // the reader refuses it, in the words of upstream's load (containers.md §1.5)
 	}
 	cwd := ""
 	if h.Cwd != nil {

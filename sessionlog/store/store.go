@@ -214,7 +214,7 @@ func Find(store, id string) (string, error) {
 	} else if !isOlderProject(filepath.Base(filepath.Dir(file))) {
 		return "", refuse(sessionlog.Pos{Path: file, Seq: -1}, flatLayout, nil)
 	}
-	if problem := misplaced(store, file); problem != "" {
+	if problem := misplaced(store, file, id); problem != "" {
 		return "", refuse(sessionlog.Pos{Path: file, Seq: -1}, problem, nil)
 	}
 	return found[0], nil
@@ -375,7 +375,7 @@ func listStore(store string) ([]Session, error) {
 			default:
 				fillFromHeader(&s, line)
 				if s.Problem == "" {
-					s.Problem = misplaced(store, file)
+					s.Problem = misplaced(store, file, "")
 				}
 			}
 			out = append(out, s)

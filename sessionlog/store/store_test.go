@@ -312,3 +312,18 @@ func TestListMixedEncodings(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredIdentityRequested: a session directory named for one id whose
+// header holds another is refused on lookup in the words of upstream's
+// load (containers.md §1.5), not as misplaced.
+func TestStoredIdentityRequested(t *testing.T) {
+	store := t.TempDir()
+	p, err := SessionPath(store, "/home/u/p", "asked", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logforms.WriteFile(t, filepath.Dir(p), filepath.Base(p),
+		[]byte(`{"type":"session","version":0,"id":"other","createdAt":1,"cwd":"/home/u/p","delegationDepth":0}`+"\n"))
+	lg, err := openSession(store, "asked")
+	containertest.Check(t, "open", lg, err, containertest.Want{Err: `stored session identity mismatch: requested "asked", header contains "other"`, ErrLine: 1})
+}
