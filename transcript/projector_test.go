@@ -384,3 +384,54 @@ func trDump(events []sessionlog.Event) string {
 	}
 	return s
 }
+
+// TestReplayFoldsLongSteps: an unsettled step of more chunks than the
+// replay holds as payloads (it folds them into the step's blocks as they
+// come) shows what they streamed, as the live projector shows it, in
+// either order of its blocks' indexes.
+func TestReplayFoldsLongSteps(t *testing.T) {
+	const n = 10000
+	for _, falling := range []bool{false, true} {
+		t.Run("falling="+strconv.FormatBool(falling), func(t *testing.T) {
+			events := []sessionlog.Event{
+				{Type: "turn/start", Seq: 0, Time: 1, Data: json.RawMessage(`{"turn":1}`)},
+				{Type: "step/start", Seq: 1, Time: 1, Data: json.RawMessage(`{"turn":1,"step":1}`)},
+			}
+			want := map[int]string{}
+			for i := range n {
+				index := i % 3
+				if falling {
+					index = 2 - index
+				}
+				text := string(rune('a' + i%26))
+				want[index] += text
+				events = append(events, sessionlog.Event{Type: "assistant/chunk", Seq: int64(2 + i), Time: int64(2 + i),
+					Data: json.RawMessage(fmt.Sprintf(`{"turn":1,"step":1,"chunk":{"type":"text-delta","index":%d,"text":%q}}`, index, text))})
+			}
+			r := transcript.NewReplay(transcript.Options{})
+			p := transcript.NewProjector(transcript.Options{})
+			for i := range events {
+				r.Apply(&events[i])
+				p.Apply(&events[i])
+			}
+			got, live := r.Transcript(), p.Transcript()
+			var step *transcript.Step
+			for _, it := range got.Items {
+				if it.Step != nil {
+					step = it.Step
+				}
+			}
+			if step == nil || len(step.Blocks) != 3 {
+				t.Fatalf("replay: %+v", got.Items)
+			}
+			for k, b := range step.Blocks {
+				if b.Type != "text" || b.Text != want[k] {
+					t.Errorf("block %d: %s %d bytes, want %d", k, b.Type, len(b.Text), len(want[k]))
+				}
+			}
+			if diff := cmp.Diff(live, got, trIgnoreRev); diff != "" {
+				t.Errorf("live and replay differ (-live +replay):\n%s", diff)
+			}
+		})
+	}
+}

@@ -92,7 +92,30 @@ type trSlotItem struct {
 	removed bool
 	// chunks are the payloads of the chunk events fed to an unsettled step
 	// block; they are replayed into the block at the end if it never settles.
+	// Past foldChunks of them they are folded into stream, which the later
+	// ones are too: a step of millions of chunks holds its blocks' text, not
+	// every chunk's payload (2 million held 0.6 GB).
 	chunks []json.RawMessage
+	stream *trStream
+}
+
+// foldChunks is how many chunk payloads an unsettled step block holds
+// before it folds them into its blocks: a step that settles, as nearly
+// every one does, never decodes its chunks at all.
+const foldChunks = 4096
+
+// fold applies the chunk payloads held to the block's stream.
+func (it *trSlotItem) fold() {
+	if it.stream == nil {
+		it.stream = &trStream{}
+	}
+	for _, data := range it.chunks {
+		if c, ok := trChunk(data); ok {
+			it.stream.apply(&c)
+		}
+	}
+	clear(it.chunks)
+	it.chunks = it.chunks[:0]
 }
 
 // trReplayStep is a step block and its footer.
@@ -203,13 +226,16 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 		}
 		b := r.current.block
 		b.chunks = append(b.chunks, e.Data)
+		if len(b.chunks) >= foldChunks {
+			b.fold()
+		}
 	case trOpMessage:
 		trAdvertise(r.advert, d.adverts)
 		if r.current == nil || r.current.block.item.Step.Settled {
 			r.newStep(e.Seq, d.key)
 		}
 		b := r.current.block
-		b.chunks = nil
+		b.chunks, b.stream = nil, nil
 		b.item.Step.Settled = true
 		b.item.Step.Blocks = d.blocks
 	case trOpStepEnd:
@@ -288,15 +314,10 @@ func (r *trReplay) end(it *trSlotItem) {
 	case KindFooter:
 		it.item.Footer.Timing = r.timing.get(trKey{it.item.Footer.Turn, it.item.Footer.Step})
 	case KindStep:
-		if !it.item.Step.Settled && len(it.chunks) > 0 {
-			var s trStream
-			for _, data := range it.chunks {
-				if c, ok := trChunk(data); ok {
-					s.apply(&c)
-				}
-			}
-			it.item.Step.Blocks = s.Blocks()
-			it.chunks = nil
+		if !it.item.Step.Settled && (len(it.chunks) > 0 || it.stream != nil) {
+			it.fold()
+			it.item.Step.Blocks = it.stream.Blocks()
+			it.chunks, it.stream = nil, nil
 		}
 	}
 }
