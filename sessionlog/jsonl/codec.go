@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
@@ -557,15 +558,24 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 		chunkType = "tool-call-delta"
 	}
 	t := time0
-	out := make([]sessionlog.Event, 0, len(members))
+	// The events go straight to pending: a row of millions of members
+	// had been built in a slice of its own and then copied there.
+	// A row refused part way yields none of its events.
+	start := len(d.pending)
+	refused := func(err error) error {
+		clear(d.pending[start:])
+		d.pending = d.pending[:start]
+		return err
+	}
+	d.pending = slices.Grow(d.pending, len(members))
 	for k, m := range members {
 		if k > 0 {
 			gap, ok := strictInt64(dtItems[k-1])
 			if !ok {
-				return d.errorf(seq0+int64(k), reasonPacked)
+				return refused(d.errorf(seq0+int64(k), reasonPacked))
 			}
 			if (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap) {
-				return d.errorf(seq0+int64(k), reasonPackedTime)
+				return refused(d.errorf(seq0+int64(k), reasonPackedTime))
 			}
 			t += gap
 		}
@@ -590,10 +600,9 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 		}
 		b = appendCompact(b, m)
 		b = append(b, "}}"...)
-		out = append(out, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: d.arena.copy(b)})
+		d.pending = append(d.pending, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: d.arena.copy(b)})
 		d.scratch = b[:0]
 	}
-	d.pending = append(d.pending, out...)
 	d.next = seq0 + int64(len(members))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -360,5 +361,35 @@ func TestEncodeErrors(t *testing.T) {
 	b := encodeEvents(t, []sessionlog.Event{{Type: "a\xffb\x01", Data: json.RawMessage(`{}`)}})
 	if want := "{\"type\":\"a\uFFFDb\\u0001\",\"seq\":0,\"time\":0,\"data\":{}}\n"; string(b) != want {
 		t.Errorf("got %q, want %q", b, want)
+	}
+}
+
+// TestPackedRowRefusedWhole: a packed row refused at one of its members
+// (a gap that is not an integer) yields none of its events, read as a
+// stream or line by line: the events before the row are all there are.
+func TestPackedRowRefusedWhole(t *testing.T) {
+	lines := []string{
+		`{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`,
+		`{"type":"text-chunks","seq0":1,"time0":2,"data":{"turn":1,"step":1,"index":0,"dt":[1,1.5,1],"texts":["a","b","c","d"]}}`,
+	}
+	d := NewDecoder(strings.NewReader(strings.Join(lines, "\n")+"\n"), "x.jsonl")
+	var seqs []int64
+	var err error
+	for {
+		var ev sessionlog.Event
+		if ev, err = d.Next(); err != nil {
+			break
+		}
+		seqs = append(seqs, ev.Seq)
+	}
+	if !slices.Equal(seqs, []int64{0}) || err == io.EOF {
+		t.Errorf("stream: seqs %v, then %v; want seq 0, then the row's refusal", seqs, err)
+	}
+	ld := NewLineDecoder("x.jsonl")
+	if evs, err := ld.Decode([]byte(lines[0]), 1); err != nil || len(evs) != 1 {
+		t.Fatalf("line 1: %v %v", evs, err)
+	}
+	if evs, err := ld.Decode([]byte(lines[1]), 2); err == nil || len(evs) != 0 {
+		t.Errorf("line 2: %d events, %v; want none and the refusal", len(evs), err)
 	}
 }

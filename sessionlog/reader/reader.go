@@ -452,7 +452,10 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, owned bool, line
 			return err
 		}
 	}
-	s.pending, s.next = append(s.pending[:0], evs...), 0
+	// The decoder's own slice, valid until its next line, which is read
+	// once every event of this one is yielded: a packed row of millions
+	// of members is not copied once more.
+	s.pending, s.next = evs, 0
 	if len(evs) == 1 && evs[0].Type != sessionlog.TypeAssistantChunk {
 		s.rec.Feed(out)
 	} else if n := len(evs); n > 0 {
