@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/longline"
 	"github.com/dshtest/dshtest/internal/testkit/logforms"
 )
 
@@ -125,14 +126,14 @@ func TestLineMembers(t *testing.T) {
 	}
 }
 
-// TestLineOwned: a line of more than a megabyte is given away (Line.Owned),
-// a new allocation no later line writes over; a shorter one is not, raw
-// or compressed.
+// TestLineOwned: a line of longline.OwnFrom bytes or more is given away
+// (Line.Owned), a new allocation no later line writes over; a shorter one
+// is not, a line of 3 MiB included, raw or compressed.
 func TestLineOwned(t *testing.T) {
-	long := `{"type":"session/title","seq":1,"time":1,"data":{"title":"` + strings.Repeat("y", 3<<20) + `"}}`
+	long := `{"type":"session/title","seq":1,"time":1,"data":{"title":"` + strings.Repeat("y", longline.OwnFrom) + `"}}`
 	text := `{"type":"session","version":0,"id":"o1","createdAt":1,"cwd":"/w"}` + "\n" +
-		`{"type":"session/title","seq":0,"time":1,"data":{"title":"short"}}` + "\n" + long + "\n" +
-		`{"type":"session/title","seq":2,"time":1,"data":{"title":"` + strings.Repeat("z", 3<<20) + `"}}` + "\n"
+		`{"type":"session/title","seq":0,"time":1,"data":{"title":"` + strings.Repeat("s", 3<<20) + `"}}` + "\n" + long + "\n" +
+		`{"type":"session/title","seq":2,"time":1,"data":{"title":"` + strings.Repeat("z", longline.OwnFrom) + `"}}` + "\n"
 	for _, form := range []string{"raw", "zstd"} {
 		data := []byte(text)
 		if form == "zstd" {

@@ -3,9 +3,10 @@
 //
 // A line is gathered in a buffer reused from line to line while it is
 // short. One that outgrows Threshold is gathered in blocks instead and
-// joined once, into an allocation of its exact size that the reader gives
-// away with the line (Bytes reports it owned), so that whoever keeps the
-// line's bytes need not copy them. Appended to one growing buffer, a 40 MB
+// joined once: below OwnFrom into a buffer reused too, from it on into an
+// allocation of its exact size that the reader gives away with the line
+// (Bytes reports it owned), so that whoever keeps the line's bytes need
+// not copy them. Appended to one growing buffer, a 40 MB
 // line was copied a dozen times over (235 MB allocated, two copies live at
 // each step), the buffer, a quarter larger than the line, stayed with the
 // reader for the rest of the log, and the decoder copied the line once
@@ -13,9 +14,16 @@
 // rest go with the line.
 package longline
 
-// Threshold is the length past which a line is gathered in blocks and
-// given away.
-const Threshold = 1 << 20
+// Threshold is the length past which a line is gathered in blocks;
+// OwnFrom is the length from which it is joined into an allocation of its
+// own and given away. A line between the two is joined into a buffer
+// reused from line to line: given away, each line of a log of lines of a
+// megabyte of padding around a small member was a megabyte of garbage, and
+// a log of 600 of them (41 KB compressed) took render to 690 MB.
+const (
+	Threshold = 1 << 20
+	OwnFrom   = 16 << 20
+)
 
 // block is the size of a block; spare is how many blocks are kept for the
 // next long line.
@@ -29,6 +37,7 @@ type Buffer struct {
 	small  []byte   // the line while it is short; reused
 	blocks [][]byte // the line once it is long, in order
 	spare  [][]byte // empty blocks for the next long line
+	joined []byte   // a long line below OwnFrom, joined; reused
 	n      int      // the length gathered
 }
 
@@ -89,17 +98,27 @@ func (b *Buffer) keep() {
 	b.blocks = b.blocks[:0]
 }
 
-// Bytes returns the line gathered. A short line is the reused buffer,
-// valid until the next Reset; a long one (owned) is a new allocation of
-// its exact length that nothing else holds, which the caller may keep.
+// Bytes returns the line gathered. A line below OwnFrom is a reused
+// buffer, valid until the next Reset; a longer one (owned) is a new
+// allocation of its exact length that nothing else holds, which the caller
+// may keep.
 func (b *Buffer) Bytes() (line []byte, owned bool) {
 	if len(b.blocks) == 0 {
 		return b.small, false
 	}
-	line = make([]byte, 0, b.n)
+	if b.n < OwnFrom {
+		line = b.joined[:0]
+		owned = false
+	} else {
+		line = make([]byte, 0, b.n)
+		owned = true
+	}
 	for _, blk := range b.blocks {
 		line = append(line, blk...)
 	}
+	if !owned {
+		b.joined = line
+	}
 	b.keep()
-	return line, true
+	return line, owned
 }

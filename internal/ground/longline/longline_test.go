@@ -6,8 +6,8 @@ import (
 )
 
 // TestBuffer: whatever the pieces, Bytes is their concatenation; a line
-// past Threshold is a new allocation of its exact length (owned), a
-// shorter one the reused buffer; and each line starts empty, blocks kept
+// of OwnFrom or more is a new allocation of its exact length (owned), a
+// shorter one a reused buffer; and each line starts empty, blocks kept
 // from the line before or not.
 func TestBuffer(t *testing.T) {
 	piece := func(n int, c byte) []byte { return bytes.Repeat([]byte{c}, n) }
@@ -19,10 +19,13 @@ func TestBuffer(t *testing.T) {
 		{"empty", nil, false},
 		{"one short piece", []int{10}, false},
 		{"at the threshold", []int{Threshold / 2, Threshold / 2}, false},
-		{"one past it", []int{Threshold / 2, Threshold/2 + 1}, true},
-		{"one huge piece", []int{5*block + 3}, true},
-		{"many reads", []int{64 << 10, 64 << 10, 3 << 20, 1, 64 << 10, 2*block - 7}, true},
-		{"past the spares", []int{(spare + 3) * block}, true},
+		{"one past it", []int{Threshold / 2, Threshold/2 + 1}, false},
+		{"one huge piece", []int{5*block + 3}, false},
+		{"many reads", []int{64 << 10, 64 << 10, 3 << 20, 1, 64 << 10, 2*block - 7}, false},
+		{"past the spares", []int{(spare + 3) * block}, false},
+		{"just below OwnFrom", []int{OwnFrom - 1}, false},
+		{"at OwnFrom", []int{OwnFrom/2 + 5, OwnFrom/2 - 5}, true},
+		{"past OwnFrom, many reads", []int{64 << 10, OwnFrom, 7}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b Buffer
@@ -56,17 +59,17 @@ func TestBuffer(t *testing.T) {
 // read after it.
 func TestOwnedIsNotReused(t *testing.T) {
 	var b Buffer
-	b.Add(bytes.Repeat([]byte("x"), 3*block))
+	b.Add(bytes.Repeat([]byte("x"), OwnFrom))
 	first, owned := b.Bytes()
 	if !owned {
-		t.Fatal("a line of 3 blocks is not owned")
+		t.Fatal("a line of OwnFrom bytes is not owned")
 	}
-	for _, c := range []byte("yz") {
+	for _, n := range []int{3 * block, OwnFrom} { // a joined line, and another owned one
 		b.Reset()
-		b.Add(bytes.Repeat([]byte{c}, 3*block))
+		b.Add(bytes.Repeat([]byte("y"), n))
 		b.Bytes()
 	}
-	if bytes.Count(first, []byte("x")) != 3*block {
+	if bytes.Count(first, []byte("x")) != OwnFrom {
 		t.Fatal("the owned line was written over")
 	}
 }
