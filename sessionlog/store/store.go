@@ -242,8 +242,10 @@ type Session struct {
 	// Problem says why the entry's header could not be read, or that its id
 	// is duplicated; the other fields are then what the layout tells.
 	Problem string `json:"problem,omitempty"`
-	// dir: the entry is a session directory of the current layout.
-	dir bool
+	// zstd: the entry is a session directory of the current layout
+	// holding session.jsonl.zstd; dir: one holding either; read: its
+	// header line was read.
+	dir, zstd, read bool
 }
 
 // headerFields are the header keys a listing shows.
@@ -342,7 +344,7 @@ func listStore(store string) ([]Session, error) {
 			default:
 				continue
 			}
-			s := Session{Path: file, dir: e.IsDir()}
+			s := Session{Path: file, dir: e.IsDir(), zstd: e.IsDir() && strings.HasSuffix(file, ".zstd")}
 			if e.IsDir() {
 				s.Path = filepath.Dir(file)
 			}
@@ -370,9 +372,11 @@ func listStore(store string) ([]Session, error) {
 			case err != nil:
 				s.Problem = err.Error()
 			case flat:
+				s.read = true
 				fillFromHeader(&s, line)
 				s.Problem = flatLayout
 			default:
+				s.read = true
 				fillFromHeader(&s, line)
 				if s.Problem == "" {
 					s.Problem = misplaced(store, file, "")
@@ -400,19 +404,27 @@ func listStore(store string) ([]Session, error) {
 // encoding, configured, and refuses a root that holds the other. (The
 // older layout's flat files are another matter: current builds refuse
 // them whole.)
+//
+// The encoding is the file's name, which is what upstream goes by, and a
+// session counts only if its header was read: one broken file does not
+// mark the rest.
 func mixedEncodings(out []Session) {
-	forms := map[container.Form]int{}
+	var plain, zstd int
 	for _, s := range out {
-		if s.dir {
-			forms[s.Form]++
+		switch {
+		case !s.dir || !s.read:
+		case s.zstd:
+			zstd++
+		default:
+			plain++
 		}
 	}
-	if len(forms) < 2 {
+	if plain == 0 || zstd == 0 {
 		return
 	}
 	for i := range out {
 		if out[i].Problem == "" && out[i].dir {
-			out[i].Problem = fmt.Sprintf("the store holds sessions of both encodings (%d jsonl, %d jsonl.zstd); upstream opens a root of one encoding and refuses the other", forms[container.FormJSONL], forms[container.FormZstd])
+			out[i].Problem = fmt.Sprintf("the store holds sessions of both encodings (%d jsonl, %d jsonl.zstd); upstream opens a root of one encoding and refuses the other", plain, zstd)
 		}
 	}
 }

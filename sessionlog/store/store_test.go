@@ -327,3 +327,44 @@ func TestStoredIdentityRequested(t *testing.T) {
 	lg, err := openSession(store, "asked")
 	containertest.Check(t, "open", lg, err, containertest.Want{Err: `stored session identity mismatch: requested "asked", header contains "other"`, ErrLine: 1})
 }
+
+// TestListMixedEncodingsHealthyOnly: a broken file (an empty
+// session.jsonl.zstd, a zip where session.jsonl belongs) is listed with its
+// own problem and does not make a store of one encoding look mixed.
+func TestListMixedEncodingsHealthyOnly(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		zstd   bool
+		broken []byte
+	}{
+		{"zstd store, an empty zstd file", true, nil},
+		{"jsonl store, a zip as session.jsonl", false, []byte("PK\x03\x04junk")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := t.TempDir()
+			for _, id := range []string{"a", "b", "broken"} {
+				p, err := SessionPath(store, "/home/u/p", id, tc.zstd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := []byte(`{"type":"session","version":0,"id":"` + id + `","createdAt":1,"cwd":"/home/u/p","delegationDepth":0}` + "\n")
+				if tc.zstd {
+					text = logforms.ZstdFrame(t, text)
+				}
+				if id == "broken" {
+					text = tc.broken
+				}
+				logforms.WriteFile(t, filepath.Dir(p), filepath.Base(p), text)
+			}
+			list, err := listStore(store)
+			if err != nil || len(list) != 3 {
+				t.Fatalf("%+v %v", list, err)
+			}
+			for _, s := range list {
+				if (s.ID == "broken") == (s.Problem == "") || strings.Contains(s.Problem, "both encodings") {
+					t.Errorf("%s listed with problem %q", s.ID, s.Problem)
+				}
+			}
+		})
+	}
+}
