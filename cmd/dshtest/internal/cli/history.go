@@ -70,11 +70,7 @@ never counted. The last line names the command for the next older page.`,
 			if asJSON {
 				return writeJSONOneLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
 			}
-			flags := ""
-			if len(args) > 0 {
-				flags = lfl.again(cmd.Flags())
-			}
-			writePage(a.stdout, lf.Path, flags, maxMessages, page)
+			writePage(a.stdout, lf.Path, lfl.again(cmd.Flags(), len(args) > 0), maxMessages, page)
 			return nil
 		}),
 	}

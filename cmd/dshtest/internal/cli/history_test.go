@@ -40,6 +40,8 @@ func TestHistoryOlderNamesTheLog(t *testing.T) {
 		{"zip subagent", []string{zipPath, "--subagent", "child-1"}, " --subagent child-1"},
 		{"sqlite", []string{dbPath, "--session", "s-ev"}, " --session s-ev"},
 		{"store", []string{"--session", "s-ev", "--store", storeDir}, ""},
+		{"store, not recovered", []string{"--session", "s-ev", "--store", storeDir, "--no-recover", "--allow-unknown"}, " --allow-unknown --no-recover"},
+		{"a flag given false", []string{rawPath, "--no-recover=false"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(append([]string{"history"}, tc.args...), "--max", "1")

@@ -39,20 +39,23 @@ func (f *logFlags) register(fs *pflag.FlagSet) {
 	fs.Int64Var(&f.maxText, "max-text-bytes", container.DefaultMaxText, "the most text a log may hold after decompression, in bytes (at least 1): a larger log is refused, not inflated; a SQLite database is copied to a temporary file no larger")
 }
 
-// again is the flags of a log read from LOG, as the command that reads it
-// again names them (history's next page): what selects the log in LOG (a
-// database's --session, an export's --subagent) and what changes its
-// events or limits, when given. A log found in the store by --session
-// alone is named by its path instead, which needs none of them.
-func (f *logFlags) again(fs *pflag.FlagSet) string {
+// again is the flags of a log read, as the command that reads it again
+// names them (history's next page): what selects the log in LOG (a
+// database's --session, an export's --subagent; fromLOG) and what changes
+// its events or limits, when given. A log found in the store by --session
+// is named by its path instead, which needs no selection. A boolean flag
+// given false is the default, and not named.
+func (f *logFlags) again(fs *pflag.FlagSet, fromLOG bool) string {
 	var b strings.Builder
 	for _, name := range []string{"session", "subagent", "allow-unknown", "no-recover", "max-line-bytes", "max-text-bytes"} {
 		fl := fs.Lookup(name)
-		if fl == nil || !fl.Changed {
+		if fl == nil || !fl.Changed || !fromLOG && (name == "session" || name == "subagent") {
 			continue
 		}
 		if fl.Value.Type() == "bool" {
-			b.WriteString(" --" + name)
+			if fl.Value.String() == "true" {
+				b.WriteString(" --" + name)
+			}
 			continue
 		}
 		b.WriteString(" --" + name + " " + shellQuote(fl.Value.String()))
