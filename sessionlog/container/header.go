@@ -25,7 +25,9 @@ func (o Options) checkID(lg *Log, err error) (*Log, error) {
 		return nil, refuse(sessionlog.Pos{Path: lg.name, Seq: -1}, fmt.Sprintf("--subagent %q selects a subagent's log of a web export (a .zip); this log is %s", o.Subagent, lg.Form()), nil)
 	}
 	want := o.ID
-	if want == "" && lg.Form() != FormSQLite {
+	if want == "" && lg.Form() != FormSQLite && o.Subagent == "" {
+		// With --subagent, --session names the export's own session, not
+		// the subagent's log read.
 		want = o.Session
 	}
 	if want != "" {

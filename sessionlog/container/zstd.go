@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
@@ -523,7 +524,7 @@ func tornFrame(ra io.ReaderAt, start, size int64, missingChecksum int, limit int
 	}
 	var n int64
 	if err := dec.Reset(src()); err == nil {
-		n, err = io.Copy(io.Discard, io.LimitReader(dec, limit+1))
+		n, err = io.Copy(io.Discard, io.LimitReader(dec, min(limit, math.MaxInt64-1)+1))
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 			n = 0
 		}

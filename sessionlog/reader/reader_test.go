@@ -1,6 +1,7 @@
 package reader_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -409,5 +410,53 @@ func TestNotALog(t *testing.T) {
 				t.Errorf("got %v, want %s…", err, want)
 			}
 		})
+	}
+	// A header's other keys are not checked (containers.md §1.2), these
+	// two included.
+	for _, extra := range []string{`"method":"resume"`, `"jsonrpc":"2.0"`} {
+		path := logforms.WriteFile(t, t.TempDir(), "h.jsonl", []byte(`{"type":"session","version":0,"id":"s1","createdAt":1,"cwd":"/w","delegationDepth":0,`+extra+"}\n"+ev+"\n"))
+		s, err := reader.Open(path, reader.Options{})
+		if err == nil {
+			for s.Next() {
+			}
+			err = s.Err()
+			s.Close()
+		}
+		if err != nil {
+			t.Errorf("a header with %s: %v", extra, err)
+		}
+	}
+}
+
+// TestSessionWithSubagent: with --subagent, --session names the web
+// export's own session; the subagent's log, whose header names the
+// subagent, is read.
+func TestSessionWithSubagent(t *testing.T) {
+	header := func(id string) string {
+		return `{"type":"session","version":0,"id":"` + id + `","createdAt":1,"cwd":"/w","delegationDepth":0}` + "\n" +
+			`{"type":"session/title","seq":0,"time":1,"data":{"title":"t"}}` + "\n"
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, text := range map[string]string{"session.jsonl": header("root"), "subagents/child-1/session.jsonl": header("child-1")} {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(text))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := logforms.WriteFile(t, t.TempDir(), "dsh-session-root.zip", buf.Bytes())
+	s, err := reader.Open(path, reader.Options{Session: "root", Subagent: "child-1"})
+	if err == nil {
+		for s.Next() {
+		}
+		err = s.Err()
+		s.Close()
+	}
+	if err != nil {
+		t.Errorf("--session root --subagent child-1: %v", err)
 	}
 }
