@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/dshtest/dshtest/sessionlog/container"
 )
 
 // This file is upstream's stored-identity check (assertStoredIdentity,
@@ -41,14 +39,10 @@ func isOlderProject(name string) bool {
 const flatLayout = "unsupported flat-file layout: upstream reads a session only as PROJECT/ID/session.jsonl[.zstd] (or, in an older store, cwd-HASH/ID.jsonl[.zstd]); move it into a session directory, or read it as LOG"
 
 // misplaced checks the log file at path, found in store (by requested, an
-// id, when not ""), against its header: "" when the header's id and cwd put
+// id, when not ""), against its header line, read by the caller: "" when the header's id and cwd put
 // it there, or when its header does not say or holds another id than
 // requested (which the reader refuses in its own words), else why not.
-func misplaced(store, path, requested string) string {
-	line, _, err := container.ReadHeaderLine(path)
-	if err != nil {
-		return ""
-	}
+func misplaced(store, path string, line []byte, requested string) string {
 	var h struct {
 		ID  *string `json:"id"`
 		Cwd *string `json:"cwd"`

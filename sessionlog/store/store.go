@@ -214,7 +214,11 @@ func Find(store, id string) (string, error) {
 	} else if !isOlderProject(filepath.Base(filepath.Dir(file))) {
 		return "", refuse(sessionlog.Pos{Path: file, Seq: -1}, flatLayout, nil)
 	}
-	if problem := misplaced(store, file, id); problem != "" {
+	line, _, err := container.ReadHeaderLine(file)
+	if err != nil {
+		return found[0], nil // Open says what is wrong with it
+	}
+	if problem := misplaced(store, file, line, id); problem != "" {
 		return "", refuse(sessionlog.Pos{Path: file, Seq: -1}, problem, nil)
 	}
 	return found[0], nil
@@ -379,7 +383,7 @@ func listStore(store string) ([]Session, error) {
 				s.read = true
 				fillFromHeader(&s, line)
 				if s.Problem == "" {
-					s.Problem = misplaced(store, file, "")
+					s.Problem = misplaced(store, file, line, "") // the line read once for both
 				}
 			}
 			out = append(out, s)
