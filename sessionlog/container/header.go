@@ -22,7 +22,7 @@ func (o Options) checkID(lg *Log, err error) (*Log, error) {
 	}
 	if o.Subagent != "" && lg.Form() != FormZip {
 		lg.Close()
-		return nil, refuse(sessionlog.Pos{Path: lg.name, Seq: -1}, fmt.Sprintf("--subagent %q selects a subagent's log of a web export (a .zip); this log is %s", o.Subagent, lg.Form()), nil)
+		return nil, NotAnExport(lg.name, o.Subagent, string(lg.Form()))
 	}
 	want := o.ID
 	if want == "" && lg.Form() != FormSQLite && o.Subagent == "" {
@@ -34,6 +34,12 @@ func (o Options) checkID(lg *Log, err error) (*Log, error) {
 		lg.src = &identity{Lines: lg.src, want: want, name: lg.name}
 	}
 	return lg, nil
+}
+
+// NotAnExport is the refusal of --subagent for the log name, which is what
+// (a form) and not a web export: the one wording for every reader.
+func NotAnExport(name, subagent, what string) *sessionlog.Error {
+	return refuse(sessionlog.Pos{Path: name, Seq: -1}, fmt.Sprintf("--subagent %q selects a subagent's log of a web export (a .zip); this log is %s", subagent, what), nil)
 }
 
 // identity refuses a header whose id is not the requested one.

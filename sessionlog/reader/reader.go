@@ -288,8 +288,7 @@ func (s *Stream) openBare(r io.Reader, name string, copts container.Options) {
 	// read as it is, the log would not be the one asked for.
 	switch {
 	case s.opts.Subagent != "":
-		s.err = sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: name, Seq: -1},
-			fmt.Sprintf("--subagent %q selects a subagent's log of a web export (a .zip); this log is header-less JSONL", s.opts.Subagent), nil)
+		s.err = container.NotAnExport(name, s.opts.Subagent, "header-less JSONL")
 	case s.opts.Session != "" || s.opts.ID != "":
 		id := cmp.Or(s.opts.ID, s.opts.Session)
 		s.err = sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: name, Seq: -1},
