@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
@@ -130,9 +129,9 @@ type Decoder struct {
 	arena   arena            // the events' raw members
 	scratch []byte           // a packed member's data, built before its copy
 	types   map[string]string
-	offset  int64    // bytes read so far
-	members [][]byte // a packed row's members, reused row after row
-	dts     [][]byte
+	offset  int64              // bytes read so far
+	packed  packedRow          // the packed row being expanded, if any
+	batch   []sessionlog.Event // its events built, reused batch after batch
 }
 
 // NewDecoder returns a Decoder reading r. name is the path used in errors.
@@ -163,6 +162,10 @@ func (d *Decoder) Next() (sessionlog.Event, error) {
 			ev := d.pending[0]
 			d.pending = d.pending[1:]
 			return ev, nil
+		}
+		if d.packed.active {
+			d.fillPacked()
+			continue
 		}
 		if d.err != nil {
 			return sessionlog.Event{}, d.err
@@ -533,26 +536,50 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 			return bad()
 		}
 	}
-	members, ok := fastjson.SplitArrayInto(d.members, membersRaw)
-	if !ok || len(members) == 0 {
-		return bad()
-	}
-	d.members = members
-	for _, m := range members {
+	// The row is checked whole before any of its events is built, so a
+	// row refused part way yields none of them; its events are then
+	// built a batch at a time as they are read (fillPacked), never all
+	// at once: one row of millions of members had held them all.
+	n := 0
+	for mc := fastjson.NewArrayCursor(membersRaw); ; n++ {
+		m, more := mc.Next()
+		if !more {
+			if mc.Broken() || n == 0 {
+				return bad()
+			}
+			break
+		}
 		if !isString(m) {
 			return bad()
 		}
 	}
-	dtItems, ok := fastjson.SplitArrayInto(d.dts, dtRaw)
-	if !ok || len(dtItems) != len(members)-1 {
-		return bad()
+	gaps := 0
+	for dc := fastjson.NewArrayCursor(dtRaw); ; gaps++ {
+		if _, more := dc.Next(); !more {
+			if dc.Broken() || gaps != n-1 {
+				return bad()
+			}
+			break
+		}
 	}
-	d.dts = dtItems
 	if seq0 != d.next {
 		return d.errorf(seq0, "seq %d is not contiguous; expected %d", seq0, d.next)
 	}
-	if int64(len(members))-1 > sessionlog.MaxSafeInteger-seq0 {
+	if int64(n)-1 > sessionlog.MaxSafeInteger-seq0 {
 		return d.errorf(seq0, reasonPackedSeq)
+	}
+	t := time0
+	dc := fastjson.NewArrayCursor(dtRaw)
+	for k := 1; k < n; k++ {
+		raw, _ := dc.Next()
+		gap, ok := strictInt64(raw)
+		if !ok {
+			return d.errorf(seq0+int64(k), reasonPacked)
+		}
+		if (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap) {
+			return d.errorf(seq0+int64(k), reasonPackedTime)
+		}
+		t += gap
 	}
 	chunkType := "text-delta"
 	switch typ {
@@ -561,42 +588,54 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 	case "tool-call-chunks":
 		chunkType = "tool-call-delta"
 	}
-	t := time0
-	// The events go straight to pending: a row of millions of members
-	// had been built in a slice of its own and then copied there.
-	// A row refused part way yields none of its events.
-	start := len(d.pending)
-	refused := func(err error) error {
-		clear(d.pending[start:])
-		d.pending = d.pending[:start]
-		return err
-	}
-	d.pending = slices.Grow(d.pending, len(members))
-	for k, m := range members {
-		if k > 0 {
-			gap, ok := strictInt64(dtItems[k-1])
-			if !ok {
-				return refused(d.errorf(seq0+int64(k), reasonPacked))
-			}
-			if (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap) {
-				return refused(d.errorf(seq0+int64(k), reasonPackedTime))
-			}
-			t += gap
-		}
+	d.packed = packedRow{active: true, members: fastjson.NewArrayCursor(membersRaw), dts: fastjson.NewArrayCursor(dtRaw),
+		seq: seq0, time: time0, left: n, turn: turn, step: step, index: index, id: id, name: name, tool: tool, chunkType: chunkType}
+	d.next = seq0 + int64(n)
+	d.fillPacked()
+	return nil
+}
+
+// packedRow is a packed chunk row checked whole and expanded as it is
+// read: the events not yet built, from the member its cursors are at.
+// It slices the row's line, which its reader leaves unchanged until the
+// row is read (Decoder.Next, LineDecoder.More).
+type packedRow struct {
+	active            bool
+	members, dts      fastjson.ArrayCursor
+	seq, time         int64 // the next event's
+	left              int   // events not yet built
+	turn, step, index json.RawMessage
+	id, name          json.RawMessage // tool-call-chunks only; name may be nil
+	tool              bool
+	chunkType         string
+}
+
+// packedBatch is how many of a packed row's events are built at a time.
+const packedBatch = 1024
+
+// fillPacked builds the packed row's next events, at most packedBatch of
+// them, into d.batch, which d.pending then is (it held the events before
+// them, which their reader is done with); it ends the row once every event
+// is built.
+func (d *Decoder) fillPacked() {
+	p := &d.packed
+	evs := d.batch[:0]
+	for len(evs) < packedBatch && p.left > 0 {
+		m, _ := p.members.Next()
 		b := append(d.scratch[:0], `{"turn":`...)
-		b = appendCompact(b, turn)
+		b = appendCompact(b, p.turn)
 		b = append(b, `,"step":`...)
-		b = appendCompact(b, step)
+		b = appendCompact(b, p.step)
 		b = append(b, `,"chunk":{"type":"`...)
-		b = append(b, chunkType...)
+		b = append(b, p.chunkType...)
 		b = append(b, `","index":`...)
-		b = appendCompact(b, index)
-		if tool {
+		b = appendCompact(b, p.index)
+		if p.tool {
 			b = append(b, `,"id":`...)
-			b = appendCompact(b, id)
-			if name != nil {
+			b = appendCompact(b, p.id)
+			if p.name != nil {
 				b = append(b, `,"name":`...)
-				b = appendCompact(b, name)
+				b = appendCompact(b, p.name)
 			}
 			b = append(b, `,"argumentsDelta":`...)
 		} else {
@@ -604,11 +643,19 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 		}
 		b = appendCompact(b, m)
 		b = append(b, "}}"...)
-		d.pending = append(d.pending, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: seq0 + int64(k), Time: t, Data: d.arena.copy(b)})
+		evs = append(evs, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: p.seq, Time: p.time, Data: d.arena.copy(b)})
 		d.scratch = b[:0]
+		p.seq++
+		if p.left--; p.left > 0 { // the next member's time: this one's plus its gap, checked with the row
+			gap, _ := p.dts.Next()
+			g, _ := strictInt64(gap)
+			p.time += g
+		}
 	}
-	d.next = seq0 + int64(len(members))
-	return nil
+	d.batch, d.pending = evs, evs
+	if p.left == 0 {
+		*p = packedRow{}
+	}
 }
 
 const (

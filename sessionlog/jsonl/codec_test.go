@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -392,4 +393,70 @@ func TestPackedRowRefusedWhole(t *testing.T) {
 	if evs, err := ld.Decode([]byte(lines[1]), 2); err == nil || len(evs) != 0 {
 		t.Errorf("line 2: %d events, %v; want none and the refusal", len(evs), err)
 	}
+}
+
+// TestPackedRowInBatches reads rows longer than a batch: the events are
+// those of the row, in order, with their times, whether read from the
+// stream or line by line, and the line decoder never holds more than a
+// batch of them (a row of millions of members had been built whole).
+func TestPackedRowInBatches(t *testing.T) {
+	for _, n := range []int{1, packedBatch - 1, packedBatch, packedBatch + 1, 3*packedBatch + 7} {
+		var texts, dts []string
+		var want []sessionlog.Event
+		tm := int64(100)
+		for k := range n {
+			if k > 0 {
+				gap := int64(k%5 - 2) // falling and rising times
+				dts = append(dts, fmt.Sprint(gap))
+				tm += gap
+			}
+			texts = append(texts, fmt.Sprintf("%q", fmt.Sprint("t", k)))
+			want = append(want, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: int64(1 + k), Time: tm,
+				Data: json.RawMessage(fmt.Sprintf(`{"turn":1,"step":1,"chunk":{"type":"tool-call-delta","index":2,"id":"c","name":"n","argumentsDelta":"t%d"}}`, k))})
+		}
+		lines := []string{
+			`{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}`,
+			fmt.Sprintf(`{"type":"tool-call-chunks","seq0":1,"time0":100,"data":{"turn":1,"step":1,"index":2,"id":"c","name":"n","dt":[%s],"args":[%s]}}`,
+				strings.Join(dts, ","), strings.Join(texts, ",")),
+			fmt.Sprintf(`{"type":"turn/end","seq":%d,"time":1,"data":{"turn":1}}`, n+1),
+		}
+		d := NewDecoder(strings.NewReader(strings.Join(lines, "\n")+"\n"), "x.jsonl")
+		var streamed []sessionlog.Event
+		for {
+			ev, err := d.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%d members: stream: %v", n, err)
+			}
+			streamed = append(streamed, ev)
+		}
+		if len(streamed) != n+2 || !eventsEqual(streamed[1:n+1], want) || streamed[n+1].Seq != int64(n+1) {
+			t.Errorf("%d members: stream read %d events, or not the row's", n, len(streamed))
+		}
+		ld := NewLineDecoder("x.jsonl")
+		var lined []sessionlog.Event
+		for i, l := range lines {
+			evs, err := ld.Decode([]byte(l), i+1)
+			for ; len(evs) > 0; evs = ld.More() {
+				if len(evs) > packedBatch {
+					t.Fatalf("%d members: a batch of %d events", n, len(evs))
+				}
+				lined = append(lined, slices.Clone(evs)...)
+			}
+			if err != nil {
+				t.Fatalf("%d members: line %d: %v", n, i+1, err)
+			}
+		}
+		if len(lined) != n+2 || !eventsEqual(lined[1:n+1], want) {
+			t.Errorf("%d members: lines read %d events, or not the row's", n, len(lined))
+		}
+	}
+}
+
+func eventsEqual(a, b []sessionlog.Event) bool {
+	return slices.EqualFunc(a, b, func(x, y sessionlog.Event) bool {
+		return x.Type == y.Type && x.Seq == y.Seq && x.Time == y.Time && string(x.Data) == string(y.Data)
+	})
 }

@@ -28,7 +28,7 @@ func NewLineDecoder(name string) *LineDecoder {
 func (l *LineDecoder) Decode(line []byte, lineNo int) ([]sessionlog.Event, error) {
 	if !fastjson.Valid(line) {
 		l.d.line = lineNo
-		l.d.pending = l.d.pending[:0]
+		l.d.pending, l.d.packed = l.d.pending[:0], packedRow{}
 		return nil, l.d.malformed(line, true)
 	}
 	return l.DecodeValid(line, lineNo)
@@ -61,12 +61,30 @@ func (l *LineDecoder) decode(line []byte, split []fastjson.Span, lineNo int) ([]
 	d := &l.d
 	d.line = lineNo
 	d.pending = d.pending[:0]
+	d.packed = packedRow{} // a row not read to its end is left
 	first := !d.started
 	d.started = true
 	if err := d.decodeLine(line, first, split); err != nil {
 		return nil, err
 	}
 	return d.pending, nil
+}
+
+// More returns the next events of the line last decoded, when it is a
+// packed chunk row: Decode and its variants return its first events only,
+// and More the rest, a batch at a time, until it returns none. The row is
+// checked whole before its first events are returned, so an error is
+// returned by Decode or never. The events are valid until the next call of
+// More or Decode, and the line must be left unchanged until More has
+// returned none: the events not yet returned are built from it.
+func (l *LineDecoder) More() []sessionlog.Event {
+	d := &l.d
+	d.pending = d.pending[:0]
+	if !d.packed.active {
+		return nil
+	}
+	d.fillPacked()
+	return d.pending
 }
 
 // Header returns the header line, compacted, once decoded; nil otherwise.
@@ -80,9 +98,8 @@ func (l *LineDecoder) Release() {
 	d := &l.d
 	clear(d.pending)
 	clear(d.fields)
-	clear(d.members)
-	clear(d.dts)
-	d.pending, d.fields, d.members, d.dts, d.buf, d.scratch, d.arena = nil, nil, nil, nil, longline.Buffer{}, nil, arena{}
+	clear(d.batch)
+	d.pending, d.fields, d.batch, d.packed, d.buf, d.scratch, d.arena = nil, nil, nil, packedRow{}, longline.Buffer{}, nil, arena{}
 }
 
 // SetMaxLineBytes sets the longest line the Decoder accepts (newline

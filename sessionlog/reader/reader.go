@@ -385,6 +385,13 @@ func (s *Stream) Next() bool {
 			s.events++
 			return true
 		}
+		if more := s.dec.More(); len(more) > 0 { // a packed row's next events
+			if err := s.take(more); err != nil {
+				s.err, s.done = err, true
+				return false
+			}
+			continue
+		}
 		if s.inClose > 0 {
 			return s.nextCloser()
 		}
@@ -446,19 +453,30 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, owned bool, line
 	if err != nil {
 		return err // the decoder's, placed
 	}
+	if len(evs) == 1 && evs[0].Type != sessionlog.TypeAssistantChunk {
+		if err := s.checkType(&evs[0]); err != nil {
+			return err
+		}
+		s.pending, s.next = evs, 0
+		s.rec.Feed(out)
+		return nil
+	}
+	return s.take(evs)
+}
+
+// take makes evs the events to yield next: the decoder's own slice, valid
+// until it is asked for more, which it is once every one of them is
+// yielded, so a packed row's events are not copied once more. A packed
+// row's events come a batch at a time (jsonl.LineDecoder.More); recovery
+// reads only the seq and time of the last event read.
+func (s *Stream) take(evs []sessionlog.Event) error {
 	for i := range evs {
 		if err := s.checkType(&evs[i]); err != nil {
 			return err
 		}
 	}
-	// The decoder's own slice, valid until its next line, which is read
-	// once every event of this one is yielded: a packed row of millions
-	// of members is not copied once more.
 	s.pending, s.next = evs, 0
-	if len(evs) == 1 && evs[0].Type != sessionlog.TypeAssistantChunk {
-		s.rec.Feed(out)
-	} else if n := len(evs); n > 0 {
-		// A packed row: recovery reads only the last event's seq and time.
+	if n := len(evs); n > 0 {
 		last := &evs[n-1]
 		if last.Type == sessionlog.TypeAssistantChunk {
 			s.rec.FeedChunk(last.Seq, last.Time)

@@ -153,30 +153,79 @@ func DecodeString(tok []byte) (string, bool) {
 // is not an array or its structure is broken.
 func SplitArrayInto(elems [][]byte, raw []byte) ([][]byte, bool) {
 	elems = elems[:0]
-	i := SkipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
+	c := NewArrayCursor(raw)
+	for {
+		v, more := c.Next()
+		if !more {
+			break
+		}
+		elems = append(elems, v)
+	}
+	if c.Broken() {
 		return nil, false
 	}
-	i = SkipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == ']' {
-		return elems, SkipSpace(raw, i+1) == len(raw)
-	}
-	for {
-		end := skipValue(raw, i)
-		if end <= i || end > len(raw) {
-			return nil, false
-		}
-		elems = append(elems, raw[i:end])
-		i = SkipSpace(raw, end)
-		if i < len(raw) && raw[i] == ']' {
-			return elems, SkipSpace(raw, i+1) == len(raw)
-		}
-		if i >= len(raw) || raw[i] != ',' {
-			return nil, false
-		}
-		i = SkipSpace(raw, i+1)
-	}
+	return elems, true
 }
+
+// ArrayCursor walks the elements of a JSON array one at a time, as
+// SplitArrayInto splits them, holding none: a packed chunk row of millions
+// of members is expanded as its events are read, not all at once.
+type ArrayCursor struct {
+	raw    []byte
+	i      int  // where the next element starts
+	done   bool // no element is left
+	broken bool // raw is not an array, or its structure is broken
+}
+
+// NewArrayCursor returns a cursor at the first element of raw.
+func NewArrayCursor(raw []byte) ArrayCursor {
+	c := ArrayCursor{raw: raw}
+	i := SkipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		c.done, c.broken = true, true
+		return c
+	}
+	c.i = SkipSpace(raw, i+1)
+	if c.i < len(raw) && raw[c.i] == ']' {
+		c.close()
+	}
+	return c
+}
+
+// close ends the walk at the array's closing bracket, c.i: nothing but
+// white space may follow it.
+func (c *ArrayCursor) close() {
+	c.done = true
+	c.broken = SkipSpace(c.raw, c.i+1) != len(c.raw)
+}
+
+// Next returns the next element, a sub-slice of the array, and true; false
+// once there is none, or the structure is broken (Broken).
+func (c *ArrayCursor) Next() ([]byte, bool) {
+	if c.done {
+		return nil, false
+	}
+	raw, i := c.raw, c.i
+	end := skipValue(raw, i)
+	if end <= i || end > len(raw) {
+		c.done, c.broken = true, true
+		return nil, false
+	}
+	c.i = SkipSpace(raw, end)
+	switch {
+	case c.i < len(raw) && raw[c.i] == ']':
+		c.close()
+	case c.i < len(raw) && raw[c.i] == ',':
+		c.i = SkipSpace(raw, c.i+1)
+	default:
+		c.done, c.broken = true, true
+	}
+	return raw[i:end], true
+}
+
+// Broken reports whether the walk found raw not to be a well-formed array.
+// An element Next returned before the fault is not itself at fault.
+func (c *ArrayCursor) Broken() bool { return c.broken }
 
 // FirstElement returns the first element of raw holding a non-empty JSON
 // array; ok is false for anything else.
