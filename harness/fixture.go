@@ -192,7 +192,7 @@ func (s *fixtureStore) inventory() []error {
 			continue
 		}
 		if len(s.taken[name]) == 0 {
-			errs = append(errs, fmt.Errorf("%s: orphan fixture: no scenario snapshots %q; delete it or add a snapshot step",
+			errs = append(errs, fmt.Errorf("%s: orphan fixture: no scenario snapshots %q; delete it (dshtest record --prune deletes every orphan) or add a snapshot step",
 				s.display(name), name))
 		}
 	}

@@ -45,7 +45,7 @@ func TestOrphanFixtureFails(t *testing.T) {
 	if len(r.failed) > 0 {
 		t.Fatalf("scenarios failed on an intact copy: %v", r.failedNames())
 	}
-	want := filepath.Base(dir) + `/no-such-snapshot.screen: orphan fixture: no scenario snapshots "no-such-snapshot"; delete it or add a snapshot step`
+	want := filepath.Base(dir) + `/no-such-snapshot.screen: orphan fixture: no scenario snapshots "no-such-snapshot"; delete it (dshtest record --prune deletes every orphan) or add a snapshot step`
 	if len(r.inventory) != 1 || r.inventory[0].Error() != want {
 		t.Fatalf("inventory errors = %v; want exactly %q", r.inventory, want)
 	}

@@ -23,7 +23,9 @@ func (a *app) acceptCommand() *cobra.Command {
 		Short: "Accept pending screens (fixtures/NAME.screen.new) as the fixtures",
 		Long: `accept makes the pending screens that run wrote (fixtures/NAME.screen.new)
 the recorded fixtures. PATTERN is a regular expression matched against
-fixture names (all pending screens by default).
+fixture names (all pending screens by default); one that is exactly a
+pending screen's name selects that screen only: accept log-summary leaves
+log-summary-narrow, which accept '^log-summary' takes too.
 
 As record does, it renders each owning scenario twice and refuses (exit 1,
 nothing written) a screen that is not reproducible, a scenario that fails
@@ -68,7 +70,8 @@ func (a *app) rejectCommand() *cobra.Command {
 		Short: "Reject pending screens: delete fixtures/NAME.screen.new, keep the fixtures",
 		Long: `reject deletes the pending screens that run wrote (fixtures/NAME.screen.new)
 and leaves the recorded fixtures as they are. PATTERN is a regular expression
-matched against fixture names (all pending screens by default).`,
+matched against fixture names (all pending screens by default); one that is
+exactly a pending screen's name selects that screen only.`,
 		Example: `  dshtest reject
   dshtest reject log-summary-narrow`,
 		Args:              argsUsage(cobra.MaximumNArgs(1)),

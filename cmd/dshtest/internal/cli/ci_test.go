@@ -230,7 +230,7 @@ func TestHostileNamesInText(t *testing.T) {
 		{"scenario taking another's fixture", map[string]string{"scenarios/" + evil + ".txtar": "# Takes gamma.\nuser 'Gamma text'\nmount 30 6\nsnapshot gamma\n"},
 			[]string{"--- FAIL: closed fixture inventory", "fixtures/gamma.screen: snapshotted 2 times (by " + shown + ", gamma); each fixture belongs to exactly one snapshot step: rename all but one"}},
 		{"stray fixture", map[string]string{"fixtures/" + evil + ".screen": "x\n"},
-			[]string{"--- FAIL: closed fixture inventory", `fixtures/` + shown + `.screen: orphan fixture: no scenario snapshots "evil\n::warning file=x::INJECTED\x1b[2J"; delete it or add a snapshot step`}},
+			[]string{"--- FAIL: closed fixture inventory", `fixtures/` + shown + `.screen: orphan fixture: no scenario snapshots "evil\n::warning file=x::INJECTED\x1b[2J"; delete it (dshtest record --prune deletes every orphan) or add a snapshot step`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

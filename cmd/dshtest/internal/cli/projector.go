@@ -5,8 +5,9 @@ import (
 	"github.com/dshtest/dshtest/terminal"
 )
 
-// projectorEnv selects the projection repro and view swap into the
-// terminal. "surface" is a self-test: it reintroduces the seed's bug so
+// projectorEnv selects the projection run, record, repro and view swap into the
+// terminal. "surface" is a self-test: it draws the terminal from the model surface (the
+// bug dshtest exists to catch: a compaction erases what was read) so
 // that the invariants (and --minimize) can be seen to catch it.
 const projectorEnv = "DSHTEST_PROJECTOR"
 
@@ -17,7 +18,7 @@ func (a *app) projectionFor() (terminal.Projection, string, error) {
 	case "", "transcript":
 		return terminal.Projection{}, "transcript", nil
 	case "surface":
-		return mutant.Surface(), "surface (self-test: the seed's bug)", nil
+		return mutant.Surface(), "surface (self-test: the terminal drawn from the model surface)", nil
 	default:
 		return terminal.Projection{}, "", usagef("%s=%q: want transcript or surface", projectorEnv, v)
 	}

@@ -49,7 +49,8 @@ file, or with --prune an orphan). Both are allowed under CI. Otherwise record
 refuses to run when CI is set (exit 2): fixtures are read-only in CI.
 
 Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
-seed's bug, as dshtest repro and run do.
+terminal drawn from the model surface, the broken projection the invariants
+must catch, as dshtest repro, run and view do.
 
 To decide on the pending screens a failing run wrote one by one, use
 dshtest review, accept or reject instead.`,

@@ -143,8 +143,14 @@ func (a *app) repro(args []string, f *reproFlags) error {
 		}
 		emitT = t
 	}
+	// A refused write of the minimized log names the flag that asked for
+	// it: --out, or --minimize when it writes beside the input.
+	outFlag := "--out"
+	if f.out == "" {
+		outFlag = "--minimize writes"
+	}
 	if f.minimize != "" {
-		t, err := checkTarget("--out", minimizedPath(path, f.out), path, f.force)
+		t, err := checkTarget(outFlag, minimizedPath(path, f.out), path, f.force)
 		if err != nil {
 			return err
 		}
@@ -181,7 +187,7 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	if f.minimize != "" {
 		m, err := run.Minimize(f.minimize, outT, summary.Describe)
 		if err != nil {
-			return targetErr("--out", outT.Path(), err)
+			return targetErr(outFlag, outT.Path(), err)
 		}
 		if !f.asJSON {
 			if m == nil {

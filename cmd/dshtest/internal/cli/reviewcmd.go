@@ -86,7 +86,8 @@ func (a *app) reviewCommand() *cobra.Command {
 		Use:   "review [PATTERN]",
 		Short: "Review pending screens one by one: recorded beside new, then accept, reject or skip",
 		Long: `review opens a full-screen viewer over the pending screens a failing run wrote
-(fixtures/NAME.screen.new; PATTERN selects fixture names). For each it shows
+(fixtures/NAME.screen.new; PATTERN, a regular expression, selects fixture
+names, and a pending screen's exact name that screen only). For each it shows
 the recorded and the new screen side by side (one above the other when the
 terminal is narrow), in their real colours, with the changed cells
 highlighted.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,9 @@ Exit codes: 0 ok, 1 a failed check, 2 usage or bad input.`,
   dshtest completion bash > /etc/bash_completion.d/dshtest`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          argsUsage(cobra.NoArgs),
+		Args:          unknownCommand,
+		// cobra's own default, which SuggestionsFor does not apply.
+		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return cmd.Help()
 		},
@@ -152,4 +155,18 @@ func relTo(base, path string) string {
 		return r
 	}
 	return path
+}
+
+// unknownCommand refuses arguments to dshtest itself, which are a command
+// it does not have: a usage error that suggests the command meant, as a
+// scenario's unknown verb is answered.
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	hint := ""
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		hint = fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return usagef("unknown command %q for %q%s", args[0], cmd.CommandPath(), hint)
 }

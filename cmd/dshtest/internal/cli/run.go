@@ -56,7 +56,9 @@ scenarios/ beside this module's go.mod); --dir names it instead. Exit 1 if
 anything failed.
 
 Self-test: with DSHTEST_PROJECTOR=surface the scenarios render with the
-seed's bug, as dshtest repro does; an invariants step then fails.`,
+terminal drawn from the model surface, the broken projection the invariants
+must catch, as dshtest repro, record and view do; an invariants step then
+fails.`,
 		Example: `  dshtest run
   dshtest run compaction
   dshtest run --shard 2/4 --json
