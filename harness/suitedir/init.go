@@ -40,6 +40,10 @@ type InitOptions struct {
 	Shards int
 	// Version is the dshtest version the workflow installs.
 	Version string
+	// NoWorkflow writes no CI workflow: for a second suite of a
+	// repository whose workflow runs another, or a CI that is not
+	// GitHub's.
+	NoWorkflow bool
 }
 
 // Made is a file Init wrote.
@@ -68,9 +72,16 @@ func (e *ExistsError) Error() string {
 	return strings.Join(e.Paths, ", ") + " already in " + display.EscapeInline(e.Dir) + "; nothing written"
 }
 
+// OnlyWorkflow reports whether the workflow is the one file that exists: a
+// repository that has a suite already, which a second one may join
+// without a workflow of its own (InitOptions.NoWorkflow).
+func (e *ExistsError) OnlyWorkflow() bool {
+	return len(e.Paths) == 1 && strings.HasSuffix(e.Paths[0], filepath.ToSlash(workflowPath))
+}
+
 // Init makes a scenario suite in dir (made if missing): an example
-// scenario, a CI workflow, and .gitignore with IgnoreLine (added to one
-// that exists). It never overwrites a file: if the scenario, its fixture
+// scenario, a CI workflow (unless opts.NoWorkflow), and .gitignore with
+// IgnoreLine (added to one that exists). It never overwrites a file: if the scenario, its fixture
 // or the workflow exists, it writes nothing and returns an *ExistsError.
 // On a failure to write, the Scaffold says what was written by then.
 func Init(dir string, opts InitOptions) (*Scaffold, error) {
@@ -102,9 +113,16 @@ func Init(dir string, opts InitOptions) (*Scaffold, error) {
 	if len(notes) > 0 {
 		files[1].note = " (" + strings.Join(notes, "; ") + ")"
 	}
+	if opts.NoWorkflow {
+		files = files[:1]
+	}
 	// Nothing is written unless every file is new.
 	var exist []string
-	for _, rel := range []string{files[0].rel, filepath.Join(fixturesName, "example.screen"), files[1].rel} {
+	check := []string{files[0].rel, filepath.Join(fixturesName, "example.screen")}
+	if !opts.NoWorkflow {
+		check = append(check, wfRel)
+	}
+	for _, rel := range check {
 		if _, err := os.Lstat(filepath.Join(dir, rel)); err == nil {
 			exist = append(exist, filepath.ToSlash(rel))
 		} else if !errors.Is(err, fs.ErrNotExist) {
@@ -120,7 +138,11 @@ func Init(dir string, opts InitOptions) (*Scaffold, error) {
 	if err != nil {
 		return s, err
 	}
-	for _, d := range []string{scenariosName, fixturesName, filepath.Dir(wfRel)} {
+	dirs := []string{scenariosName, fixturesName}
+	if !opts.NoWorkflow {
+		dirs = append(dirs, filepath.Dir(wfRel))
+	}
+	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			return s, err
 		}

@@ -116,3 +116,21 @@ func TestInitInRepository(t *testing.T) {
 		t.Errorf("after Remove, the workflow: %v", err)
 	}
 }
+
+// TestWorkflowPinHint: a workflow that installs dshtest@latest (written by
+// a build from a checkout) says to pin a release; one pinned does not.
+func TestWorkflowPinHint(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		hint    bool
+	}{{"latest", true}, {"v1.2.3", false}} {
+		wf, err := suitedir.Workflow(1, c.version, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(wf)
+		if !strings.Contains(s, "cmd/dshtest@"+c.version+"\n") || strings.Contains(s, "Pin a release") != c.hint {
+			t.Errorf("version %s: want the pin hint %v:\n%s", c.version, c.hint, s)
+		}
+	}
+}
