@@ -137,6 +137,17 @@ type Suite struct {
 	// goTest says the suite runs under go test (Run): a mismatch then also
 	// says how go test re-records.
 	goTest bool
+	// index is the scenario folder's snapshot steps, read once (nil when
+	// the folder could not be read: the store's own check then stands).
+	index     SnapshotIndex
+	indexOnce sync.Once
+}
+
+// clash says which snapshot steps of the scenario folder take fixture name
+// when more than one does (SnapshotIndex.Clash), else "".
+func (s *Suite) clash(name string) string {
+	s.indexOnce.Do(func() { s.index, _ = ReadSnapshotIndex(s.cfg.ScenarioDir) })
+	return s.index.Clash(name, filepath.Base(s.cfg.ScenarioDir), filepath.Base(s.cfg.FixtureDir))
 }
 
 // NewSuite returns a suite for cfg.

@@ -113,19 +113,28 @@ func (ix SnapshotIndex) Clashes(scenarios []string, scenarioDir, fixtureDir stri
 	}
 	var out []string
 	for name, steps := range ix {
-		if len(steps) < 2 {
-			continue
-		}
 		mine := false
-		var pos []string
 		for _, st := range steps {
 			mine = mine || selected[st.Scenario]
-			pos = append(pos, fmt.Sprintf("%s/%s.txtar:%d", scenarioDir, st.Scenario, st.Line))
 		}
-		if mine {
-			out = append(out, fmt.Sprintf("%s/%s%s is snapshotted by %s", fixtureDir, name, FixtureSuffix, strings.Join(pos, " and ")))
+		if c := ix.Clash(name, scenarioDir, fixtureDir); c != "" && mine {
+			out = append(out, c)
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Clash says which snapshot steps take fixture name when more than one
+// does ("" otherwise), naming files as Clashes does.
+func (ix SnapshotIndex) Clash(name, scenarioDir, fixtureDir string) string {
+	steps := ix[name]
+	if len(steps) < 2 {
+		return ""
+	}
+	var pos []string
+	for _, st := range steps {
+		pos = append(pos, fmt.Sprintf("%s/%s.txtar:%d", scenarioDir, st.Scenario, st.Line))
+	}
+	return fmt.Sprintf("%s/%s%s is snapshotted by %s", fixtureDir, name, FixtureSuffix, strings.Join(pos, " and "))
 }

@@ -42,6 +42,12 @@ func verbSnapshot(ts *testscript.TestScript, neg bool, args []string) {
 		if err := s.suite.store.take(name, s.name); err != nil {
 			return err
 		}
+		if c := s.suite.clash(name); c != "" {
+			// Another scenario takes the name too: no pending screen is
+			// written, which no accept could take (its owner is not
+			// known), whichever scenario runs first.
+			return fmt.Errorf("%s; each fixture belongs to exactly one snapshot step: rename all but one", c)
+		}
 		fx := s.fixture(s.term)
 		if v := fx.Violations(); len(v) > 0 {
 			return fmt.Errorf("snapshot %s: %d theme violations (%s); refusing to record a screen that is not ANSI-16 foreground only",
