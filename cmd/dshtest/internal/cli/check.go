@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"io"
 	"sort"
 	"strings"
@@ -87,10 +88,10 @@ func printLogSummary(w io.Writer, s *summary.Summary) {
 	if s.Framing != nil {
 		row("framing", "%s", s.Framing.Text())
 	}
-	row("upgraded", "%d events from older shapes", s.Upgraded)
+	row("upgraded", "%s from older shapes", words.Plural(s.Upgraded, "event"))
 	if len(s.Synthetic) > 0 {
-		row("synthetic", "%d closers appended (the log ends inside a turn; --no-recover: none): %s",
-			len(s.Synthetic), strings.Join(s.Synthetic, ", "))
+		row("synthetic", "%s appended (the log ends inside a turn; --no-recover: none): %s",
+			words.Plural(len(s.Synthetic), "closer"), strings.Join(s.Synthetic, ", "))
 	}
 	if len(s.Subagents) > 0 {
 		subs := make([]string, len(s.Subagents))
@@ -104,13 +105,13 @@ func printLogSummary(w io.Writer, s *summary.Summary) {
 	}
 	row("vocabulary", "%s", s.Vocabulary)
 	row("turns", "%d", s.Turns)
-	row("messages", "%d prompts, %d assistant, %d tool results, %d context (append-origin)",
-		s.Messages.Prompts, s.Messages.Assistant, s.Messages.ToolResults, s.Messages.Context)
+	row("messages", "%s, %d assistant, %s, %d context (append-origin)",
+		words.Plural(s.Messages.Prompts, "prompt"), s.Messages.Assistant, words.Plural(s.Messages.ToolResults, "tool result"), s.Messages.Context)
 	r := s.Replacements
-	row("replacements", "%d checkpoints, %d pruned tool results, %d regenerated assistant, %d other",
-		r.Checkpoints, r.Pruned, r.Regenerated, r.Other)
+	row("replacements", "%s, %s, %d regenerated assistant, %d other",
+		words.Plural(r.Checkpoints, "checkpoint"), words.Plural(r.Pruned, "pruned tool result"), r.Regenerated, r.Other)
 	row("compactions", "%d landed, %d failed, %d open", s.Compactions.Landed, s.Compactions.Failed, s.Compactions.Open)
-	row("surface", "%d nodes, %d model messages, generation %d", s.Surface.Nodes, s.Surface.Messages, s.Surface.Generation)
+	row("surface", "%s, %s, generation %d", words.Plural(s.Surface.Nodes, "node"), words.Plural(s.Surface.Messages, "model message"), s.Surface.Generation)
 	types := make([]string, 0, len(s.Types))
 	for t := range s.Types {
 		types = append(types, t)
@@ -119,6 +120,9 @@ func printLogSummary(w io.Writer, s *summary.Summary) {
 	parts := make([]string, len(types))
 	for i, t := range types {
 		parts[i] = fmt.Sprintf("%s %d", esc(t), s.Types[t])
+	}
+	if len(parts) == 0 {
+		parts = []string{"none"}
 	}
 	row("types", "%s", strings.Join(parts, ", "))
 }

@@ -109,8 +109,11 @@ func findRoot(dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return "", usagef("--dir %s: no such folder (a scenario folder holds scenarios/*.txtar and fixtures/; dshtest init DIR makes one)", esc(dir))
+		}
 		if !suitedir.HasScenarios(abs) {
-			return "", usagef("--dir %s: no scenarios/ folder there (a scenario folder holds scenarios/*.txtar and fixtures/)", dir)
+			return "", usagef("--dir %s: no scenarios/ folder there (a scenario folder holds scenarios/*.txtar and fixtures/; dshtest init DIR makes one)", esc(dir))
 		}
 		return abs, nil
 	}
