@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal/display"
@@ -32,40 +34,106 @@ the first line. A log that cannot be read prints nothing and exits 2.`,
   dshtest events sessions.db --session s-one --no-recover | jq -c 'select(.type == "user/message")'`,
 		Args: logArgs,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
-			// Held until the log has read to its end: a refusal prints
-			// nothing on stdout.
-			var out bytes.Buffer
-			var line []byte
-			var encErr error
-			lg, err := a.readLog(args, &lfl, func(e *sessionlog.Event) {
-				if encErr != nil {
-					return
-				}
-				if line, encErr = jsonl.AppendEvent(line[:0], e); encErr == nil {
-					out.Write(display.EscapeJSON(line))
-					out.WriteByte('\n')
-				}
-			})
-			if err != nil {
-				return err
-			}
-			if encErr != nil {
-				return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: lg.Path, Seq: -1}, encErr.Error(), encErr)
-			}
-			if withHeader && lg.Header != nil {
-				var h bytes.Buffer
-				if err := jsonl.NewEncoder(&h).EncodeHeader(lg.Header); err != nil {
-					return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: lg.Path, Seq: -1}, err.Error(), err)
-				}
-				if _, err := a.stdout.Write(display.EscapeJSON(h.Bytes())); err != nil {
-					return err
-				}
-			}
-			_, err = a.stdout.Write(out.Bytes())
-			return err
+			return a.printEvents(args, &lfl, withHeader)
 		}),
 	}
 	cmd.Flags().BoolVar(&withHeader, "header", false, "print the log's session header line first (when it has one)")
 	lfl.register(cmd.Flags())
 	return cmd
+}
+
+// eventsHeld is the least output events holds before it gives it up, if
+// the log can be read again: held is up to as much as the text read (the
+// events print at about its size), so that a packed chunk row, whose
+// events print at about 20 times its bytes, does not make events hold far
+// more than its budget.
+const eventsHeld = 32 << 20
+
+// heldOutput is output held in blocks of a mebibyte: a buffer grown by
+// doubling would, as it grows, hold half as much again.
+type heldOutput struct {
+	blocks [][]byte
+	n      int
+}
+
+func (h *heldOutput) Write(b []byte) {
+	for len(b) > 0 {
+		if len(h.blocks) == 0 || len(h.blocks[len(h.blocks)-1]) == cap(h.blocks[len(h.blocks)-1]) {
+			h.blocks = append(h.blocks, make([]byte, 0, 1<<20))
+		}
+		last := &h.blocks[len(h.blocks)-1]
+		k := min(len(b), cap(*last)-len(*last))
+		*last = append(*last, b[:k]...)
+		b = b[k:]
+		h.n += k
+	}
+}
+
+// printEvents prints the log's events, and its header line first with
+// withHeader. Nothing is printed for a log it refuses: the output is held
+// until the log has read to its end, or, once it outgrows what it may
+// hold (eventsHeld), the read goes on only to check the log, and the
+// events are read again, unchanged, and printed as they come.
+func (a *app) printEvents(args []string, f *logFlags, withHeader bool) error {
+	lf, err := a.openLog(args, f, readBudget, false, true)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	var (
+		out     heldOutput
+		line    []byte
+		encErr  error
+		lg      *load.Log
+		readErr error
+		again   bool // the output was given up: the events are read again
+	)
+	encode := func(write func([]byte), e *sessionlog.Event) {
+		if line, encErr = jsonl.AppendEvent(line[:0], e); encErr == nil {
+			line = append(display.EscapeJSON(line), '\n')
+			write(line)
+		}
+	}
+	src := lf.Source(func(got *load.Log, _ int, err error) { lg, readErr = got, err })
+	err = src(func(e *sessionlog.Event) bool {
+		if again || encErr != nil {
+			return true // the rest is checked, not printed
+		}
+		encode(out.Write, e)
+		if lf.Held() && int64(out.n) > max(eventsHeld, lf.TextSize()) {
+			again, out = true, heldOutput{}
+		}
+		return true
+	})
+	if lg != nil {
+		a.printWarnings(lg)
+	}
+	if err == nil {
+		err = readErr
+	}
+	if err = a.inputErr(err, f); err != nil {
+		return err
+	}
+	if encErr != nil {
+		return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: lg.Path, Seq: -1}, encErr.Error(), encErr)
+	}
+	w := bufio.NewWriterSize(a.stdout, 64<<10)
+	if withHeader && lg.Header != nil {
+		var h bytes.Buffer
+		if err := jsonl.NewEncoder(&h).EncodeHeader(lg.Header); err != nil {
+			return sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: lg.Path, Seq: -1}, err.Error(), err)
+		}
+		w.Write(display.EscapeJSON(h.Bytes()))
+	}
+	if !again {
+		for _, b := range out.blocks {
+			w.Write(b)
+		}
+		return w.Flush()
+	}
+	write := func(b []byte) { w.Write(b) }
+	if err := src(func(e *sessionlog.Event) bool { encode(write, e); return encErr == nil }); err != nil {
+		return a.inputErr(err, f)
+	}
+	return w.Flush()
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -144,5 +145,44 @@ func TestEventsReadBack(t *testing.T) {
 	bad := logforms.WriteFile(t, dir, "bad.jsonl", bytes.Replace([]byte(eventsLog), []byte(`"seq":7,`), []byte(`"seq":70,`), 1))
 	if code, out, stderr := run("events", bad); code != ExitUsage || out != "" || !oneLineRefusal.MatchString(stderr) {
 		t.Errorf("a refused log: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
+// TestEventsOutgrowsWhatItHolds: a packed row prints at about 20 times its
+// bytes. Past what events holds (eventsHeld) the output is given up and
+// the events read again: the output is the same, a refusal later in the
+// log still prints nothing, and --header still comes first.
+func TestEventsOutgrowsWhatItHolds(t *testing.T) {
+	n := eventsHeld/100 + 1000 // members, each printed as more than 100 bytes
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = `"x"`
+	}
+	row := `{"type":"text-chunks","seq0":2,"time0":1784630400000,"data":{"turn":1,"step":1,"index":0,"dt":[` +
+		strings.TrimSuffix(strings.Repeat("0,", n-1), ",") + `],"texts":[` + strings.Join(texts, ",") + "]}}\n"
+	log := `{"type":"session","version":0,"id":"s-big","createdAt":1784630400000,"cwd":"/p","delegationDepth":0}
+{"type":"turn/start","seq":0,"time":1784630400000,"data":{"turn":1}}
+{"type":"step/start","seq":1,"time":1784630400000,"data":{"turn":1,"step":1}}
+` + row
+	dir := t.TempDir()
+	good := logforms.WriteFile(t, dir, "big.jsonl", []byte(log))
+	code, out, stderr := run("events", good, "--header", "--no-recover")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if len(out) <= eventsHeld {
+		t.Fatalf("the output is %d bytes: not more than events holds", len(out))
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != n+3 || !strings.HasPrefix(lines[0], `{"type":"session"`) ||
+		!strings.HasPrefix(lines[n+2], fmt.Sprintf(`{"type":"assistant/chunk","seq":%d,`, n+1)) {
+		t.Errorf("%d lines, first %.40s, last %.60s", len(lines), lines[0], lines[len(lines)-1])
+	}
+	// A seq gap before a turn/end: the committed region is corrupt.
+	bad := logforms.WriteFile(t, dir, "bad.jsonl", []byte(log+`{"type":"step/end","seq":5,"time":1784630400000,"data":{"turn":1,"step":1}}
+{"type":"turn/end","seq":6,"time":1784630400000,"data":{"turn":1,"reason":{"kind":"completed"}}}
+`))
+	if code, out, stderr := run("events", bad); code != ExitUsage || out != "" || !strings.Contains(stderr, "seq gap in committed region") {
+		t.Errorf("a refusal after the row: exit %d, %d bytes out, stderr %q", code, len(out), stderr)
 	}
 }
