@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"slices"
 	"strings"
 
 	"github.com/dshtest/dshtest/internal/ground/words"
@@ -55,9 +54,11 @@ func payloadTexts(conversation map[uint64]bool, seed maphash.Seed, cp *sessionlo
 		return nil
 	}
 	var out []string
+	seen := map[string]bool{} // out's, which a checkpoint of many lines made a quadratic search
 	add := func(s string) {
 		n := norm(s)
-		if len(n) >= payloadMin && !conversation[normKey(seed, n)] && !slices.Contains(out, n) {
+		if len(n) >= payloadMin && !conversation[normKey(seed, n)] && !seen[n] {
+			seen[n] = true
 			out = append(out, n)
 		}
 	}
