@@ -1,8 +1,10 @@
 package invariant
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +155,71 @@ func TestSearchDoc(t *testing.T) {
 				t.Fatalf("doc %q in chunks of %d: pieces %v, want %v", doc, size, found.pieces, want)
 			}
 		}
+	}
+}
+
+// TestMultiCounter counts many patterns at once, in chunks of every size,
+// as strings.Count counts each over the whole document.
+func TestMultiCounter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "aab"[rng.IntN(3)]
+		}
+		return string(b)
+	}
+	for range 500 {
+		doc := word(rng.IntN(80))
+		var pats []string
+		for range rng.IntN(8) + 1 {
+			if len(doc) > 0 && rng.IntN(3) > 0 {
+				i := rng.IntN(len(doc))
+				pats = append(pats, doc[i:i+1+rng.IntN(min(9, len(doc)-i))])
+			} else {
+				pats = append(pats, word(rng.IntN(6)+1))
+			}
+		}
+		for _, size := range []int{1, 2, 3, 5, 16, len(doc) + 1} {
+			m := newMultiCounter(pats)
+			for i := 0; i < len(doc); i += size {
+				m.add([]byte(doc[i:min(i+size, len(doc))]))
+			}
+			for i, p := range pats {
+				if want := strings.Count(doc, p); m.n[i] != want {
+					t.Fatalf("doc %q in chunks of %d: %q counted %d times, want %d", doc, size, p, m.n[i], want)
+				}
+			}
+		}
+	}
+}
+
+// TestLackingIsLinear: an answer drawn above its prompt leaves every
+// stretch of it unfound, and lacking counts them all. Thousands of them
+// had each held a copy of every chunk of the document.
+func TestLackingIsLinear(t *testing.T) {
+	const n = 20000
+	var shown []shownText
+	var doc strings.Builder
+	seed := maphash.MakeSeed()
+	for i := range n {
+		x := fmt.Sprintf("w%dx", i)
+		doc.WriteString(x)
+		shown = append(shown, shownText{kind: "assistant", text: x, norms: [][]byte{[]byte(x)}, keys: []uint64{normKey(seed, x)}})
+	}
+	in := newSizeInputs(shown, seed, nil, 0)
+	var f docFindings
+	for i := range n {
+		f.unfound = append(f.unfound, textNorm{i, shown[i].text})
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	if got := in.lacking(f, func(yield func(string) bool) { yield(doc.String()) }); len(got) != 0 {
+		t.Fatalf("%d lacking, want none", len(got))
+	}
+	runtime.ReadMemStats(&ms)
+	if used := ms.TotalAlloc - before; used > 64*uint64(doc.Len()) {
+		t.Errorf("%d bytes allocated for %d patterns in a document of %d bytes", used, n, doc.Len())
 	}
 }

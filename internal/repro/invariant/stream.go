@@ -225,19 +225,21 @@ func (in *sizeInputs) lacking(f docFindings, rows iter.Seq[string]) map[uint64]b
 	if len(f.unfound) == 0 {
 		return out
 	}
-	counters := map[string]*counter{}
+	var pats []string
+	seen := map[string]bool{}
 	for _, u := range f.unfound {
-		if counters[u.norm] == nil {
-			counters[u.norm] = &counter{pat: []byte(u.norm)}
+		if !seen[u.norm] {
+			seen[u.norm] = true
+			pats = append(pats, u.norm)
 		}
 	}
-	streamRows(rows, nil, func(c []byte) {
-		for _, k := range counters {
-			k.add(c)
-		}
-	})
-	for n, k := range counters {
-		if key := in.key(n); k.n < in.need[key] {
+	// One pass counts them all: a counter each had held a copy of every
+	// chunk and searched it, thousands of them when an answer drawn
+	// above its prompt left every stretch of it unfound.
+	counts := newMultiCounter(pats)
+	streamRows(rows, nil, counts.add)
+	for i, n := range pats {
+		if key := in.key(n); counts.n[i] < in.need[key] {
 			out[key] = true
 		}
 	}
@@ -378,6 +380,89 @@ func (c *counter) add(chunk []byte) {
 		pos += i + len(c.pat)
 	}
 	c.keep = max(pos, len(c.buf)-len(c.pat)+1, 0)
+}
+
+// multiCounter counts the non-overlapping occurrences of each of many
+// patterns in a document read in chunks, as bytes.Count does each over the
+// whole, in one pass: the patterns of each length are found by a rolling
+// hash of the document's windows of that length (Rabin–Karp), looked up
+// through a bit filter and confirmed byte for byte. It costs the document
+// once per distinct length, however many patterns there are, and holds
+// the longest pattern's length less one bytes between chunks.
+type multiCounter struct {
+	pats    []string
+	n       []int   // n[i]: occurrences of pats[i] counted
+	lastEnd []int64 // where pats[i]'s last counted occurrence ends
+	groups  []*lenGroup
+	window  []byte // the bytes held from before, then the chunk
+	base    int64  // the document offset of window[0]
+	maxLen  int
+}
+
+// lenGroup is the patterns of one length.
+type lenGroup struct {
+	l      int
+	pow    uint64 // hashBase^(l-1)
+	by     map[uint64][]int
+	filter []uint64 // bit h%filterBits of every pattern's hash
+}
+
+func newMultiCounter(pats []string) *multiCounter {
+	m := &multiCounter{pats: pats, n: make([]int, len(pats)), lastEnd: make([]int64, len(pats))}
+	byLen := map[int]*lenGroup{}
+	for i, p := range pats {
+		if len(p) == 0 {
+			continue
+		}
+		g := byLen[len(p)]
+		if g == nil {
+			g = &lenGroup{l: len(p), pow: 1, by: map[uint64][]int{}, filter: make([]uint64, filterBits/64)}
+			for range len(p) - 1 {
+				g.pow *= hashBase
+			}
+			byLen[len(p)] = g
+			m.groups = append(m.groups, g)
+		}
+		h := windowHash(p)
+		g.by[h] = append(g.by[h], i)
+		g.filter[h%filterBits/64] |= 1 << (h % 64)
+		m.maxLen = max(m.maxLen, len(p))
+	}
+	return m
+}
+
+func (m *multiCounter) add(chunk []byte) {
+	if len(m.groups) == 0 {
+		return
+	}
+	keep := min(m.maxLen-1, len(m.window))
+	m.base += int64(len(m.window) - keep)
+	n := copy(m.window, m.window[len(m.window)-keep:])
+	m.window = append(m.window[:n], chunk...)
+	w := m.window
+	for _, g := range m.groups {
+		// The windows that end in the chunk: those that end in what was
+		// held were looked at with the chunk before.
+		s := max(keep-g.l+1, 0)
+		if s+g.l > len(w) {
+			continue
+		}
+		h := windowHash(string(w[s : s+g.l]))
+		for ; ; s++ {
+			if g.filter[h%filterBits/64]&(1<<(h%64)) != 0 {
+				for _, i := range g.by[h] {
+					if at := m.base + int64(s); at >= m.lastEnd[i] && string(w[s:s+g.l]) == m.pats[i] {
+						m.n[i]++
+						m.lastEnd[i] = at + int64(g.l)
+					}
+				}
+			}
+			if s+g.l >= len(w) {
+				break
+			}
+			h = (h-uint64(w[s])*g.pow)*hashBase + uint64(w[s+g.l])
+		}
+	}
 }
 
 // pieceStream is pieceFinder.find over a document read in chunks: each
