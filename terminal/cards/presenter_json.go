@@ -10,11 +10,25 @@ import (
 	"strings"
 )
 
-// writeJS writes the next JSON value of d as JSON.stringify(value, null, 2).
+// maxJSNest is the deepest nesting writeJS indents: each level indents
+// every line inside it by two more spaces, so that arguments nested
+// thousands deep (a few kilobytes) would print megabytes of indentation,
+// and a card draw all of it. Deeper values are indented as that level.
+const maxJSNest = 32
+
+// writeJS writes the next JSON value of d as JSON.stringify(value, null, 2)
+// (to maxJSNest levels). An array's elements are written in place; an
+// object's members are kept until its end, for JavaScript's order of keys
+// (array indexes first) and a repeated key (its first place, its last
+// value).
 func writeJS(b *bytes.Buffer, d *json.Decoder, indent string) error {
 	tok, err := d.Token()
 	if err != nil {
 		return err
+	}
+	inner := indent
+	if len(indent) < 2*maxJSNest {
+		inner = indent + "  "
 	}
 	switch t := tok.(type) {
 	case json.Delim:
@@ -25,6 +39,7 @@ func writeJS(b *bytes.Buffer, d *json.Decoder, indent string) error {
 				val bytes.Buffer
 			}
 			var members []*member
+			at := map[string]int{} // a key's place in members
 			for d.More() {
 				k, err := d.Token()
 				if err != nil {
@@ -32,18 +47,13 @@ func writeJS(b *bytes.Buffer, d *json.Decoder, indent string) error {
 				}
 				key, _ := k.(string)
 				m := &member{key: key}
-				if err := writeJS(&m.val, d, indent+"  "); err != nil {
+				if err := writeJS(&m.val, d, inner); err != nil {
 					return err
 				}
-				// A repeated key keeps its first position and its last value.
-				replaced := false
-				for _, old := range members {
-					if old.key == key {
-						old.val = m.val
-						replaced = true
-					}
-				}
-				if !replaced {
+				if i, ok := at[key]; ok {
+					members[i].val = m.val
+				} else {
+					at[key] = len(members)
 					members = append(members, m)
 				}
 			}
@@ -67,7 +77,7 @@ func writeJS(b *bytes.Buffer, d *json.Decoder, indent string) error {
 			}
 			b.WriteString("{\n")
 			for i, m := range members {
-				b.WriteString(indent + "  ")
+				b.WriteString(inner)
 				b.WriteString(jsString(m.key))
 				b.WriteString(": ")
 				b.Write(m.val.Bytes())
@@ -78,31 +88,24 @@ func writeJS(b *bytes.Buffer, d *json.Decoder, indent string) error {
 			}
 			b.WriteString(indent + "}")
 		case '[':
-			var elems []bytes.Buffer
-			for d.More() {
-				var e bytes.Buffer
-				if err := writeJS(&e, d, indent+"  "); err != nil {
-					return err
+			if !d.More() {
+				b.WriteString("[]")
+			} else {
+				b.WriteString("[\n")
+				for first := true; d.More(); first = false {
+					if !first {
+						b.WriteString(",\n")
+					}
+					b.WriteString(inner)
+					if err := writeJS(b, d, inner); err != nil {
+						return err
+					}
 				}
-				elems = append(elems, e)
+				b.WriteString("\n" + indent + "]")
 			}
 			if _, err := d.Token(); err != nil {
 				return err
 			}
-			if len(elems) == 0 {
-				b.WriteString("[]")
-				return nil
-			}
-			b.WriteString("[\n")
-			for i := range elems {
-				b.WriteString(indent + "  ")
-				b.Write(elems[i].Bytes())
-				if i < len(elems)-1 {
-					b.WriteByte(',')
-				}
-				b.WriteByte('\n')
-			}
-			b.WriteString(indent + "]")
 		default:
 			return errors.New("unexpected delimiter")
 		}
