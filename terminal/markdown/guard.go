@@ -17,14 +17,22 @@ import "strings"
 // renderer draws maxNest levels of them.
 const maxLineNest = 8 * maxNest
 
+// maxTextMarkers is the most container markers a whole text may hold
+// before it is drawn plain: every one is a node or two of goldmark's tree,
+// and lines each just under maxLineNest had made a 2.6 MB prompt a tree of
+// over half a gigabyte. A written text, however long its lists, holds far
+// fewer.
+const maxTextMarkers = 1 << 16
+
 // maxOpenDestinations is the most link or image destinations ("](") a text
 // may open, and the most lines that may read as link reference
 // definitions, before it is drawn plain.
 const maxOpenDestinations = 4096
 
 // tangled reports whether text holds more of those shapes than a written
-// text does: a line opening more than maxLineNest containers, or more
-// than maxOpenDestinations destinations or definitions.
+// text does: a line opening more than maxLineNest containers, more than
+// maxTextMarkers container markers in all, or more than
+// maxOpenDestinations destinations or definitions.
 func tangled(text string) bool {
 	if len(text) < maxLineNest/2 {
 		return false // too short to hold either (a tab is two levels)
@@ -32,9 +40,13 @@ func tangled(text string) bool {
 	if strings.Count(text, "](") > maxOpenDestinations {
 		return true
 	}
-	defs := 0
+	defs, markers := 0, 0
 	for line := range strings.SplitSeq(text, "\n") {
-		if len(line) >= maxLineNest/2 && lineNest(line) > maxLineNest {
+		n, levels := lineNest(line)
+		if levels > maxLineNest {
+			return true
+		}
+		if markers += n; markers > maxTextMarkers {
 			return true
 		}
 		if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 && strings.HasPrefix(t, "[") && strings.Contains(t, "]:") {
@@ -46,14 +58,16 @@ func tangled(text string) bool {
 	return false
 }
 
-// lineNest counts the containers line opens or continues: quote markers,
-// bullets and ordered list numbers, and a level for every two columns of
-// indentation (a list nested by indentation; a tab is four columns).
-func lineNest(line string) int {
+// lineNest counts the containers line opens or continues: its markers
+// (quote markers, bullets and ordered list numbers), and in levels those
+// and a level for every two columns of indentation (a list nested by
+// indentation; a tab is four columns). It stops counting past maxLineNest
+// levels.
+func lineNest(line string) (markers, levels int) {
 	n, cols := 0, 0
 	for i := 0; i < len(line); {
 		if n+cols/2 > maxLineNest {
-			return n + cols/2
+			return n, n + cols/2
 		}
 		switch c := line[i]; {
 		case c == ' ':
@@ -81,12 +95,12 @@ func lineNest(line string) int {
 				i = j + 2
 				continue
 			}
-			return n + cols/2
+			return n, n + cols/2
 		default:
-			return n + cols/2
+			return n, n + cols/2
 		}
 	}
-	return n + cols/2
+	return n, n + cols/2
 }
 
 // drawnPlain reports whether text is drawn as plain text: it is

@@ -167,6 +167,9 @@ func TestTangled(t *testing.T) {
 		{"many links", strings.Repeat("[a](b) ", maxOpenDestinations/2), false},
 		{"snake case", strings.Repeat("some_key_name: value_here\n", 20000), false},
 		{"indented code", strings.Repeat(" ", 4*maxLineNest/2-8) + "code", false},
+		{"deep lists on many lines", strings.Repeat(strings.Repeat("- ", maxLineNest-1)+"a\n", maxTextMarkers/(maxLineNest-1)+1), true},
+		{"a long list", strings.Repeat("- item\n  - sub item\n", maxTextMarkers/4), false},
+		{"a long indented paste", strings.Repeat("        code\n", 2*maxTextMarkers), false},
 	} {
 		if got := tangled(tc.text); got != tc.want {
 			t.Errorf("%s: tangled = %v, want %v", tc.name, got, tc.want)
