@@ -119,8 +119,9 @@ type Stream struct {
 	next     int                // pending[next] is the next to yield
 	line     int
 	ev       sessionlog.Event
-	closers  []recovery.Closer
-	inClose  int // closers yielded + 1 once the stream is past the log
+	closing  *recovery.Closing // the closers to yield, built one at a time
+	closers  []recovery.Closer // those yielded, without their lines (Summary)
+	inClose  int               // closers yielded + 1 once the stream is past the log
 	events   int
 	text     int64 // a container's lines read so far, newlines included
 	size     int64 // the text's size when known before reading, else -1
@@ -518,12 +519,12 @@ func (s *Stream) end() bool {
 		return false
 	}
 	if !s.opts.NoRecover {
-		cl, err := s.rec.Closers()
+		cl, err := s.rec.Closing()
 		if err != nil {
 			s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: -1}, err.Error(), err), true
 			return false
 		}
-		s.closers = cl
+		s.closing = cl
 	}
 	s.inClose = 1
 	return s.nextCloser()
@@ -531,17 +532,24 @@ func (s *Stream) end() bool {
 
 func (s *Stream) nextCloser() bool {
 	i := s.inClose - 1
-	if i >= len(s.closers) {
+	if s.closing == nil || i >= s.closing.Len() {
 		s.done = true
 		return false
 	}
 	s.inClose++
-	evs, err := s.dec.Decode(s.closers[i].Line, 0)
-	if err != nil || len(evs) != 1 {
-		s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: s.closers[i].Seq},
-			fmt.Sprintf("synthetic %s does not decode: %v", s.closers[i].Type, err), err), true
+	c, err := s.closing.At(i)
+	if err != nil {
+		s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: -1}, err.Error(), err), true
 		return false
 	}
+	evs, err := s.dec.Decode(c.Line, 0)
+	if err != nil || len(evs) != 1 {
+		s.err, s.done = sessionlog.Refuse(sessionlog.LayerRecovery, sessionlog.Pos{Path: s.lg.Name(), Seq: c.Seq},
+			fmt.Sprintf("synthetic %s does not decode: %v", c.Type, err), err), true
+		return false
+	}
+	c.Line = nil // the event is decoded: the summary keeps what it says of it
+	s.closers = append(s.closers, c)
 	s.ev = evs[0]
 	s.line = 0
 	s.events++
@@ -658,7 +666,8 @@ type Summary struct {
 	Header json.RawMessage
 	// Upgraded counts the events the load-time upgrades changed.
 	Upgraded int
-	// Closers are the synthetic events appended after the log.
+	// Closers are the synthetic events appended after the log, as they
+	// were read, their Line let go once decoded.
 	Closers []recovery.Closer
 	// Warnings are the accepted defects met.
 	Warnings []sessionlog.Warning

@@ -211,6 +211,35 @@ func (r *Recoverer) Open() bool { return r.turnOpen }
 // so far: none when no turn is open. Their seqs continue from the last
 // event's, and they all take its time.
 func (r *Recoverer) Closers() ([]Closer, error) {
+	c, err := r.Closing()
+	if err != nil || c == nil {
+		return nil, err
+	}
+	out := make([]Closer, 0, c.Len())
+	for i := range c.Len() {
+		cl, err := c.At(i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cl)
+	}
+	return out, nil
+}
+
+// Closing is the closers of Closers, built one at a time as they are read
+// (At): a log that ends with hundreds of thousands of tool calls pending
+// had held a kilobyte line for each at once.
+type Closing struct {
+	r     *Recoverer
+	calls []int // the indexes in r.calls of the calls still pending
+	seq   int64 // the first closer's
+	tm    []byte
+}
+
+// Closing returns the closers to append after the events fed so far, nil
+// when no turn is open. The Recoverer must be fed no more while they are
+// read.
+func (r *Recoverer) Closing() (*Closing, error) {
 	if !r.turnOpen || !r.fed {
 		return nil, nil
 	}
@@ -218,22 +247,54 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 	if !ok || last < 0 {
 		return nil, fmt.Errorf("recovery: the last event's seq %q is not a non-negative integer", r.lastSeq)
 	}
-	seq := last + 1
-	tm := number(r.lastTime)
-	var out []Closer
-	for _, c := range r.calls {
-		if c.gone {
-			continue
+	c := &Closing{r: r, seq: last + 1, tm: number(r.lastTime)}
+	// The closers copy the turn, step, time and seq values they were fed;
+	// from lines that were not JSON (which a decoder refuses first) they
+	// would not be JSON either: that is found before any closer is read.
+	valid := func(v []byte) bool { return v == nil || json.Valid(v) }
+	bad := !valid(r.turn) || !valid(c.tm) || r.stepOpen && !valid(r.step)
+	for i := range r.calls {
+		if p := &r.calls[i]; !p.gone {
+			c.calls = append(c.calls, i)
+			bad = bad || !valid(p.step) || !valid(number(p.callSeq))
 		}
+	}
+	if bad { // say which closer is not JSON
+		for i := range c.Len() {
+			if _, err := c.At(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return c, nil
+}
+
+// Len is the number of closers.
+func (c *Closing) Len() int {
+	n := len(c.calls) + 1 // the turn/end
+	if c.r.stepOpen {
+		n++
+	}
+	return n
+}
+
+// At builds the i-th closer: a tool/result for each call still pending,
+// then a step/end if a step is open, then the turn/end.
+func (c *Closing) At(i int) (Closer, error) {
+	r, seq, tm := c.r, c.seq+int64(i), c.tm
+	var out Closer
+	switch {
+	case i < len(c.calls):
+		p := &r.calls[c.calls[i]]
 		kind, text, name, code := ToolNotStarted, TextNotStarted, "ToolNotStartedError", CodeNotStarted
-		if c.callSeq != nil {
+		if p.callSeq != nil {
 			kind, text, name, code = ToolOutcomeUnknown, TextOutcomeUnknown, "ToolOutcomeUnknownError", CodeOutcomeUnknown
 		}
-		id := fastjson.Quote(c.callID)
-		msgID := fastjson.Quote("interrupted-tool-result-" + c.callID + "-" + strconv.FormatInt(seq, 10))
+		id := fastjson.Quote(p.callID)
+		msgID := fastjson.Quote("interrupted-tool-result-" + p.callID + "-" + strconv.FormatInt(seq, 10))
 		data := []fastjson.Member{}
 		data = optional(data, "turn", r.turn)
-		data = optional(data, "step", c.step)
+		data = optional(data, "step", p.step)
 		data = append(data,
 			fastjson.Member{Key: "message", Value: fastjson.Object([]fastjson.Member{
 				{Key: "id", Value: msgID},
@@ -256,27 +317,20 @@ func (r *Recoverer) Closers() ([]Closer, error) {
 		)
 		ev := r.envelope("tool/result", seq, tm, fastjson.Object(data))
 		ev = append(ev, fastjson.Member{Key: "surfaceOp", Value: []byte(`"append"`)})
-		if c.callSeq != nil {
-			ev = append(ev, fastjson.Member{Key: "sourceEventSeqs", Value: wrap(number(c.callSeq))})
+		if p.callSeq != nil {
+			ev = append(ev, fastjson.Member{Key: "sourceEventSeqs", Value: wrap(number(p.callSeq))})
 		}
-		out = append(out, Closer{Line: fastjson.Object(ev), Type: "tool/result", Seq: seq, Kind: kind, CallID: c.callID, Synthetic: true})
-		seq++
-	}
-	if r.stepOpen {
+		out = Closer{Line: fastjson.Object(ev), Type: "tool/result", Seq: seq, Kind: kind, CallID: p.callID, Synthetic: true}
+	case i == len(c.calls) && r.stepOpen:
 		data := optional(optional(nil, "turn", r.turn), "step", r.step)
-		out = append(out, Closer{Line: fastjson.Object(r.envelope("step/end", seq, tm, fastjson.Object(data))), Type: "step/end", Seq: seq, Kind: StepEnd, Synthetic: true})
-		seq++
+		out = Closer{Line: fastjson.Object(r.envelope("step/end", seq, tm, fastjson.Object(data))), Type: "step/end", Seq: seq, Kind: StepEnd, Synthetic: true}
+	default:
+		data := optional(nil, "turn", r.turn)
+		data = append(data, fastjson.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
+		out = Closer{Line: fastjson.Object(r.envelope("turn/end", seq, tm, fastjson.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true}
 	}
-	data := optional(nil, "turn", r.turn)
-	data = append(data, fastjson.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
-	out = append(out, Closer{Line: fastjson.Object(r.envelope("turn/end", seq, tm, fastjson.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true})
-	// The closers copy the turn, step, time and seq values they were fed;
-	// from lines that were not JSON (which a decoder refuses first) they
-	// would not be JSON either.
-	for _, c := range out {
-		if !json.Valid(c.Line) {
-			return nil, fmt.Errorf("recovery: the events fed were not valid JSON, so the closer at seq %d is not", c.Seq)
-		}
+	if !json.Valid(out.Line) {
+		return Closer{}, fmt.Errorf("recovery: the events fed were not valid JSON, so the closer at seq %d is not", seq)
 	}
 	return out, nil
 }
