@@ -55,7 +55,20 @@ type Windows struct {
 	active  []openWindow
 	done    []openWindow
 	i       int // events applied
+	// settled, when set, takes each window's settled items now and then
+	// (Settled), which the window then no longer holds.
+	settled func(k int, items []Item)
 }
+
+// Settled items are taken every windowSettleEvery events, at least
+// windowSettleItems at a time: a take costs the items still held.
+const windowSettleEvery, windowSettleItems = 256, 64
+
+// Settled has the windows hand their settled items, as Replay.Take hands
+// them, to settled while the log is read, so that a window as long as the
+// log does not hold all of its transcript: the transcript a window yields
+// is then the items after them. Set it before the first Apply.
+func (p *Windows) Settled(settled func(k int, items []Item)) { p.settled = settled }
 
 type openWindow struct {
 	k int
@@ -106,6 +119,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 			for _, a := range p.active {
 				a.r.apply(e)
 			}
+			p.settle()
 			return true
 		}
 		// A compaction summary (trDecode records it and decodes nothing
@@ -121,6 +135,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 			a.r.summaries[e.Seq] = sum
 			a.r.applyDecoded(e, &d)
 		}
+		p.settle()
 		return true
 	}
 	if shared == nil {
@@ -131,7 +146,21 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 	for _, a := range p.active {
 		a.r.applyDecoded(e, shared)
 	}
+	p.settle()
 	return true
+}
+
+// settle hands on the active windows' settled items, every
+// windowSettleEvery events, when Settled asks for them.
+func (p *Windows) settle() {
+	if p.settled == nil || p.i%windowSettleEvery != 0 {
+		return
+	}
+	for _, a := range p.active {
+		if n := a.r.settled(); n >= windowSettleItems {
+			p.settled(a.k, a.r.take(n))
+		}
+	}
 }
 
 // End yields the windows that end with the log. It panics if a window

@@ -165,3 +165,37 @@ func TestWindowsStreamed(t *testing.T) {
 	}
 	p.End(keep)
 }
+
+// TestWindowsSettled: windows that hand on their settled items while the
+// log is read yield the rest, and the two together are each window's
+// transcript; a window as long as the log holds no more than what has not
+// settled.
+func TestWindowsSettled(t *testing.T) {
+	events := sessiongen.Generate(5, sessiongen.Config{Events: 3000})
+	windows := append(randomWindows(rand.New(rand.NewPCG(9, 10)), len(events), 40), transcript.Window{Start: 0, End: len(events)})
+	for _, eager := range []bool{false, true} {
+		opts := transcript.Options{EagerSteps: eager}
+		want := map[int]transcript.Transcript{}
+		for k, tr := range transcript.ProjectWindows(events, windows, opts) {
+			want[k] = tr
+		}
+		taken := map[int][]transcript.Item{}
+		got := map[int]transcript.Transcript{}
+		keep := func(k int, tr transcript.Transcript) bool {
+			got[k] = transcript.Transcript{Items: append(taken[k], tr.Items...), Progress: tr.Progress}
+			if k == len(windows)-1 && len(tr.Items) >= len(want[k].Items)/2 {
+				t.Errorf("eager %v: the whole log's window still held %d of its %d items at the end", eager, len(tr.Items), len(want[k].Items))
+			}
+			return true
+		}
+		p := transcript.NewWindows(windows, opts)
+		p.Settled(func(k int, items []transcript.Item) { taken[k] = append(taken[k], items...) })
+		for i := range events {
+			p.Apply(&events[i], keep)
+		}
+		p.End(keep)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("eager %v: settled and rest differ from the windows' transcripts (-want +got):\n%s", eager, diff)
+		}
+	}
+}

@@ -145,10 +145,10 @@ func (p *historyPlan) verdict(markers []int, checkpoints int) Result {
 	return r
 }
 
-// markerCount counts a transcript's markers.
-func markerCount(t transcript.Transcript) int {
+// markerCount counts the markers among items.
+func markerCount(items []transcript.Item) int {
 	n := 0
-	for _, it := range t.Items {
+	for _, it := range items {
 		if it.Kind == transcript.KindMarker {
 			n++
 		}
@@ -165,9 +165,14 @@ type pageProjection struct {
 }
 
 func (p *pageProjection) yield(k int, t transcript.Transcript) bool {
-	p.markers[k] = markerCount(t)
+	p.markers[k] += markerCount(t.Items)
 	return true
 }
+
+// settled counts the markers among a page's settled items, which its
+// projection lets go of: a page as long as the log had held all of its
+// transcript, five times over (a page size each).
+func (p *pageProjection) settled(k int, items []transcript.Item) { p.markers[k] += markerCount(items) }
 
 func (p *pageProjection) apply(e *sessionlog.Event) { p.w.Apply(e, p.yield) }
 
@@ -202,8 +207,10 @@ func (c *Checker) historyConsumer() *pageProjection {
 	if plan.failed != "" {
 		return nil
 	}
-	return &pageProjection{c: c, plan: plan, w: transcript.NewWindows(plan.windows, c.opts),
+	p := &pageProjection{c: c, plan: plan, w: transcript.NewWindows(plan.windows, c.opts),
 		markers: make([]int, len(plan.windows))}
+	p.w.Settled(p.settled)
+	return p
 }
 
 func (c *Checker) checkHistory() (bool, string) {
@@ -225,7 +232,7 @@ func (c *Checker) checkHistory() (bool, string) {
 			markers := make([]int, len(plan.windows))
 			if plan.failed == "" {
 				for k, w := range plan.windows {
-					markers[k] = markerCount(c.proj.Replay(s.events[w.Start:w.End], c.opts))
+					markers[k] = markerCount(c.proj.Replay(s.events[w.Start:w.End], c.opts).Items)
 				}
 			}
 			r := plan.verdict(markers, len(s.checkpoints))
