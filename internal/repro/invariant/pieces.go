@@ -15,7 +15,8 @@ const payloadMin = 24
 // stays in cache), and a string whose first window matches is confirmed
 // byte for byte, so the answer is exact. A string shorter than k, and one
 // whose first window keeps matching without the rest (a prefix doc
-// repeats), is left to strings.Contains.
+// repeats), is left to strings.Contains, or, when they are many, to a
+// rolling hash of each of their lengths (lengthIndex).
 type pieceFinder struct {
 	k      int
 	pieces []string
@@ -103,8 +104,21 @@ func (f *pieceFinder) find(doc string) []bool {
 			h = (h-uint64(doc[i])*pow)*hashBase + uint64(doc[i+f.k])
 		}
 	}
-	for _, p := range slow {
-		found[p] = strings.Contains(doc, f.pieces[p])
+	if len(slow) <= fewPatterns {
+		for _, p := range slow {
+			found[p] = strings.Contains(doc, f.pieces[p])
+		}
+		return found
 	}
+	// Many: a search of doc for each had cost the pieces times the
+	// document (thousands of a checkpoint's lines whose beginning the
+	// conversation repeats); a rolling hash of each length costs the
+	// document once per length.
+	pats := make([]string, len(slow))
+	for i, p := range slow {
+		pats[i] = f.pieces[p]
+		found[p] = pats[i] == "" // as strings.Contains finds it
+	}
+	newLengthIndex(pats).scan([]byte(doc), 0, func(i, _ int) { found[slow[i]] = true })
 	return found
 }

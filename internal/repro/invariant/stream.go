@@ -382,33 +382,38 @@ func (c *counter) add(chunk []byte) {
 	c.keep = max(pos, len(c.buf)-len(c.pat)+1, 0)
 }
 
-// multiCounter counts the non-overlapping occurrences of each of many
-// patterns in a document read in chunks, as bytes.Count does each over the
-// whole, in one pass: the patterns of each length are found by a rolling
-// hash of the document's windows of that length (Rabin–Karp), looked up
-// through a bit filter and confirmed byte for byte. It costs the document
-// once per distinct length, however many patterns there are, and holds
-// the longest pattern's length less one bytes between chunks.
-type multiCounter struct {
-	pats    []string
-	n       []int   // n[i]: occurrences of pats[i] counted
-	lastEnd []int64 // where pats[i]'s last counted occurrence ends
-	groups  []*lenGroup
-	window  []byte // the bytes held from before, then the chunk
-	base    int64  // the document offset of window[0]
-	maxLen  int
+// lengthIndex finds many patterns in a text at once: the patterns of each
+// length by a rolling hash of the text's windows of that length
+// (Rabin–Karp), looked up through a bit filter and confirmed byte for
+// byte. It costs the text once per distinct length, however many patterns
+// there are, or however often their beginnings repeat in it.
+type lengthIndex struct {
+	pats   []string
+	groups []*lenGroup
+	maxLen int
 }
 
-// lenGroup is the patterns of one length.
+// lenGroup is the patterns of one length: their hashes in a list while
+// they are few, else in a map behind a bit filter.
 type lenGroup struct {
 	l      int
 	pow    uint64 // hashBase^(l-1)
+	few    []hashed
 	by     map[uint64][]int
 	filter []uint64 // bit h%filterBits of every pattern's hash
 }
 
-func newMultiCounter(pats []string) *multiCounter {
-	m := &multiCounter{pats: pats, n: make([]int, len(pats)), lastEnd: make([]int64, len(pats))}
+// hashed is a pattern's hash and index.
+type hashed struct {
+	h uint64
+	i int
+}
+
+// fewPatterns is the most patterns a lenGroup keeps in a list.
+const fewPatterns = 8
+
+func newLengthIndex(pats []string) *lengthIndex {
+	x := &lengthIndex{pats: pats}
 	byLen := map[int]*lenGroup{}
 	for i, p := range pats {
 		if len(p) == 0 {
@@ -416,44 +421,49 @@ func newMultiCounter(pats []string) *multiCounter {
 		}
 		g := byLen[len(p)]
 		if g == nil {
-			g = &lenGroup{l: len(p), pow: 1, by: map[uint64][]int{}, filter: make([]uint64, filterBits/64)}
+			g = &lenGroup{l: len(p), pow: 1}
 			for range len(p) - 1 {
 				g.pow *= hashBase
 			}
 			byLen[len(p)] = g
-			m.groups = append(m.groups, g)
+			x.groups = append(x.groups, g)
 		}
-		h := windowHash(p)
-		g.by[h] = append(g.by[h], i)
-		g.filter[h%filterBits/64] |= 1 << (h % 64)
-		m.maxLen = max(m.maxLen, len(p))
+		g.few = append(g.few, hashed{windowHash(p), i})
+		x.maxLen = max(x.maxLen, len(p))
 	}
-	return m
+	for _, g := range x.groups {
+		if len(g.few) > fewPatterns {
+			g.by, g.filter = map[uint64][]int{}, make([]uint64, filterBits/64)
+			for _, p := range g.few {
+				g.by[p.h] = append(g.by[p.h], p.i)
+				g.filter[p.h%filterBits/64] |= 1 << (p.h % 64)
+			}
+			g.few = nil
+		}
+	}
+	return x
 }
 
-func (m *multiCounter) add(chunk []byte) {
-	if len(m.groups) == 0 {
-		return
-	}
-	keep := min(m.maxLen-1, len(m.window))
-	m.base += int64(len(m.window) - keep)
-	n := copy(m.window, m.window[len(m.window)-keep:])
-	m.window = append(m.window[:n], chunk...)
-	w := m.window
-	for _, g := range m.groups {
-		// The windows that end in the chunk: those that end in what was
-		// held were looked at with the chunk before.
-		s := max(keep-g.l+1, 0)
+// scan calls hit(i, s) for every s from which pats[i] occurs in w, in
+// ascending s for each pattern, looking only at the windows that end past
+// w[skip] (those before were looked at already).
+func (x *lengthIndex) scan(w []byte, skip int, hit func(i, s int)) {
+	for _, g := range x.groups {
+		s := max(skip-g.l+1, 0)
 		if s+g.l > len(w) {
 			continue
 		}
 		h := windowHash(string(w[s : s+g.l]))
 		for ; ; s++ {
-			if g.filter[h%filterBits/64]&(1<<(h%64)) != 0 {
+			for _, p := range g.few {
+				if p.h == h && string(w[s:s+g.l]) == x.pats[p.i] {
+					hit(p.i, s)
+				}
+			}
+			if g.by != nil && g.filter[h%filterBits/64]&(1<<(h%64)) != 0 {
 				for _, i := range g.by[h] {
-					if at := m.base + int64(s); at >= m.lastEnd[i] && string(w[s:s+g.l]) == m.pats[i] {
-						m.n[i]++
-						m.lastEnd[i] = at + int64(g.l)
+					if string(w[s:s+g.l]) == x.pats[i] {
+						hit(i, s)
 					}
 				}
 			}
@@ -463,6 +473,40 @@ func (m *multiCounter) add(chunk []byte) {
 			h = (h-uint64(w[s])*g.pow)*hashBase + uint64(w[s+g.l])
 		}
 	}
+}
+
+// multiCounter counts the non-overlapping occurrences of each of many
+// patterns in a document read in chunks, as bytes.Count does each over the
+// whole, in one pass (lengthIndex). It holds the longest pattern's length
+// less one bytes between chunks.
+type multiCounter struct {
+	x       *lengthIndex
+	n       []int   // n[i]: occurrences of pats[i] counted
+	lastEnd []int64 // where pats[i]'s last counted occurrence ends
+	window  []byte  // the bytes held from before, then the chunk
+	base    int64   // the document offset of window[0]
+}
+
+func newMultiCounter(pats []string) *multiCounter {
+	return &multiCounter{x: newLengthIndex(pats), n: make([]int, len(pats)), lastEnd: make([]int64, len(pats))}
+}
+
+func (m *multiCounter) add(chunk []byte) {
+	if len(m.x.groups) == 0 {
+		return
+	}
+	keep := min(m.x.maxLen-1, len(m.window))
+	m.base += int64(len(m.window) - keep)
+	n := copy(m.window, m.window[len(m.window)-keep:])
+	m.window = append(m.window[:n], chunk...)
+	// The windows that end in the chunk: those that end in what was held
+	// were looked at with the chunk before.
+	m.x.scan(m.window, keep, func(i, s int) {
+		if at := m.base + int64(s); at >= m.lastEnd[i] {
+			m.n[i]++
+			m.lastEnd[i] = at + int64(len(m.x.pats[i]))
+		}
+	})
 }
 
 // pieceStream is pieceFinder.find over a document read in chunks: each
