@@ -13,6 +13,7 @@ import (
 	"github.com/dshtest/dshtest/internal/ground/safefile"
 	"github.com/dshtest/dshtest/internal/repro"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/load/summary"
 )
 
@@ -95,7 +96,7 @@ note fixed). The invariants must then fail on any log with a compaction.`,
 	fl.StringVar(&f.emit, "emit", "", "write a scenario embedding the log to this path (e.g. scenarios/NAME.txtar)")
 	fl.BoolVar(&f.scrub, "scrub", false, "with --emit: anonymise the log's texts")
 	fl.StringVar(&f.minimize, "minimize", "", "shrink the log while this invariant still fails ("+strings.Join(invariant.Names(), ", ")+")")
-	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input)")
+	fl.StringVar(&f.out, "out", "", "with --minimize: where to write the minimized log (default NAME.min.jsonl next to the input; standard input needs one)")
 	fl.BoolVar(&f.force, "force", false, "with --out or --emit: replace an existing file (never the input)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the report as one JSON object")
 	registerMaxToolLines(fl, &f.maxLines)
@@ -127,6 +128,10 @@ func (a *app) repro(args []string, f *reproFlags) error {
 	}
 	if f.out != "" && f.minimize == "" {
 		return usagef("--out is for --minimize")
+	}
+	if f.minimize != "" && f.out == "" && path == load.StdinName {
+		// Beside the input would be a file named "-.min.jsonl".
+		return usagef("--minimize of standard input needs --out FILE, where the minimized log goes")
 	}
 	if f.scrub && f.emit == "" {
 		return usagef("--scrub is for --emit")
