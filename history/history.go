@@ -103,6 +103,18 @@ func (h *History) countBefore(i int) int {
 	return int(l.before) + int(l.sub[w]) + bits.OnesCount64(l.mask[w]&(1<<(r%64)-1))
 }
 
+// Counted returns the seqs of the page's counted messages (a prompt or an
+// answer appended to the surface), newest first.
+func (p Page) Counted() []int64 {
+	out := []int64{}
+	for i := len(p.Events) - 1; i >= 0; i-- {
+		if e := &p.Events[i]; historyCounted(e) {
+			out = append(out, e.Seq)
+		}
+	}
+	return out
+}
+
 // historyCounted reports whether e counts toward maxMessages: an
 // append-origin user/message or assistant/message. Replacement copies,
 // tool results, steering and log-only events never count.

@@ -26,9 +26,14 @@ type Pager struct {
 	ring  []int64
 	head  int
 	count int
-	// kept holds the events from seq keptFrom on.
+	// kept holds the events from seq keptFrom on, unless they were given
+	// up (GiveUp); counted holds the seqs of the counted messages among
+	// them, ascending, which are kept either way.
 	kept     []sessionlog.Event
 	keptFrom int64
+	counted  []int64
+	size     int64 // about the bytes kept
+	gaveUp   bool
 }
 
 // NewPager returns a Pager of the page Page(beforeSeq, maxMessages) would
@@ -60,14 +65,18 @@ func (p *Pager) Add(e *sessionlog.Event) {
 	if p.before >= 0 && e.Seq >= p.before {
 		return // past the page's end
 	}
-	p.kept = append(p.kept, *e)
+	if !p.gaveUp {
+		p.kept = append(p.kept, *e)
+		p.size += eventSize(e)
+	}
 	if !historyCounted(e) {
 		return
 	}
+	p.counted = append(p.counted, e.Seq)
 	g := historyGroupStart(e)
 	if g < p.keptFrom {
 		p.ok = false // its group starts before the events kept
-		p.kept = nil
+		p.kept, p.counted = nil, nil
 		return
 	}
 	p.count++
@@ -90,13 +99,51 @@ func (p *Pager) drop() {
 		least = min(least, g)
 	}
 	if k := int(least - p.keptFrom); k > 0 {
-		p.kept = p.kept[k:]
+		if !p.gaveUp {
+			for i := range k {
+				p.size -= eventSize(&p.kept[i])
+			}
+			p.kept = p.kept[k:]
+			if cap(p.kept) > 2*len(p.kept)+1024 {
+				p.kept = append([]sessionlog.Event(nil), p.kept...) // free what is dropped
+			}
+		}
 		p.keptFrom = least
-		if cap(p.kept) > 2*len(p.kept)+1024 {
-			p.kept = append([]sessionlog.Event(nil), p.kept...) // free what is dropped
+		i := 0
+		for i < len(p.counted) && p.counted[i] < least {
+			i++
+		}
+		p.counted = p.counted[i:]
+		if cap(p.counted) > 2*len(p.counted)+1024 {
+			p.counted = append([]int64(nil), p.counted...)
 		}
 	}
 }
+
+// eventSize is about the bytes an event kept costs: its payloads and its
+// own fields.
+func eventSize(e *sessionlog.Event) int64 {
+	return int64(len(e.Data)+len(e.SurfaceOp)+len(e.SourceEventSeqs)) + eventOverhead
+}
+
+// eventOverhead is about the bytes of a sessionlog.Event besides its
+// payloads.
+const eventOverhead = 128
+
+// Size is about the bytes of the events the Pager keeps.
+func (p *Pager) Size() int64 { return p.size }
+
+// GiveUp lets go of the events kept, and keeps none from then on: Page
+// then returns the page's place and its counted messages (Counted), with
+// no events, and Kept is false; the caller reads the page's events again.
+// A page of a step of a million chunks would otherwise be held whole.
+func (p *Pager) GiveUp() {
+	p.gaveUp, p.kept, p.size = true, nil, 0
+}
+
+// Kept reports whether Page holds the page's events (GiveUp was not
+// called).
+func (p *Pager) Kept() bool { return !p.gaveUp }
 
 // Page returns the page of the events added so far; ok is false when the
 // Pager could not keep it (see Pager).
@@ -116,6 +163,26 @@ func (p *Pager) Page() (page Page, ok bool) {
 	if start == end {
 		return historyMakePage(nil, p.before, cut), true
 	}
+	if p.gaveUp {
+		return Page{From: start, To: end - 1, HasMore: cut > 0}, true
+	}
 	evs := p.kept[start-p.keptFrom : end-p.keptFrom]
 	return Page{From: start, To: end - 1, Events: evs, HasMore: cut > 0}, true
+}
+
+// Counted returns the seqs of the counted messages on the page Page
+// returns, newest first, as Page.Counted does of its events; the Pager
+// keeps them when it gives the events up.
+func (p *Pager) Counted() []int64 {
+	page, ok := p.Page()
+	if !ok {
+		return nil
+	}
+	out := []int64{}
+	for i := len(p.counted) - 1; i >= 0; i-- {
+		if s := p.counted[i]; s >= page.From && s <= page.To {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
@@ -24,8 +25,14 @@ func TestPagerIsPage(t *testing.T) {
 			for _, max := range []int{1, 2, 3, 7, 50, 1000} {
 				want := h.Page(before, max)
 				p := NewPager(before, max)
+				// One that gives its events up part way through the log
+				// finds the same page and counted messages, without them.
+				gives := NewPager(before, max)
 				for i := range log {
 					p.Add(&log[i])
+					if gives.Add(&log[i]); i == len(log)/2 {
+						gives.GiveUp()
+					}
 				}
 				got, ok := p.Page()
 				if !ok {
@@ -36,6 +43,12 @@ func TestPagerIsPage(t *testing.T) {
 				if got.From != want.From || got.To != want.To || got.HasMore != want.HasMore ||
 					!reflect.DeepEqual(got.Events, want.Events) {
 					t.Fatalf("seed %d before %d max %d: Pager %s, Page %s", seed, before, max, pageString(got), pageString(want))
+				}
+				g, gok := gives.Page()
+				if !gok || gives.Kept() || g.Events != nil || g.From != want.From || g.To != want.To || g.HasMore != want.HasMore ||
+					!slices.Equal(gives.Counted(), want.Counted()) || !slices.Equal(p.Counted(), want.Counted()) {
+					t.Fatalf("seed %d before %d max %d: given up, page %d–%d counted %v; want %d–%d counted %v",
+						seed, before, max, g.From, g.To, gives.Counted(), want.From, want.To, want.Counted())
 				}
 			}
 		}

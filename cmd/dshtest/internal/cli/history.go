@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/history"
+	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -46,32 +49,7 @@ never counted. The last line names the command for the next older page.`,
 			if !cmd.Flags().Changed("before") {
 				before = -1
 			}
-			// One pass that keeps only what may be on the page; a page the
-			// pager cannot keep (a source far back in the log) pages the
-			// whole log, read again.
-			pager := history.NewPager(before, maxMessages)
-			lf, err := a.readLog(args, &lfl, pager.Add)
-			if err != nil {
-				return err
-			}
-			page, ok := pager.Page()
-			if !ok {
-				// Read again, its warnings printed once already.
-				again, err := a.openLog(args, &lfl, readBudget, false, false)
-				if err != nil {
-					return err
-				}
-				defer again.Close()
-				if lf, err = again.Collect(true); err != nil {
-					return a.inputErr(err, &lfl)
-				}
-				page = history.New(lf.Events).Page(before, maxMessages)
-			}
-			if asJSON {
-				return writeJSONOneLine(a.stdout, pageJSON(lf.Path, before, maxMessages, page))
-			}
-			writePage(a.stdout, lf.Path, lfl.again(cmd.Flags(), len(args) > 0), maxMessages, page)
-			return nil
+			return a.printHistory(args, &lfl, before, maxMessages, asJSON, cmd)
 		}),
 	}
 	cmd.Flags().IntVar(&maxMessages, "max", history.DefaultMessages, "messages per page (maxMessages), 1 to "+strconv.Itoa(maxHistoryMessages))
@@ -83,6 +61,93 @@ never counted. The last line names the command for the next older page.`,
 	return cmd
 }
 
+// historyHeld is the least a page's events may take before history gives
+// them up, if the log can be read again: up to as much as the text read.
+// A page is a few messages, unless one step streamed a million chunks.
+const historyHeld = 32 << 20
+
+// printHistory prints the page. One pass keeps only what may be on the
+// page (history.Pager). A page the pager cannot serve (a source far back in
+// the log) pages the whole log, read again; a page whose events outgrow
+// what history holds (historyHeld) is printed as the log is read again,
+// its events not held.
+func (a *app) printHistory(args []string, f *logFlags, before int64, maxMessages int, asJSON bool, cmd *cobra.Command) error {
+	lf, err := a.openLog(args, f, readBudget, false, true)
+	if err != nil {
+		return err
+	}
+	defer lf.Close()
+	pager := history.NewPager(before, maxMessages)
+	var lg *load.Log
+	var readErr error
+	src := lf.Source(func(got *load.Log, _ int, err error) { lg, readErr = got, err })
+	err = src(func(e *sessionlog.Event) bool {
+		pager.Add(e)
+		if pager.Kept() && lf.Held() && pager.Size() > max(historyHeld, lf.TextSize()) {
+			pager.GiveUp()
+		}
+		return true
+	})
+	if lg != nil {
+		a.printWarnings(lg)
+	}
+	if err == nil {
+		err = readErr
+	}
+	if err = a.inputErr(err, f); err != nil {
+		return err
+	}
+	flags := f.again(cmd.Flags(), len(args) > 0)
+	page, ok := pager.Page()
+	switch {
+	case !ok:
+		// Read again, its warnings printed once already.
+		again, err := a.openLog(args, f, readBudget, false, false)
+		if err != nil {
+			return err
+		}
+		defer again.Close()
+		if lg, err = again.Collect(true); err != nil {
+			return a.inputErr(err, f)
+		}
+		page = history.New(lg.Events).Page(before, maxMessages)
+	case !pager.Kept():
+		// The page's events are read again as they are printed.
+		counted := pager.Counted()
+		w := bufio.NewWriterSize(a.stdout, 64<<10)
+		events := func(yield func(*sessionlog.Event) bool) error {
+			return src(func(e *sessionlog.Event) bool {
+				if e.Seq > page.To {
+					return false
+				}
+				return e.Seq < page.From || yield(e)
+			})
+		}
+		if asJSON {
+			err = writePageJSON(w, pageJSON(lg.Path, before, maxMessages, page, counted), events)
+		} else {
+			err = writePage(w, lg.Path, flags, maxMessages, page, counted, events)
+		}
+		if err != nil {
+			return a.inputErr(err, f)
+		}
+		return w.Flush()
+	}
+	events := func(yield func(*sessionlog.Event) bool) error {
+		for i := range page.Events {
+			if !yield(&page.Events[i]) {
+				break
+			}
+		}
+		return nil
+	}
+	if asJSON {
+		return writePageJSON(a.stdout, pageJSON(lg.Path, before, maxMessages, page, page.Counted()), events)
+	}
+	return writePage(a.stdout, lg.Path, flags, maxMessages, page, page.Counted(), events)
+}
+
+// pageOut is history --json's page, but for its events (writePageJSON).
 type pageOut struct {
 	File          string            `json:"file"`
 	BeforeSeq     *int64            `json:"beforeSeq,omitempty"`
@@ -95,56 +160,90 @@ type pageOut struct {
 	Events        []json.RawMessage `json:"events"`
 }
 
-func pageJSON(path string, before int64, maxMessages int, p history.Page) pageOut {
+func pageJSON(path string, before int64, maxMessages int, p history.Page, counted []int64) pageOut {
 	out := pageOut{File: path, MaxMessages: maxMessages, From: p.From, To: p.To, HasMore: p.HasMore,
-		Counted: countedSeqs(p), Events: []json.RawMessage{}}
+		Counted: counted, Events: []json.RawMessage{}}
 	if before >= 0 {
 		out.BeforeSeq = &before
 	}
 	if p.HasMore {
 		out.NextBeforeSeq = &p.From
 	}
-	for i := range p.Events {
-		b, err := jsonl.AppendEvent(nil, &p.Events[i])
-		if err == nil {
-			out.Events = append(out.Events, b)
-		}
-	}
 	return out
 }
 
-// countedSeqs lists the page's counted messages, newest first.
-func countedSeqs(p history.Page) []int64 {
-	seqs := []int64{}
-	for i := len(p.Events) - 1; i >= 0; i-- {
-		e := &p.Events[i]
-		if (e.Type == sessionlog.TypeUserMessage || e.Type == sessionlog.TypeAssistantMessage) && sessionlog.IsAppendSurfaceEvent(e) {
-			seqs = append(seqs, e.Seq)
-		}
+// writePageJSON writes the page as one line of JSON, its events as they
+// come: out's own members, then each event, as writeJSONOneLine would
+// write out with them.
+func writePageJSON(w io.Writer, out pageOut, events func(yield func(*sessionlog.Event) bool) error) error {
+	b, err := encodeJSON(out, false)
+	if err != nil {
+		return err
 	}
-	return seqs
+	head, ok := bytes.CutSuffix(b, []byte("[]}\n")) // "events":[] ends it
+	if !ok {
+		return fmt.Errorf("history: the page's JSON does not end with its events")
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	var line []byte
+	var compact bytes.Buffer
+	sep := []byte("[")
+	var werr error
+	err = events(func(e *sessionlog.Event) bool {
+		var aerr error
+		if line, aerr = jsonl.AppendEvent(line[:0], e); aerr != nil {
+			return true // as pageJSON left such an event out
+		}
+		compact.Reset()
+		if json.Compact(&compact, line) != nil {
+			return true
+		}
+		if _, werr = w.Write(sep); werr == nil {
+			_, werr = w.Write(display.EscapeJSON(compact.Bytes()))
+		}
+		sep = []byte(",")
+		return werr == nil
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(sep, []byte("[")) {
+		_, err = w.Write([]byte("[]}\n"))
+	} else {
+		_, err = w.Write([]byte("]}\n"))
+	}
+	return err
 }
 
-// writePage prints page p of the log at path; flags are the log's flags
-// for the command of the next older page (logFlags.again).
-func writePage(w io.Writer, path, flags string, maxMessages int, p history.Page) {
-	if len(p.Events) == 0 {
-		fmt.Fprintf(w, "empty page (before seq %d), hasMore %t\n", p.From, p.HasMore)
-		return
+// writePage prints page p of the log at path, its events as they come, and
+// counted its counted messages; flags are the log's flags for the command
+// of the next older page (logFlags.again).
+func writePage(w io.Writer, path, flags string, maxMessages int, p history.Page, counted []int64, events func(yield func(*sessionlog.Event) bool) error) error {
+	if p.To < p.From {
+		_, err := fmt.Fprintf(w, "empty page (before seq %d), hasMore %t\n", p.From, p.HasMore)
+		return err
 	}
-	counted := countedSeqs(p)
 	strs := make([]string, len(counted))
 	for i, s := range counted {
 		strs[i] = fmt.Sprint(s)
 	}
 	fmt.Fprintf(w, "page seqs %d–%d (%d events), hasMore %t; counted %d: %s\n",
-		p.From, p.To, len(p.Events), p.HasMore, len(counted), strings.Join(strs, ", "))
-	for i := range p.Events {
-		fmt.Fprintf(w, "  %s\n", summary.Describe(&p.Events[i]))
+		p.From, p.To, p.To-p.From+1, p.HasMore, len(counted), strings.Join(strs, ", "))
+	if err := events(func(e *sessionlog.Event) bool {
+		fmt.Fprintf(w, "  %s\n", summary.Describe(e))
+		return true
+	}); err != nil {
+		return err
 	}
 	if p.HasMore {
 		fmt.Fprintf(w, "older: dshtest history %s%s --max %d --before %d\n", esc(path), esc(flags), maxMessages, p.From)
 	}
+	return nil
 }
 
 // quoteNoHTML is s as a JSON string (screen.Quote: "<", ">" and "&" stay

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,5 +69,48 @@ func TestHistoryOlderNamesTheLog(t *testing.T) {
 				t.Errorf("dshtest %s printed the same page again", older)
 			}
 		})
+	}
+}
+
+// TestHistoryPageOutgrowsWhatItHolds: a page of one step of more chunks
+// than history holds (historyHeld) is printed as the log is read again,
+// its events not held: every event of the page, in order, the counted
+// messages, and the same JSON as a page held, one event a member.
+func TestHistoryPageOutgrowsWhatItHolds(t *testing.T) {
+	n := int(historyHeld/128) + 1000 // members, each held as more than 128 bytes
+	row := `{"type":"text-chunks","seq0":3,"time0":1784630400000,"data":{"turn":1,"step":1,"index":0,"dt":[` +
+		strings.TrimSuffix(strings.Repeat("0,", n-1), ",") + `],"texts":[` + strings.TrimSuffix(strings.Repeat(`"x",`, n), ",") + "]}}\n"
+	log := `{"type":"session","version":0,"id":"s-h","createdAt":1784630400000,"cwd":"/p","delegationDepth":0}
+{"type":"turn/start","seq":0,"time":1784630400000,"data":{"turn":1}}
+{"type":"step/start","seq":1,"time":1784630400000,"data":{"turn":1,"step":1}}
+{"type":"user/message","seq":2,"time":1784630400000,"data":{"content":[{"type":"text","text":"go"}],"source":{"kind":"user"}},"surfaceOp":"append"}
+` + row + fmt.Sprintf(`{"type":"assistant/message","seq":%d,"time":1784630400000,"data":{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":[{"type":"text","text":"%s"}],"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append","sourceEventSeqs":[3]}
+{"type":"step/end","seq":%d,"time":1784630400000,"data":{"turn":1,"step":1}}
+{"type":"turn/end","seq":%d,"time":1784630400000,"data":{"turn":1,"reason":{"kind":"completed"}}}
+`, n+3, strings.Repeat("x", 8), n+4, n+5)
+	path := logforms.WriteFile(t, t.TempDir(), "big.jsonl", []byte(log))
+	code, out, stderr := run("history", path, "--max", "2")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if want := fmt.Sprintf("page seqs 2–%d (%d events), hasMore true; counted 2: %d, 2", n+5, n+4, n+3); lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	if len(lines) != n+6 || !strings.HasPrefix(strings.TrimSpace(lines[n+2]), fmt.Sprintf("%d assistant/message", n+3)) ||
+		!strings.HasPrefix(lines[n+5], "older: dshtest history ") {
+		t.Errorf("%d lines, line %d %q", len(lines), n+2, lines[min(n+2, len(lines)-1)])
+	}
+	code, out, stderr = run("history", path, "--max", "1", "--json")
+	var page struct {
+		From, To int64
+		Counted  []int64
+		Events   []json.RawMessage
+	}
+	if code != ExitOK || stderr != "" || json.Unmarshal([]byte(out), &page) != nil {
+		t.Fatalf("--json: exit %d, stderr %q, %.200s", code, stderr, out)
+	}
+	if page.From != 3 || page.To != int64(n+5) || len(page.Events) != n+3 || !slices.Equal(page.Counted, []int64{int64(n + 3)}) {
+		t.Errorf("--json: page %d–%d, %d events, counted %v", page.From, page.To, len(page.Events), page.Counted)
 	}
 }
