@@ -173,7 +173,7 @@ func pageJSON(path string, before int64, maxMessages int, p history.Page, counte
 }
 
 // writePageJSON writes the page as one line of JSON, its events as they
-// come: out's own members, then each event, as writeJSONOneLine would
+// come: out's own members, then each event, as encodeJSON would
 // write out with them.
 func writePageJSON(w io.Writer, out pageOut, events func(yield func(*sessionlog.Event) bool) error) error {
 	b, err := encodeJSON(out, false)

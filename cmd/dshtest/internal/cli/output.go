@@ -73,13 +73,3 @@ func encodeJSON(v any, indent bool) ([]byte, error) {
 	}
 	return display.EscapeJSON(b.Bytes()), nil
 }
-
-// writeJSONOneLine writes v as one line of JSON through the escaper.
-func writeJSONOneLine(w io.Writer, v any) error {
-	b, err := encodeJSON(v, false)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
