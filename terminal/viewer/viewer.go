@@ -8,8 +8,11 @@ package viewer
 
 import (
 	"io"
+	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,11 +21,41 @@ import (
 
 // Run runs m as a full-screen program reading keys from in and drawing to
 // out, until the user quits. opts are added after the streams.
+//
+// SIGINT, SIGTERM and SIGHUP end the program as q does, the terminal
+// restored, and Run then returns an *Interrupted: Bubble Tea's own
+// handler returned nil for SIGTERM and left SIGHUP to end the process
+// where it stood, the terminal in raw mode on the alternate screen and a
+// copy of standard input left behind.
 func Run(m tea.Model, in io.Reader, out io.Writer, opts ...tea.ProgramOption) error {
-	all := append([]tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out)}, opts...)
-	_, err := tea.NewProgram(m, all...).Run()
-	return err
+	all := append([]tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler()}, opts...)
+	p := tea.NewProgram(m, all...)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sig)
+	got, done := make(chan os.Signal, 1), make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sig:
+			got <- s
+			p.Quit()
+		case <-done:
+		}
+	}()
+	_, err := p.Run()
+	select {
+	case s := <-got:
+		return &Interrupted{Signal: s}
+	default:
+		return err
+	}
 }
+
+// Interrupted is Run's error for a program a signal ended.
+type Interrupted struct{ Signal os.Signal }
+
+func (e *Interrupted) Error() string { return "interrupted (" + e.Signal.String() + ")" }
 
 // Reading wraps m, shown while what it shows is still read behind it:
 // next blocks until the next messages for m are ready (a batch of events

@@ -9,7 +9,6 @@ import (
 	"github.com/dshtest/dshtest/harness"
 	"github.com/dshtest/dshtest/harness/suitedir"
 	"github.com/dshtest/dshtest/terminal/review"
-	"github.com/dshtest/dshtest/terminal/viewer"
 )
 
 // decider carries out review's decisions as accept and reject do.
@@ -148,11 +147,12 @@ run when CI is set.`,
 			}
 			// The terminal itself, not the wrapper: Bubble Tea learns the
 			// size (and that it may draw) only from the *os.File.
-			if err := viewer.Run(m, a.stdin, underlying(a.stdout)); err != nil {
+			err = runViewer(m, a.stdin, underlying(a.stdout))
+			if err != nil && !interrupted(err) {
 				return err
 			}
-			a.printDecisions(root, m, ps)
-			return nil
+			a.printDecisions(root, m, ps) // what was decided before a signal too
+			return err
 		}),
 	}
 	cmd.Flags().BoolVar(&acceptAll, "accept", false, "accept every matching pending screen without a terminal (as A does)")

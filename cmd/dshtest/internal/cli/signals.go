@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dshtest/dshtest/harness/suitedir"
+	"github.com/dshtest/dshtest/terminal/viewer"
 )
 
 // ExitInterrupted is the exit code of a command stopped by SIGINT or
@@ -94,4 +99,22 @@ func (a *app) releaseStdin() {
 		a.stdinGuard()
 		a.stdinGuard = nil
 	}
+}
+
+// runViewer runs m full-screen (viewer.Run): a signal that ended it is
+// exit 130, as for every other command, the terminal restored and, for
+// LOG "-", the copy of standard input removed by Run.
+func runViewer(m tea.Model, in io.Reader, out io.Writer) error {
+	err := viewer.Run(m, in, out)
+	var vi *viewer.Interrupted
+	if errors.As(err, &vi) {
+		return &exitError{code: ExitInterrupted, err: vi}
+	}
+	return err
+}
+
+// interrupted reports whether err is runViewer's for a signal.
+func interrupted(err error) bool {
+	var ee *exitError
+	return errors.As(err, &ee) && ee.code == ExitInterrupted
 }

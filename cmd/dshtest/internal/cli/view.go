@@ -71,7 +71,7 @@ the terminal (/dev/tty), as a pager reads them.`,
 				}
 				defer done()
 				a.releaseStdin()
-				return viewer.Run(viewer.SurfacePager(load.SessionID(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), in, underlying(a.stdout))
+				return runViewer(viewer.SurfacePager(load.SessionID(lf.Header, lf.Path), lf.Session.DeriveMessages(), 80, 24), in, underlying(a.stdout))
 			}
 			return a.viewLog(args, &lfl, s, opts, proj, projName == "transcript")
 		}),

@@ -63,7 +63,7 @@ func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts tran
 		}
 		defer done()
 		a.releaseStdin()
-		return viewer.Run(m, in, underlying(a.stdout))
+		return runViewer(m, in, underlying(a.stdout))
 	})
 }
 
