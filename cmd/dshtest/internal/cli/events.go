@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal/display"
@@ -42,13 +41,6 @@ the first line. A log that cannot be read prints nothing and exits 2.`,
 	return cmd
 }
 
-// eventsHeld is the least output events holds before it gives it up, if
-// the log can be read again: held is up to as much as the text read (the
-// events print at about its size), so that a packed chunk row, whose
-// events print at about 20 times its bytes, does not make events hold far
-// more than its budget.
-const eventsHeld = 32 << 20
-
 // heldOutput is output held in blocks of a mebibyte: a buffer grown by
 // doubling would, as it grows, hold half as much again.
 type heldOutput struct {
@@ -72,7 +64,7 @@ func (h *heldOutput) Write(b []byte) {
 // printEvents prints the log's events, and its header line first with
 // withHeader. Nothing is printed for a log it refuses: the output is held
 // until the log has read to its end, or, once it outgrows what it may
-// hold (eventsHeld), the read goes on only to check the log, and the
+// hold (holdsTooMuch), the read goes on only to check the log, and the
 // events are read again, unchanged, and printed as they come.
 func (a *app) printEvents(args []string, f *logFlags, withHeader bool) error {
 	lf, err := a.openLog(args, f, readBudget, false, true)
@@ -81,12 +73,10 @@ func (a *app) printEvents(args []string, f *logFlags, withHeader bool) error {
 	}
 	defer lf.Close()
 	var (
-		out     heldOutput
-		line    []byte
-		encErr  error
-		lg      *load.Log
-		readErr error
-		again   bool // the output was given up: the events are read again
+		out    heldOutput
+		line   []byte
+		encErr error
+		again  bool // the output was given up: the events are read again
 	)
 	encode := func(write func([]byte), e *sessionlog.Event) {
 		if line, encErr = jsonl.AppendEvent(line[:0], e); encErr == nil {
@@ -94,24 +84,17 @@ func (a *app) printEvents(args []string, f *logFlags, withHeader bool) error {
 			write(line)
 		}
 	}
-	src := lf.Source(func(got *load.Log, _ int, err error) { lg, readErr = got, err })
-	err = src(func(e *sessionlog.Event) bool {
+	lg, src, err := a.readHeld(lf, f, func(e *sessionlog.Event) bool {
 		if again || encErr != nil {
 			return true // the rest is checked, not printed
 		}
 		encode(out.Write, e)
-		if lf.Held() && int64(out.n) > max(eventsHeld, lf.TextSize()) {
+		if holdsTooMuch(lf, int64(out.n)) {
 			again, out = true, heldOutput{}
 		}
 		return true
 	})
-	if lg != nil {
-		a.printWarnings(lg)
-	}
-	if err == nil {
-		err = readErr
-	}
-	if err = a.inputErr(err, f); err != nil {
+	if err != nil {
 		return err
 	}
 	if encErr != nil {

@@ -149,11 +149,11 @@ func TestEventsReadBack(t *testing.T) {
 }
 
 // TestEventsOutgrowsWhatItHolds: a packed row prints at about 20 times its
-// bytes. Past what events holds (eventsHeld) the output is given up and
+// bytes. Past what events holds (heldMin) the output is given up and
 // the events read again: the output is the same, a refusal later in the
 // log still prints nothing, and --header still comes first.
 func TestEventsOutgrowsWhatItHolds(t *testing.T) {
-	n := eventsHeld/100 + 1000 // members, each printed as more than 100 bytes
+	n := heldMin/100 + 1000 // members, each printed as more than 100 bytes
 	texts := make([]string, n)
 	for i := range texts {
 		texts[i] = `"x"`
@@ -170,7 +170,7 @@ func TestEventsOutgrowsWhatItHolds(t *testing.T) {
 	if code != ExitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if len(out) <= eventsHeld {
+	if len(out) <= heldMin {
 		t.Fatalf("the output is %d bytes: not more than events holds", len(out))
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")

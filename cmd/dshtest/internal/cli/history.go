@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dshtest/dshtest/history"
-	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -61,15 +60,10 @@ never counted. The last line names the command for the next older page.`,
 	return cmd
 }
 
-// historyHeld is the least a page's events may take before history gives
-// them up, if the log can be read again: up to as much as the text read.
-// A page is a few messages, unless one step streamed a million chunks.
-const historyHeld = 32 << 20
-
 // printHistory prints the page. One pass keeps only what may be on the
 // page (history.Pager). A page the pager cannot serve (a source far back in
 // the log) pages the whole log, read again; a page whose events outgrow
-// what history holds (historyHeld) is printed as the log is read again,
+// what history holds (holdsTooMuch) is printed as the log is read again,
 // its events not held.
 func (a *app) printHistory(args []string, f *logFlags, before int64, maxMessages int, asJSON bool, cmd *cobra.Command) error {
 	lf, err := a.openLog(args, f, readBudget, false, true)
@@ -78,23 +72,13 @@ func (a *app) printHistory(args []string, f *logFlags, before int64, maxMessages
 	}
 	defer lf.Close()
 	pager := history.NewPager(before, maxMessages)
-	var lg *load.Log
-	var readErr error
-	src := lf.Source(func(got *load.Log, _ int, err error) { lg, readErr = got, err })
-	err = src(func(e *sessionlog.Event) bool {
-		pager.Add(e)
-		if pager.Kept() && lf.Held() && pager.Size() > max(historyHeld, lf.TextSize()) {
+	lg, src, err := a.readHeld(lf, f, func(e *sessionlog.Event) bool {
+		if pager.Add(e); pager.Kept() && holdsTooMuch(lf, pager.Size()) {
 			pager.GiveUp()
 		}
 		return true
 	})
-	if lg != nil {
-		a.printWarnings(lg)
-	}
-	if err == nil {
-		err = readErr
-	}
-	if err = a.inputErr(err, f); err != nil {
+	if err != nil {
 		return err
 	}
 	flags := f.again(cmd.Flags(), len(args) > 0)

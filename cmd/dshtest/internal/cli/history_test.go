@@ -73,11 +73,11 @@ func TestHistoryOlderNamesTheLog(t *testing.T) {
 }
 
 // TestHistoryPageOutgrowsWhatItHolds: a page of one step of more chunks
-// than history holds (historyHeld) is printed as the log is read again,
+// than history holds (heldMin) is printed as the log is read again,
 // its events not held: every event of the page, in order, the counted
 // messages, and the same JSON as a page held, one event a member.
 func TestHistoryPageOutgrowsWhatItHolds(t *testing.T) {
-	n := int(historyHeld/128) + 1000 // members, each held as more than 128 bytes
+	n := int(heldMin/128) + 1000 // members, each held as more than 128 bytes
 	row := `{"type":"text-chunks","seq0":3,"time0":1784630400000,"data":{"turn":1,"step":1,"index":0,"dt":[` +
 		strings.TrimSuffix(strings.Repeat("0,", n-1), ",") + `],"texts":[` + strings.TrimSuffix(strings.Repeat(`"x",`, n), ",") + "]}}\n"
 	log := `{"type":"session","version":0,"id":"s-h","createdAt":1784630400000,"cwd":"/p","delegationDepth":0}

@@ -184,3 +184,32 @@ func (a *app) inputErr(err error, f *logFlags) error {
 	}
 	return e
 }
+
+// heldMin is the least holdsTooMuch lets a command hold.
+const heldMin = 32 << 20
+
+// holdsTooMuch reports whether n bytes, which a command holds until the
+// log has read to its end (events' output, history's page), are more than
+// it may hold when the log can be read again instead: more than the text
+// read, and at least heldMin. A packed chunk row prints at about 20 times
+// its bytes, and a page can be a step of a million chunks.
+func holdsTooMuch(lf *load.File, n int64) bool {
+	return lf.Held() && n > max(heldMin, lf.TextSize())
+}
+
+// readHeld reads lf, opened held (openLog's hold), once through each, and
+// prints its warnings. It returns the log and the read's refusal, and
+// again, which reads the same events once more (load.File.Source: the
+// file checked unchanged).
+func (a *app) readHeld(lf *load.File, f *logFlags, each func(*sessionlog.Event) bool) (lg *load.Log, again func(yield func(*sessionlog.Event) bool) error, err error) {
+	var readErr error
+	src := lf.Source(func(got *load.Log, _ int, err error) { lg, readErr = got, err })
+	err = src(each)
+	if lg != nil {
+		a.printWarnings(lg)
+	}
+	if err == nil {
+		err = readErr
+	}
+	return lg, src, a.inputErr(err, f)
+}
