@@ -553,13 +553,30 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 			return bad()
 		}
 	}
-	gaps := 0
+	// One walk of the gaps finds both their count and the first member
+	// whose gap or time is wrong, which is said only once the row's shape
+	// and seqs are found right, as the member-by-member build said it.
+	gaps, t := 0, time0
+	var fault error
 	for dc := fastjson.NewArrayCursor(dtRaw); ; gaps++ {
-		if _, more := dc.Next(); !more {
+		raw, more := dc.Next()
+		if !more {
 			if dc.Broken() || gaps != n-1 {
 				return bad()
 			}
 			break
+		}
+		if fault != nil {
+			continue
+		}
+		k := seq0 + int64(gaps) + 1 // the member the gap leads to
+		switch gap, ok := strictInt64(raw); {
+		case !ok:
+			fault = d.errorf(k, reasonPacked)
+		case (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap):
+			fault = d.errorf(k, reasonPackedTime)
+		default:
+			t += gap
 		}
 	}
 	if seq0 != d.next {
@@ -568,18 +585,8 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 	if int64(n)-1 > sessionlog.MaxSafeInteger-seq0 {
 		return d.errorf(seq0, reasonPackedSeq)
 	}
-	t := time0
-	dc := fastjson.NewArrayCursor(dtRaw)
-	for k := 1; k < n; k++ {
-		raw, _ := dc.Next()
-		gap, ok := strictInt64(raw)
-		if !ok {
-			return d.errorf(seq0+int64(k), reasonPacked)
-		}
-		if (gap > 0 && t > maxInt64-gap) || (gap < 0 && t < minInt64-gap) {
-			return d.errorf(seq0+int64(k), reasonPackedTime)
-		}
-		t += gap
+	if fault != nil {
+		return fault
 	}
 	chunkType := "text-delta"
 	switch typ {
@@ -588,8 +595,28 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 	case "tool-call-chunks":
 		chunkType = "tool-call-delta"
 	}
+	// Every member's data is this prefix, the member, and "}}".
+	b := append([]byte(nil), `{"turn":`...)
+	b = appendCompact(b, turn)
+	b = append(b, `,"step":`...)
+	b = appendCompact(b, step)
+	b = append(b, `,"chunk":{"type":"`...)
+	b = append(b, chunkType...)
+	b = append(b, `","index":`...)
+	b = appendCompact(b, index)
+	if tool {
+		b = append(b, `,"id":`...)
+		b = appendCompact(b, id)
+		if name != nil {
+			b = append(b, `,"name":`...)
+			b = appendCompact(b, name)
+		}
+		b = append(b, `,"argumentsDelta":`...)
+	} else {
+		b = append(b, `,"text":`...)
+	}
 	d.packed = packedRow{active: true, members: fastjson.NewArrayCursor(membersRaw), dts: fastjson.NewArrayCursor(dtRaw),
-		seq: seq0, time: time0, left: n, turn: turn, step: step, index: index, id: id, name: name, tool: tool, chunkType: chunkType}
+		seq: seq0, time: time0, left: n, prefix: b}
 	d.next = seq0 + int64(n)
 	d.fillPacked()
 	return nil
@@ -600,14 +627,11 @@ func (d *Decoder) decodePacked(typ string, fields []fastjson.Field) error {
 // It slices the row's line, which its reader leaves unchanged until the
 // row is read (Decoder.Next, LineDecoder.More).
 type packedRow struct {
-	active            bool
-	members, dts      fastjson.ArrayCursor
-	seq, time         int64 // the next event's
-	left              int   // events not yet built
-	turn, step, index json.RawMessage
-	id, name          json.RawMessage // tool-call-chunks only; name may be nil
-	tool              bool
-	chunkType         string
+	active       bool
+	members, dts fastjson.ArrayCursor
+	seq, time    int64  // the next event's
+	left         int    // events not yet built
+	prefix       []byte // every member's data up to the member
 }
 
 // packedBatch is how many of a packed row's events are built at a time.
@@ -622,26 +646,7 @@ func (d *Decoder) fillPacked() {
 	evs := d.batch[:0]
 	for len(evs) < packedBatch && p.left > 0 {
 		m, _ := p.members.Next()
-		b := append(d.scratch[:0], `{"turn":`...)
-		b = appendCompact(b, p.turn)
-		b = append(b, `,"step":`...)
-		b = appendCompact(b, p.step)
-		b = append(b, `,"chunk":{"type":"`...)
-		b = append(b, p.chunkType...)
-		b = append(b, `","index":`...)
-		b = appendCompact(b, p.index)
-		if p.tool {
-			b = append(b, `,"id":`...)
-			b = appendCompact(b, p.id)
-			if p.name != nil {
-				b = append(b, `,"name":`...)
-				b = appendCompact(b, p.name)
-			}
-			b = append(b, `,"argumentsDelta":`...)
-		} else {
-			b = append(b, `,"text":`...)
-		}
-		b = appendCompact(b, m)
+		b := appendCompact(append(d.scratch[:0], p.prefix...), m)
 		b = append(b, "}}"...)
 		evs = append(evs, sessionlog.Event{Type: sessionlog.TypeAssistantChunk, Seq: p.seq, Time: p.time, Data: d.arena.copy(b)})
 		d.scratch = b[:0]
