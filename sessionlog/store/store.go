@@ -375,14 +375,13 @@ func listStore(store string) ([]Session, error) {
 			switch {
 			case err != nil:
 				s.Problem = err.Error()
-			case flat:
-				s.read = true
-				fillFromHeader(&s, line)
-				s.Problem = flatLayout
 			default:
 				s.read = true
 				fillFromHeader(&s, line)
-				if s.Problem == "" {
+				switch {
+				case flat:
+					s.Problem = flatLayout
+				case s.Problem == "":
 					s.Problem = misplaced(store, file, line, "") // the line read once for both
 				}
 			}
