@@ -164,7 +164,7 @@ func writePageJSON(w io.Writer, out pageOut, events func(yield func(*sessionlog.
 	if err != nil {
 		return err
 	}
-	head, ok := bytes.CutSuffix(b, []byte("[]}\n")) // "events":[] ends it
+	head, ok := bytes.CutSuffix(b, []byte("]}\n")) // "events":[] ends it
 	if !ok {
 		return fmt.Errorf("history: the page's JSON does not end with its events")
 	}
@@ -173,8 +173,8 @@ func writePageJSON(w io.Writer, out pageOut, events func(yield func(*sessionlog.
 	}
 	var line []byte
 	var compact bytes.Buffer
-	sep := []byte("[")
 	var werr error
+	first := true
 	err = events(func(e *sessionlog.Event) bool {
 		var aerr error
 		if line, aerr = jsonl.AppendEvent(line[:0], e); aerr != nil {
@@ -184,21 +184,19 @@ func writePageJSON(w io.Writer, out pageOut, events func(yield func(*sessionlog.
 		if json.Compact(&compact, line) != nil {
 			return true
 		}
-		if _, werr = w.Write(sep); werr == nil {
+		if !first {
+			_, werr = w.Write([]byte(","))
+		}
+		first = false
+		if werr == nil {
 			_, werr = w.Write(display.EscapeJSON(compact.Bytes()))
 		}
-		sep = []byte(",")
 		return werr == nil
 	})
 	if err == nil {
 		err = werr
 	}
-	if err != nil {
-		return err
-	}
-	if bytes.Equal(sep, []byte("[")) {
-		_, err = w.Write([]byte("[]}\n"))
-	} else {
+	if err == nil {
 		_, err = w.Write([]byte("]}\n"))
 	}
 	return err
