@@ -110,24 +110,8 @@ func TestSearchDoc(t *testing.T) {
 		{"abcabc", []string{"bc", "abc", "abc"}},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "ab"[rng.IntN(2)]
-		}
-		return string(b)
-	}
 	for range 400 {
-		doc := word(rng.IntN(60))
-		var texts []string
-		for range rng.IntN(6) + 1 {
-			if len(doc) > 0 && rng.IntN(3) > 0 {
-				i := rng.IntN(len(doc))
-				texts = append(texts, doc[i:i+1+rng.IntN(min(6, len(doc)-i))])
-			} else {
-				texts = append(texts, word(rng.IntN(5)+1))
-			}
-		}
+		doc, texts := randTexts(rng, "ab", 60, 6, 5)
 		tests = append(tests, struct {
 			doc   string
 			texts []string
@@ -176,24 +160,8 @@ func TestSearchDoc(t *testing.T) {
 // as strings.Count counts each over the whole document.
 func TestMultiCounter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "aab"[rng.IntN(3)]
-		}
-		return string(b)
-	}
 	for range 500 {
-		doc := word(rng.IntN(80))
-		var pats []string
-		for range rng.IntN(8) + 1 {
-			if len(doc) > 0 && rng.IntN(3) > 0 {
-				i := rng.IntN(len(doc))
-				pats = append(pats, doc[i:i+1+rng.IntN(min(9, len(doc)-i))])
-			} else {
-				pats = append(pats, word(rng.IntN(6)+1))
-			}
-		}
+		doc, pats := randTexts(rng, "aab", 80, 8, 6)
 		for _, size := range []int{1, 2, 3, 5, 16, len(doc) + 1} {
 			m := newMultiCounter(pats)
 			for i := 0; i < len(doc); i += size {
@@ -237,4 +205,27 @@ func TestLackingIsLinear(t *testing.T) {
 	if used := ms.TotalAlloc - before; used > 1024*n {
 		t.Errorf("%d bytes allocated for %d patterns in a document of %d bytes", used, n, doc.Len())
 	}
+}
+
+// randTexts returns a random document of fewer than docMax bytes over
+// alphabet, and from 1 to nMax texts: most cut from the document (up to
+// lenMax+1 bytes), the others random words of up to lenMax bytes.
+func randTexts(rng *rand.Rand, alphabet string, docMax, nMax, lenMax int) (doc string, texts []string) {
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	doc = word(rng.IntN(docMax))
+	for range rng.IntN(nMax) + 1 {
+		if len(doc) > 0 && rng.IntN(3) > 0 {
+			i := rng.IntN(len(doc))
+			texts = append(texts, doc[i:i+1+rng.IntN(min(lenMax+1, len(doc)-i))])
+		} else {
+			texts = append(texts, word(rng.IntN(lenMax)+1))
+		}
+	}
+	return doc, texts
 }
