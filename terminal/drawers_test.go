@@ -18,7 +18,9 @@ import (
 // (markdown.Memo, cards.Layouts) between the sizes, in stretches of
 // several lengths: every size's rows equal RenderRows' under its settings
 // alone, at every tool mode, on generated logs of every shape and on the
-// corpus.
+// corpus. The sizes' clocks and reasoning settings differ too: what the
+// sizes share of an item (itemTexts) must not carry one size's settings
+// into another's rows.
 func TestDrawersEqualRender(t *testing.T) {
 	logs := drawnLogs(t, 1500, 3)
 	widths := []int{80, 1, 44, 104, 13}
@@ -27,8 +29,9 @@ func TestDrawersEqualRender(t *testing.T) {
 		now := FrozenNow(src.log)
 		for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
 			var settings []Settings
-			for _, w := range widths {
-				settings = append(settings, Settings{Width: w, Tools: tools, Now: now, MaxToolOutputLines: 3 + w%5})
+			for i, w := range widths {
+				settings = append(settings, Settings{Width: w, Tools: tools, Now: now + int64(i%2)*61_000,
+					HideReasoning: i == 2, MaxToolOutputLines: 3 + w%5})
 			}
 			got := make([][]string, len(settings))
 			g := NewDrawers(settings)

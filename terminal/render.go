@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal/cards"
@@ -266,23 +267,74 @@ type renderer struct {
 	width int
 	cards cards.Renderer
 	memo  *markdown.Memo // nil, or shared by the renderers of other widths
+	texts *itemTexts     // nil, or shared by the renderers of other widths
 }
 
 // widthMemo is what renderers of one item at several widths share of its
-// layout: the Markdown bodies' and the tool cards'.
+// layout: the Markdown bodies', the tool cards' and the item's texts.
 type widthMemo struct {
 	md    *markdown.Memo
 	cards *cards.Layouts
+	texts *itemTexts
 }
 
 func newWidthMemo() *widthMemo {
-	return &widthMemo{md: markdown.NewMemo(), cards: cards.NewLayouts()}
+	return &widthMemo{md: markdown.NewMemo(), cards: cards.NewLayouts(), texts: &itemTexts{}}
 }
 
 // reset forgets the item laid out.
 func (m *widthMemo) reset() {
 	m.md.Reset()
 	m.cards.Reset()
+	*m.texts = itemTexts{}
+}
+
+// itemTexts are the texts of one item that do not depend on the width (a
+// step's escaped text and reasoning, a footer's line), worked out by the
+// renderer of the first width and reused by the others: joining and
+// escaping a step's text again at each width was a tenth of what each
+// further size cost repro.
+type itemTexts struct {
+	have [itemTextKinds]bool
+	text [itemTextKinds]string
+	// The clock a footer's line was worked out under: renderers of other
+	// settings work it out again.
+	now int64
+	loc *time.Location
+}
+
+// The texts itemTexts keeps.
+const (
+	stepText = iota
+	stepReasoning
+	footerLine
+	itemTextKinds
+)
+
+// footer returns the line of footer f under r's clock.
+func (r *renderer) footer(f *transcript.Footer) string {
+	t := r.texts
+	if t == nil {
+		return footerText(f, r.s.Now, r.s.Location)
+	}
+	if !t.have[footerLine] || t.now != r.s.Now || t.loc != r.s.Location {
+		t.have[footerLine], t.now, t.loc = true, r.s.Now, r.s.Location
+		t.text[footerLine] = footerText(f, r.s.Now, r.s.Location)
+	}
+	return t.text[footerLine]
+}
+
+// itemText returns the item's text of kind k, which f works out: once for
+// every width when r shares its texts.
+func (r *renderer) itemText(k int, f func() string) string {
+	t := r.texts
+	if t == nil {
+		return f()
+	}
+	if !t.have[k] {
+		t.have[k], t.text[k] = true, f()
+	}
+	return t.text[k]
 }
 
 // withMemo returns a renderer for s that keeps the width-independent
@@ -290,7 +342,7 @@ func (m *widthMemo) reset() {
 // other widths.
 func withMemo(s Settings, memo *widthMemo) *renderer {
 	r := newRenderer(s)
-	r.memo, r.cards.Memo, r.cards.Layouts = memo.md, memo.md, memo.cards
+	r.memo, r.cards.Memo, r.cards.Layouts, r.texts = memo.md, memo.md, memo.cards, memo.texts
 	return r
 }
 
@@ -430,7 +482,7 @@ func (r *renderer) item(it *transcript.Item, cont bool) []string {
 		if it.Footer == nil {
 			return nil
 		}
-		return r.dimText(footerText(it.Footer, r.s.Now, r.s.Location))
+		return r.dimText(r.footer(it.Footer))
 	case transcript.KindToolCard:
 		if it.Tool == nil || r.s.Tools == display.ToolsHidden {
 			return nil
@@ -481,9 +533,9 @@ func (r *renderer) step(st *transcript.Step, cont bool) []string {
 	showReasoning := !r.s.HideReasoning
 	reasoning := ""
 	if showReasoning {
-		reasoning = display.Escape(st.Reasoning())
+		reasoning = r.itemText(stepReasoning, func() string { return display.Escape(st.Reasoning()) })
 	}
-	text := display.Escape(st.Text())
+	text := r.itemText(stepText, func() string { return display.Escape(st.Text()) })
 	if cont && reasoning == "" && text == "" {
 		return nil
 	}
