@@ -10,9 +10,10 @@ import "github.com/dshtest/dshtest/sessionlog"
 // a projection copies what of it it edits.
 type Decoded struct{ d trDecoded }
 
-// A Decoder decodes the events of one log, in order, as a replay decodes
-// them (a chunk only as far as a replay reads it: where it goes and what
-// it times). It keeps the compaction summaries a checkpoint's marker cites
+// A Decoder decodes the events of one log, in order, as the live projector
+// decodes them (a chunk whole, though a replay reads only where it goes and
+// what it times: the projector fed beside the replays would decode it
+// again). It keeps the compaction summaries a checkpoint's marker cites
 // and shares texts through its Options' Texts. A projection applies its
 // decodings given the same Options, fed the same log from its start.
 type Decoder struct {
@@ -27,7 +28,7 @@ func NewDecoder(opts Options) *Decoder {
 
 // Decode decodes e, the log's next event, into d.
 func (dc *Decoder) Decode(e *sessionlog.Event, d *Decoded) {
-	d.d = trDecode(e, &dc.summaries, true)
+	d.d = trDecode(e, &dc.summaries, false)
 	dc.texts.share(&d.d)
 }
 

@@ -53,11 +53,17 @@ func trSummarySlow(data json.RawMessage) (fastjson.Summary, bool) {
 	return sum, true
 }
 
-// marker is the marker of checkpoint e, with data from the first
-// compaction summary among its sourceEventSeqs that was seen before it.
-func (s trSummaries) marker(e *sessionlog.Event) *Marker {
+// checkpoint is the decoding of checkpoint e, whose sourceEventSeqs are
+// seqs: its marker, with data from the first compaction summary among
+// seqs that was seen before it. The windows of a log decode e's seqs once
+// and make each window's marker from its own summaries.
+func (s trSummaries) checkpoint(e *sessionlog.Event, seqs []int64) trDecoded {
+	return trDecoded{op: trOpItem, item: Item{ID: ItemID{e.Seq, PartMain}, Kind: KindMarker, Marker: s.marker(e, seqs)}}
+}
+
+// marker is checkpoint's marker.
+func (s trSummaries) marker(e *sessionlog.Event, seqs []int64) *Marker {
 	m := &Marker{Seq: e.Seq, Time: e.Time}
-	seqs, _ := e.Sources()
 	for _, seq := range seqs {
 		sum, ok := s[seq]
 		if !ok {

@@ -78,13 +78,8 @@ func (p *Projector) Apply(e *sessionlog.Event) Change {
 
 // ApplyDecoded is Apply of e decoded by a Decoder given the same Options
 // and fed the same log. The decoding is shared with other projections, so
-// the projector copies what of it it edits in place (a shell card); a
-// chunk, which a Decoder decodes only as far as a replay reads it, it
-// decodes again itself.
+// the projector copies what of it it edits in place (a shell card).
 func (p *Projector) ApplyDecoded(e *sessionlog.Event, dd *Decoded) Change {
-	if dd.d.op == trOpChunk {
-		return p.Apply(e)
-	}
 	d := dd.d
 	if d.summarized {
 		p.summaries[e.Seq] = d.summary

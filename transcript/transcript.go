@@ -432,8 +432,8 @@ func trDecode(e *sessionlog.Event, summaries *trSummaries, replay bool) trDecode
 	var d trDecoded
 	if sessionlog.IsReplacementSurfaceEvent(e) {
 		if fastjson.IsCheckpoint(e) {
-			d.op = trOpItem
-			d.item = Item{ID: ItemID{e.Seq, PartMain}, Kind: KindMarker, Marker: summaries.marker(e)}
+			seqs, _ := e.Sources()
+			d = summaries.checkpoint(e, seqs)
 		}
 		return d
 	}

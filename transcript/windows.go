@@ -115,9 +115,12 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 	if trDependsOnWindow(e) {
 		if sessionlog.IsReplacementSurfaceEvent(e) {
 			// A checkpoint's marker cites the summaries its window
-			// holds: decode per window.
+			// holds: its sources are decoded once, its marker made per
+			// window.
+			seqs, _ := e.Sources()
 			for _, a := range p.active {
-				a.r.apply(e)
+				d := a.r.summaries.checkpoint(e, seqs)
+				a.r.applyDecoded(e, &d)
 			}
 			p.settle()
 			return true
