@@ -130,7 +130,9 @@ func (f *File) Unchanged() error { return f.named(f.held.unchanged()) }
 // to first; each later call reads the first n events again, the n the
 // first read yielded, once the held file is checked unchanged (a file not
 // held is read again unchecked: see Held). A later read's events are not
-// checked again: the first read did it.
+// checked again: the first read did it; nor, when the first read found the
+// log ended outside a turn, is it followed for the closers recovery would
+// append (reader.Options.NoRecover): there are none to yield.
 func (f *File) Source(first func(lg *Log, n int, err error)) func(yield func(*sessionlog.Event) bool) error {
 	done := false
 	return func(yield func(*sessionlog.Event) bool) error {
@@ -145,6 +147,7 @@ func (f *File) Source(first func(lg *Log, n int, err error)) func(yield func(*se
 		}
 		done = true
 		lg, err := f.Stream(func(e *sessionlog.Event, _ int64) bool { f.n++; return yield(e) })
+		f.closed = err == nil && lg != nil && len(lg.Summary.Closers) == 0
 		first(lg, f.n, err)
 		return err
 	}

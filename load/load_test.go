@@ -403,3 +403,58 @@ func TestSourceWindow(t *testing.T) {
 		t.Errorf("windows told %v, want the window twice, then 0", w.told)
 	}
 }
+
+// TestSourceAgainClosers: a later read of Source yields the events the
+// first read yielded, closers included, whether the log ends inside a turn
+// (the first read appended closers) or outside one (a later read does not
+// look for closers: there are none).
+func TestSourceAgainClosers(t *testing.T) {
+	const head = `{"type":"session","version":0,"id":"s1","createdAt":1784630400000,"cwd":"/p","delegationDepth":0}` + "\n"
+	const inTurn = `{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}
+{"type":"step/start","seq":1,"time":1,"data":{"turn":1,"step":1}}
+{"type":"text-chunks","seq0":2,"time0":2,"data":{"turn":1,"step":1,"index":0,"dt":[1,1],"texts":["a","b","c"]}}
+`
+	const closed = inTurn + `{"type":"step/end","seq":5,"time":3,"data":{"turn":1,"step":1}}
+{"type":"turn/end","seq":6,"time":3,"data":{"turn":1,"reason":{"kind":"completed"}}}
+`
+	for _, tc := range []struct {
+		name    string
+		log     string
+		events  int
+		closers int
+	}{
+		{"ends inside a turn", head + inTurn, 7, 2},
+		{"ends outside a turn", head + closed, 7, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "log.jsonl")
+			must(t, os.WriteFile(path, []byte(tc.log), 0o644))
+			f := open(t, path, load.Options{Hold: true})
+			read := f.Source(func(lg *load.Log, n int, err error) {
+				if err != nil || n != tc.events || lg == nil || len(lg.Summary.Closers) != tc.closers {
+					t.Fatalf("first read: %d events, %v", n, err)
+				}
+			})
+			collect := func() []sessionlog.Event {
+				var evs []sessionlog.Event
+				err := read(func(e *sessionlog.Event) bool {
+					d := *e
+					d.Data, d.SurfaceOp, d.SourceEventSeqs = bytes.Clone(e.Data), bytes.Clone(e.SurfaceOp), bytes.Clone(e.SourceEventSeqs)
+					evs = append(evs, d)
+					return true
+				})
+				must(t, err)
+				return evs
+			}
+			first, again := collect(), collect()
+			if len(first) != tc.events || len(again) != len(first) {
+				t.Fatalf("read %d events, then %d; want %d both times", len(first), len(again), tc.events)
+			}
+			for i := range first {
+				if !sameEvent(&first[i], &again[i]) {
+					t.Errorf("event %d read again differs: %+v, then %+v", i, first[i], again[i])
+				}
+			}
+		})
+	}
+}

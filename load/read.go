@@ -96,7 +96,9 @@ func (f *File) take() (*reader.Stream, error) {
 	if f.path == "" {
 		return nil, sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: f.name, Seq: -1}, "a log read from a stream is read once", nil)
 	}
-	s, err := reader.Open(f.path, f.opts.Read)
+	opts := f.opts.Read
+	opts.NoRecover = opts.NoRecover || f.closed
+	s, err := reader.Open(f.path, opts)
 	if err != nil {
 		return nil, f.named(err)
 	}

@@ -459,7 +459,9 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, owned bool, line
 			return err
 		}
 		s.pending, s.next = evs, 0
-		s.rec.Feed(out)
+		if !s.opts.NoRecover {
+			s.rec.Feed(out)
+		}
 		return nil
 	}
 	return s.take(evs)
@@ -477,7 +479,7 @@ func (s *Stream) take(evs []sessionlog.Event) error {
 		}
 	}
 	s.pending, s.next = evs, 0
-	if n := len(evs); n > 0 {
+	if n := len(evs); n > 0 && !s.opts.NoRecover {
 		last := &evs[n-1]
 		if last.Type == sessionlog.TypeAssistantChunk {
 			s.rec.FeedChunk(last.Seq, last.Time)
