@@ -139,6 +139,11 @@ type trReplay struct {
 	// off is where the items not yet taken start in slots.
 	open map[trKey][]*trSlotItem
 	off  int
+	// spare is the chunk list of the last block that settled, emptied, for
+	// the next block that streams: nearly every step streams its chunks
+	// and settles, and growing a list for each was a twentieth of what
+	// repro allocated.
+	spare []json.RawMessage
 }
 
 func (r *trReplay) place(it *trSlotItem) {
@@ -225,6 +230,9 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 			r.newStep(e.Seq, d.key)
 		}
 		b := r.current.block
+		if b.chunks == nil {
+			b.chunks, r.spare = r.spare, nil
+		}
 		b.chunks = append(b.chunks, e.Data)
 		if len(b.chunks) >= foldChunks {
 			b.fold()
@@ -235,6 +243,10 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 			r.newStep(e.Seq, d.key)
 		}
 		b := r.current.block
+		if b.chunks != nil {
+			clear(b.chunks) // let go of the payloads
+			r.spare = b.chunks[:0]
+		}
 		b.chunks, b.stream = nil, nil
 		b.item.Step.Settled = true
 		b.item.Step.Blocks = d.blocks
