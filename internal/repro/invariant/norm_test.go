@@ -3,6 +3,8 @@ package invariant
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/screen"
 )
@@ -47,5 +49,24 @@ func BenchmarkRowNorm(b *testing.B) {
 	buf := make([]byte, 0, 256)
 	for b.Loop() {
 		buf = appendRowNorm(buf[:0], row)
+	}
+}
+
+// TestKeepLettersDigits holds the filter to its rule, a rune at a time:
+// every ASCII byte, and runes beyond it, letters, digits and neither.
+func TestKeepLettersDigits(t *testing.T) {
+	var in []rune
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		in = append(in, c)
+	}
+	in = append(in, 'é', '漢', '٣', '🙂', '\u00a0', '\u2028', utf8.RuneError)
+	for _, r := range in {
+		var want string
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			want = string(r)
+		}
+		if got := string(keepLettersDigits([]byte("x"+string(r)+" "), 1)[1:]); got != want {
+			t.Errorf("%U: kept %q, want %q", r, got, want)
+		}
 	}
 }

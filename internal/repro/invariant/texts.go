@@ -287,10 +287,9 @@ func keepLettersDigits(b []byte, start int) []byte {
 	w := start // what is kept never overtakes what is read
 	for r := start; r < len(b); {
 		if c := b[r]; c < utf8.RuneSelf {
-			if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				b[w] = c
-				w++
-			}
+			// Branch-free: every byte of a drawn row passes here.
+			b[w] = c
+			w += int(asciiKept[c])
 			r++
 			continue
 		}
@@ -302,6 +301,17 @@ func keepLettersDigits(b []byte, start int) []byte {
 	}
 	return b[:w]
 }
+
+// asciiKept is 1 for the ASCII letters and digits, 0 for any other byte
+// below utf8.RuneSelf (keepLettersDigits).
+var asciiKept = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 func (c *Checker) checkNoLoss() (bool, string) {
 	want := c.expected()
