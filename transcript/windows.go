@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"fmt"
 	"iter"
 	"slices"
@@ -58,6 +59,11 @@ type Windows struct {
 	// settled, when set, takes each window's settled items now and then
 	// (Settled), which the window then no longer holds.
 	settled func(k int, items []Item)
+	// spares are the emptied chunk lists of windows that ended, for the
+	// next windows opened (trReplay.spare): a page of one message is a
+	// replay of its own. They are at most as many as the windows open at
+	// once.
+	spares [][]json.RawMessage
 }
 
 // Settled items are taken every windowSettleEvery events, at least
@@ -186,7 +192,11 @@ func (p *Windows) End(yield func(int, Transcript) bool) {
 // those that end there, in order of k.
 func (p *Windows) open(yield func(int, Transcript) bool) bool {
 	for p.next < len(p.byStart) && p.windows[p.byStart[p.next]].Start == p.i {
-		p.active = append(p.active, openWindow{p.byStart[p.next], newTrReplay(p.opts)})
+		r := newTrReplay(p.opts)
+		if n := len(p.spares); n > 0 {
+			r.spare, p.spares = p.spares[n-1], p.spares[:n-1]
+		}
+		p.active = append(p.active, openWindow{p.byStart[p.next], r})
 		p.next++
 	}
 	kept := p.active[:0]
@@ -203,6 +213,9 @@ func (p *Windows) open(yield func(int, Transcript) bool) bool {
 	slices.SortFunc(done, func(a, b openWindow) int { return a.k - b.k })
 	p.done = done
 	for _, a := range done {
+		if a.r.spare != nil {
+			p.spares = append(p.spares, a.r.spare)
+		}
 		if !yield(a.k, a.r.finish()) {
 			return false
 		}

@@ -211,6 +211,10 @@ type memoDoc struct {
 	src   []byte     // not plain: the source goldmark parsed, and its tree
 	doc   ast.Node
 	plans map[planKey][]planPiece // not plain: the fold's plans
+	// pieces is the list parsedFold laid the last width out in, for the
+	// next width to reuse: a long body's list was a fortieth of what repro
+	// allocated, made again at each width.
+	pieces []piece
 }
 
 // NewMemo returns an empty Memo.

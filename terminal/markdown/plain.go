@@ -352,7 +352,8 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 	src, doc := d.tree(text)
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
-	var pieces []piece
+	pieces := d.pieces[:0] // the list of the last width, reused
+	defer func() { d.pieces = pieces }()
 	total := 0
 	add := func(rows []Row) {
 		rows = rewrap(rows, width)
