@@ -31,6 +31,11 @@ type Settings struct {
 	Presenters *cards.Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
+	// Unstyled rows carry no SGR sequence: each is its styled row's text
+	// and padding alone, laid out as the styled one (styles still decide
+	// where a row breaks). For a reader of the rows' text only, such as
+	// repro's search of every size's document, which would strip them.
+	Unstyled bool
 }
 
 // FrozenNow is the clock every offline rendering of a log uses: the time of

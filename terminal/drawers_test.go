@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/internal/testkit/sessiongen"
+	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/jsonl"
 	"github.com/dshtest/dshtest/terminal/display"
@@ -51,6 +52,35 @@ func TestDrawersEqualRender(t *testing.T) {
 				if want := slices.Collect(RenderRows(tr, s)); !slices.Equal(got[i], want) {
 					t.Fatalf("%s, tools %v, width %d: Drawers' rows differ from RenderRows':\n%s",
 						src.name, tools, s.Width, lineDiffText(want, got[i]))
+				}
+			}
+		}
+	}
+}
+
+// TestUnstyledRows: a row drawn Unstyled is the row drawn in a scheme with
+// its sequences removed (screen.AppendPlain, which repro's search applies
+// to a styled row), at every width and tool mode, in both schemes, on
+// generated logs of every shape and on the corpus.
+func TestUnstyledRows(t *testing.T) {
+	for _, src := range drawnLogs(t, 1500, 5) {
+		tr := transcript.Project(src.log, transcript.Options{})
+		now := FrozenNow(src.log)
+		for _, w := range []int{80, 1, 44, 13} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded} {
+				for _, scheme := range []display.Scheme{display.SchemeDark, display.SchemeLight} {
+					s := Settings{Width: w, Tools: tools, Now: now, Scheme: scheme}
+					styled := slices.Collect(RenderRows(tr, s))
+					s.Unstyled = true
+					unstyled := slices.Collect(RenderRows(tr, s))
+					want := make([]string, len(styled))
+					for i, row := range styled {
+						want[i] = string(screen.AppendPlain(nil, row))
+					}
+					if !slices.Equal(unstyled, want) {
+						t.Fatalf("%s, width %d, tools %v, scheme %v: unstyled rows differ from the styled ones stripped:\n%s",
+							src.name, w, tools, scheme, lineDiffText(want, unstyled))
+					}
 				}
 			}
 		}

@@ -347,7 +347,11 @@ func withMemo(s Settings, memo *widthMemo) *renderer {
 }
 
 func newRenderer(s Settings) *renderer {
-	r := &renderer{s: s, width: max(s.Width, 1), pal: palette.For(s.Scheme)}
+	pal := palette.For(s.Scheme)
+	if s.Unstyled {
+		pal = palette.Unstyled()
+	}
+	r := &renderer{s: s, width: max(s.Width, 1), pal: pal}
 	maxLines := s.MaxToolOutputLines
 	if maxLines <= 0 {
 		maxLines = cards.DefaultMaxToolOutputLines

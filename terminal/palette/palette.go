@@ -45,6 +45,14 @@ func For(s display.Scheme) *Palette {
 	return &palettes[0]
 }
 
+// unstyled writes no sequence at all: its brushes are all zero.
+var unstyled Palette
+
+// Unstyled returns the palette that writes text and padding alone, without
+// a single SGR sequence: a row it writes is a styled row with its
+// sequences removed. It is shared: do not modify it.
+func Unstyled() *Palette { return &unstyled }
+
 // schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
 // light schemes differ in the code colour (cyan 36 / blue 34, as upstream)
 // and in the accent (bright magenta 95 / magenta 35, which reads better on

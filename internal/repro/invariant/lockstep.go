@@ -122,6 +122,9 @@ func (c *Checker) renderLockstep(inputs func() *sizeInputs, pages *pageProjectio
 	settings := make([]terminal.Settings, len(c.sizes))
 	for i, sz := range c.sizes {
 		settings[i] = c.model(nil, sz).Settings()
+		// The search reads a row's text only (appendRowNorm strips the
+		// styles): the rows are drawn without them.
+		settings[i].Unstyled = true
 	}
 	l.draw = make(chan []transcript.Item, 4)
 	rows := make([]chan sizeRows, len(c.sizes))
