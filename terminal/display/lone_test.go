@@ -3,6 +3,7 @@ package display
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -106,10 +107,27 @@ func TestLoneRunes(t *testing.T) {
 
 // FuzzLone holds TextWidth and Cells to the segmenter's on any text.
 func FuzzLone(f *testing.F) {
-	for _, s := range []string{"漢é🙂", "e\u0301漢", "👩\u200d💻", "❤\ufe0f", "🇯🇵", "한국어", "a\x80b", "x\u2028y", "ก\u0e33", "क\u094dष"} {
+	for _, s := range []string{"漢é🙂", "e\u0301漢", "👩\u200d💻", "❤\ufe0f", "🇯🇵", "한국어", "a\x80b", "x\u2028y", "ก\u0e33", "क\u094dष",
+		// TextWidth's eight-byte runs: a mark, a control or DEL just past one.
+		"abcdefgh\u0301", "abcdefghi\u0301", "abcdefghijklmnop\u0301q", "1234567\x7f9abcdefgh", "abcdefgh\x1fz", "abcdefgh ~~~~~~~~\u20dd"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		checkLone(t, s)
 	})
+}
+
+// TestTextWidthASCIIRuns: runs of printable ASCII of every length up to
+// 40, TextWidth counts eight bytes at a time, followed by what may join the
+// last of them (a mark, a joiner), by a control or DEL, or by a lone rune,
+// are measured as the segmenter measures them.
+func TestTextWidthASCIIRuns(t *testing.T) {
+	after := []string{"", "\u0301", "\u200d", "\ufe0f", "\U0001f3fb", "\x1f", "\x7f", "\x00", "漢", "é", "\u0e33", "~"}
+	for n := range 41 {
+		run := strings.Repeat("ab cd~!09", 5)[:n]
+		for _, a := range after {
+			checkLone(t, run+a)
+			checkLone(t, run+a+run)
+		}
+	}
 }

@@ -150,7 +150,12 @@ func TextWidth(s string) int {
 	w := 0
 	for i := 0; i < len(s); {
 		// A printable ASCII byte followed by an ASCII byte is asciiAlone's
-		// first case: such runs, most text, are counted without a call.
+		// first case: such runs, most text, are counted without a call,
+		// eight bytes at a time while the byte after them is ASCII too.
+		for i+9 <= len(s) && printable8(le64(s[i:])) && s[i+8] < 0x80 {
+			w += 8
+			i += 8
+		}
 		for i+1 < len(s) && s[i] >= 0x20 && s[i] < 0x7f && s[i+1] < 0x80 {
 			w++
 			i++
@@ -177,6 +182,23 @@ func TextWidth(s string) int {
 		i += n
 	}
 	return w
+}
+
+// le64 is the first eight bytes of s as a little-endian word (one load).
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// printable8 reports whether every byte of x, eight bytes of text, is
+// printable ASCII (0x20 to 0x7e): none has its high bit set, none is 0x7f
+// (which adding one to each lane would carry into the high bit) and none is
+// below 0x20 ((x-0x20·lsb) &^ x & msb is nonzero exactly when some byte of
+// x is, for bytes below 0x80).
+func printable8(x uint64) bool {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	return (x|(x+lsb)|((x-0x20*lsb)&^x))&msb == 0
 }
 
 // segmented measures the grapheme cluster s starts with through the
