@@ -89,6 +89,13 @@ func writeHex(b *strings.Builder, r rune, digits int) {
 func isSafe(s string, inline bool) bool {
 	nonASCII := false
 	for i := 0; i < len(s); i++ {
+		// Printable ASCII needs no look, eight bytes at a time.
+		for i+8 <= len(s) && printable8(le64(s[i:])) {
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '\n':
 			if inline {

@@ -50,7 +50,9 @@ func TestEscape(t *testing.T) {
 // character (other than LF for Escape) or invalid UTF-8, and that safe
 // text is unchanged.
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"", "a", probe, "a\nb", "\xff\x9b", "\u009b", "日本"} {
+	for _, s := range []string{"", "a", probe, "a\nb", "\xff\x9b", "\u009b", "日本",
+		// isSafe's eight-byte runs, and what ends one.
+		"abcdefgh\x1b[31m", "abcdefghijklmnop\n", "abcdefgh\u202e", "abcdefgh\x7f", "abcdefgh\xc2\x9b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

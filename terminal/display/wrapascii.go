@@ -16,7 +16,11 @@ import "sort"
 func asciiLen(l Line) (int, bool) {
 	n := 0
 	for _, sp := range l {
-		for i := 0; i < len(sp.Text); i++ {
+		i := 0
+		for i+8 <= len(sp.Text) && printable8(le64(sp.Text[i:])) {
+			i += 8
+		}
+		for ; i < len(sp.Text); i++ {
 			if c := sp.Text[i]; c < 0x20 || c >= 0x7f {
 				return 0, false
 			}
