@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshtest/dshtest/internal/ground/swar"
 )
 
 // This file is the one place rendered rows become plain text: the fixture
@@ -30,6 +32,21 @@ func Plain(rows []string) []string {
 func AppendPlain(dst []byte, row string) []byte {
 	start := len(dst)
 	for i := 0; i < len(row); {
+		// A run of ASCII bytes but ESC is copied whole, found eight bytes
+		// at a time: a row is mostly such text.
+		j := i
+		for j+8 <= len(row) && swar.ASCIIWithout(swar.Load(row[j:]), 0x1b) {
+			j += 8
+		}
+		for j < len(row) && row[j] < 0x80 && row[j] != 0x1b {
+			j++
+		}
+		if j > i {
+			dst = append(dst, row[i:j]...)
+			if i = j; i == len(row) {
+				break
+			}
+		}
 		c := row[i]
 		switch {
 		case c == 0x1b:

@@ -95,9 +95,39 @@ func TestAppendPlain(t *testing.T) {
 		"\x1b[",
 		"\x1b[12",
 	} {
-		if got, want := string(AppendPlain([]byte("prefix"), row)), "prefix"+ansi.Strip(row); got != want {
-			t.Errorf("AppendPlain(%q) = %q, want %q", row, got, want)
-		}
+		checkAppendPlain(t, row)
+	}
+}
+
+// appendPlainSeeds are rows where AppendPlain's eight-byte runs end: at an
+// escape, a byte outside ASCII or a C1 control just past eight bytes.
+var appendPlainSeeds = []string{
+	"abcdefgh\x1b[1mijklmnop\x1b[m        ",
+	"abcdefghi\x1b[2mj",
+	"abcdefgh\u009b31m",
+	"abcdefghijklmno\xff",
+	"abcdefgh漢字abcdefgh",
+	"abcdefgh\x1b]8;;x\x07y",
+}
+
+// FuzzAppendPlain holds AppendPlain to ansi.Strip on any row.
+func FuzzAppendPlain(f *testing.F) {
+	for _, s := range appendPlainSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkAppendPlain)
+}
+
+func TestAppendPlainRuns(t *testing.T) {
+	for _, s := range appendPlainSeeds {
+		checkAppendPlain(t, s)
+	}
+}
+
+func checkAppendPlain(t *testing.T, row string) {
+	t.Helper()
+	if got, want := string(AppendPlain([]byte("prefix"), row)), "prefix"+ansi.Strip(row); got != want {
+		t.Errorf("AppendPlain(%q) = %q, want %q", row, got, want)
 	}
 }
 

@@ -3,6 +3,8 @@ package display
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dshtest/dshtest/internal/ground/swar"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -90,7 +92,7 @@ func isSafe(s string, inline bool) bool {
 	nonASCII := false
 	for i := 0; i < len(s); i++ {
 		// Printable ASCII needs no look, eight bytes at a time.
-		for i+8 <= len(s) && printable8(le64(s[i:])) {
+		for i+8 <= len(s) && swar.Printable(swar.Load(s[i:])) {
 			i += 8
 		}
 		if i == len(s) {

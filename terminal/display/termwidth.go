@@ -4,6 +4,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dshtest/dshtest/internal/ground/swar"
 )
 
 // Widths as terminals measure them. The segmenter (ansi.GraphemeWidth)
@@ -152,7 +154,7 @@ func TextWidth(s string) int {
 		// A printable ASCII byte followed by an ASCII byte is asciiAlone's
 		// first case: such runs, most text, are counted without a call,
 		// eight bytes at a time while the byte after them is ASCII too.
-		for i+9 <= len(s) && printable8(le64(s[i:])) && s[i+8] < 0x80 {
+		for i+9 <= len(s) && swar.Printable(swar.Load(s[i:])) && s[i+8] < 0x80 {
 			w += 8
 			i += 8
 		}
@@ -182,23 +184,6 @@ func TextWidth(s string) int {
 		i += n
 	}
 	return w
-}
-
-// le64 is the first eight bytes of s as a little-endian word (one load).
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// printable8 reports whether every byte of x, eight bytes of text, is
-// printable ASCII (0x20 to 0x7e): none has its high bit set, none is 0x7f
-// (which adding one to each lane would carry into the high bit) and none is
-// below 0x20 ((x-0x20·lsb) &^ x & msb is nonzero exactly when some byte of
-// x is, for bytes below 0x80).
-func printable8(x uint64) bool {
-	const lsb, msb = 0x0101010101010101, 0x8080808080808080
-	return (x|(x+lsb)|((x-0x20*lsb)&^x))&msb == 0
 }
 
 // segmented measures the grapheme cluster s starts with through the

@@ -1,6 +1,10 @@
 package display
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/dshtest/dshtest/internal/ground/swar"
+)
 
 // The printable-ASCII wrap: Wrap of a line whose every byte is printable
 // ASCII, on its bytes. Such a line's cells are its bytes (Cells), each one
@@ -17,7 +21,7 @@ func asciiLen(l Line) (int, bool) {
 	n := 0
 	for _, sp := range l {
 		i := 0
-		for i+8 <= len(sp.Text) && printable8(le64(sp.Text[i:])) {
+		for i+8 <= len(sp.Text) && swar.Printable(swar.Load(sp.Text[i:])) {
 			i += 8
 		}
 		for ; i < len(sp.Text); i++ {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/swar"
 	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -278,8 +279,14 @@ func shownNorms(text string, prompt bool) [][]byte {
 // a digit, nor does what follows an escape decide how it is read.
 func appendRowNorm(b []byte, row string) []byte {
 	start := len(b)
+	for len(row) >= 8 && swar.Load(row[len(row)-8:]) == eightSpaces { // the padding, eight at a time
+		row = row[:len(row)-8]
+	}
 	return keepLettersDigits(screen.AppendPlain(b, strings.TrimRight(row, " ")), start)
 }
+
+// eightSpaces is eight spaces as one word (swar.Load).
+const eightSpaces = 0x2020202020202020
 
 // keepLettersDigits filters b[start:] in place down to its letters and
 // digits: the one rule of what a norm keeps.
