@@ -156,7 +156,14 @@ type Wrapping struct {
 //
 // A cluster wider than the whole width (a wide rune at width 1) is shown as
 // U+FFFD, so that no row exceeds the width.
-func Wrap(l Line, width int) Wrapping {
+func Wrap(l Line, width int) Wrapping { return wrap(l, -1, width) }
+
+// WrapMeasured is Wrap of l, which the caller has measured w cells wide
+// (Line.Width): a body laid out at several widths measures each line once.
+func WrapMeasured(l Line, w, width int) Wrapping { return wrap(l, w, width) }
+
+// wrap is Wrap of l, w cells wide (-1: not measured yet).
+func wrap(l Line, w, width int) Wrapping {
 	width = max(width, 1)
 	if n, ok := asciiLen(l); ok {
 		if n <= width {
@@ -164,7 +171,10 @@ func Wrap(l Line, width int) Wrapping {
 		}
 		return wrapASCII(l, n, width)
 	}
-	if l.Width() <= width {
+	if w < 0 {
+		w = l.Width()
+	}
+	if w <= width {
 		return Wrapping{Rows: []Line{l}, Pads: []Style{{}}}
 	}
 	return wrapGeneral(l, width)
@@ -181,7 +191,14 @@ func wrapGeneral(l Line, width int) Wrapping {
 
 // RowCount is len(WrapLine(l, width)), without building the rows: a fold
 // counts every row of a body and keeps a few.
-func RowCount(l Line, width int) int {
+func RowCount(l Line, width int) int { return rowCount(l, -1, width) }
+
+// RowCountMeasured is RowCount of l, which the caller has measured w cells
+// wide (Line.Width).
+func RowCountMeasured(l Line, w, width int) int { return rowCount(l, w, width) }
+
+// rowCount is RowCount of l, w cells wide (-1: not measured yet).
+func rowCount(l Line, w, width int) int {
 	width = max(width, 1)
 	if n, ok := asciiLen(l); ok {
 		if n <= width {
@@ -189,7 +206,10 @@ func RowCount(l Line, width int) int {
 		}
 		return countASCII(l, n, width)
 	}
-	if l.Width() <= width {
+	if w < 0 {
+		w = l.Width()
+	}
+	if w <= width {
 		return 1
 	}
 	buf := scratchCells()

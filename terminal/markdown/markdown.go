@@ -831,7 +831,11 @@ func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6, display.Wrap).
 func wrapPad(l display.Line, width int) []Row {
-	w := display.Wrap(l, width)
+	return padRows(display.Wrap(l, width))
+}
+
+// padRows is a wrapping's rows with their pads (wrapPad).
+func padRows(w display.Wrapping) []Row {
 	rows := make([]Row, len(w.Rows))
 	for i := range w.Rows {
 		rows[i] = Row{Line: w.Rows[i], Pad: w.Pads[i]}

@@ -206,9 +206,26 @@ func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
 	case m.width <= width:
 		return 1, true
 	case m.counted:
-		return display.RowCount(l, width), true
+		return display.RowCountMeasured(l, m.width, width), true
 	}
 	return 0, false
+}
+
+// wrap is l's rows at width as wrapPad lays them out, l measured m: its
+// width is not measured again.
+func (m lineMeasure) wrap(l display.Line, width int) []Row {
+	return padRows(display.WrapMeasured(l, m.width, width))
+}
+
+// layout is l's rows at width as markdown lays a paragraph line out
+// (wrap, then rewrap), l measured m: a counted line's rows, which never
+// outgrow the width, are not measured again either.
+func (m lineMeasure) layout(l display.Line, width int) []Row {
+	rows := m.wrap(l, width)
+	if m.counted {
+		return rows
+	}
+	return rewrap(rows, width)
 }
 
 // plainRows lays out plain text (plainMarkdown) at width. With head >= 0
@@ -218,6 +235,7 @@ func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
 func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []Row, total int) {
 	width = max(width, 1)
 	lines := p.lines
+	p.measure()
 	if head < 0 || tail < 0 {
 		for i, l := range lines {
 			if l == "" {
@@ -226,14 +244,13 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 				}
 				continue
 			}
-			rows = append(rows, plainLine(l, base, width)...)
+			rows = append(rows, p.measures[i].layout(display.TextLine(l, base), width)...)
 		}
 		return rows, len(rows)
 	}
 	// First pass: each line's row count. A line whose rows can be counted
 	// (lineMeasure.rows) is counted without building them; any other is
 	// built once and kept.
-	p.measure()
 	counts := make([]int, len(lines))
 	built := make(map[int][]Row)
 	for i, l := range lines {
@@ -244,7 +261,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 		} else if n, ok := p.measures[i].rows(display.TextLine(l, base), width); ok {
 			counts[i] = n
 		} else {
-			built[i] = plainLine(l, base, width)
+			built[i] = p.measures[i].layout(display.TextLine(l, base), width)
 			counts[i] = len(built[i])
 		}
 		total += counts[i]
@@ -268,7 +285,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 		case built[i] != nil:
 			lr = built[i]
 		default:
-			lr = plainLine(l, base, width)
+			lr = p.measures[i].layout(display.TextLine(l, base), width)
 		}
 		for j, row := range lr {
 			if keep(k + j) {
@@ -280,12 +297,6 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 	return rows, total
 }
 
-// plainLine is one paragraph line's rows, as markdown lays it out: wrapped
-// and padded, and wrapped again if a row still outgrows the width.
-func plainLine(l string, base display.Style, width int) []Row {
-	return rewrap(wrapPad(display.TextLine(l, base), width), width)
-}
-
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
@@ -294,9 +305,10 @@ func isAlnum(c byte) bool {
 // paragraph line of the document's top level not yet wrapped, whose n
 // rows were counted (lineMeasure.rows).
 type piece struct {
-	rows []Row
-	lazy display.Line
-	n    int
+	rows    []Row
+	lazy    display.Line
+	measure lineMeasure // lazy's
+	n       int
 }
 
 // planKey is what a fold's plan depends on besides the text.
@@ -368,10 +380,10 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 			add(m.block(pc.node, width))
 		default:
 			if c, ok := pc.measure.rows(pc.line, width); ok {
-				pieces = append(pieces, piece{lazy: pc.line, n: c})
+				pieces = append(pieces, piece{lazy: pc.line, measure: pc.measure, n: c})
 				total += c
 			} else {
-				add(wrapPad(pc.line, width))
+				add(pc.measure.wrap(pc.line, width))
 			}
 		}
 	}
@@ -384,7 +396,7 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 		}
 		pr := p.rows
 		if pr == nil {
-			pr = wrapPad(p.lazy, width)
+			pr = p.measure.wrap(p.lazy, width)
 		}
 		for j, row := range pr {
 			if i := k + j; i < head || i >= total-tail || total <= head+tail {
