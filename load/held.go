@@ -147,7 +147,7 @@ func (f *File) Source(first func(lg *Log, n int, err error)) func(yield func(*se
 		}
 		done = true
 		lg, err := f.Stream(func(e *sessionlog.Event, _ int64) bool { f.n++; return yield(e) })
-		f.closed = err == nil && lg != nil && len(lg.Summary.Closers) == 0
+		f.noClosers = err == nil && lg != nil && len(lg.Summary.Closers) == 0
 		first(lg, f.n, err)
 		return err
 	}

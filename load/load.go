@@ -99,9 +99,9 @@ type File struct {
 	// decoders keeps a Zstandard log's decoder from one read to the next
 	// (made by Open when the options bring none).
 	decoders *container.Decoders
-	// closed: Source's first read found no closers to append, so a later
+	// noClosers: Source's first read found no closers to append, so a later
 	// read does not look for them.
-	closed bool
+	noClosers bool
 }
 
 // SetBudget has the reads tell b how much of the text they have read.

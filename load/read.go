@@ -97,7 +97,7 @@ func (f *File) take() (*reader.Stream, error) {
 		return nil, sessionlog.Refuse(sessionlog.LayerInput, sessionlog.Pos{Path: f.name, Seq: -1}, "a log read from a stream is read once", nil)
 	}
 	opts := f.opts.Read
-	opts.NoRecover = opts.NoRecover || f.closed
+	opts.NoRecover = opts.NoRecover || f.noClosers
 	s, err := reader.Open(f.path, opts)
 	if err != nil {
 		return nil, f.named(err)
