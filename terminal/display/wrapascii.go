@@ -79,6 +79,9 @@ func newASCIILine(l Line, n int, runs []asciiRun) asciiLine {
 
 // run is the index of the run holding byte i.
 func (al *asciiLine) run(i int) int {
+	if len(al.runs) == 1 { // most lines: the walk asks at every token
+		return 0
+	}
 	return sort.Search(len(al.runs), func(k int) bool { return al.runs[k].start > i }) - 1
 }
 
@@ -91,6 +94,9 @@ func (al *asciiLine) changes(i int) bool { return al.runs[al.run(i)].start == i 
 
 // changesIn reports whether a style starts at a byte of [a, b), 0 < a.
 func (al *asciiLine) changesIn(a, b int) bool {
+	if len(al.runs) == 1 { // its one run starts at 0
+		return false
+	}
 	k := sort.Search(len(al.runs), func(k int) bool { return al.runs[k].start >= a })
 	return k < len(al.runs) && al.runs[k].start < b
 }
@@ -147,6 +153,21 @@ func countASCII(l Line, n, width int) int {
 	return rows
 }
 
+// nextSpace is the index of the first space in text[i:n], or n; eight
+// bytes at a time while none of them is one (a word is most of a line).
+func nextSpace(text string, i, n int) int {
+	for i+8 <= n {
+		if k, ok := swar.IndexByte(swar.Load(text[i:]), ' '); ok {
+			return i + k
+		}
+		i += 8
+	}
+	for i < n && text[i] != ' ' {
+		i++
+	}
+	return i
+}
+
 // walkASCII takes wrapASCII's steps on al, calling emit for each row as
 // walkCells does.
 func walkASCII(al *asciiLine, n, width int, emit func(a, b int, st Style, kept bool)) {
@@ -162,6 +183,9 @@ func walkASCII(al *asciiLine, n, width int, emit func(a, b int, st Style, kept b
 	for i := 0; i < n; {
 		// The next token: a run of spaces or of other bytes, [ta, i).
 		ta, isSpace := i, text[i] == ' '
+		if !isSpace {
+			i = nextSpace(text, i, n)
+		}
 		for i < n && (text[i] == ' ') == isSpace {
 			i++
 		}

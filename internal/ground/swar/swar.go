@@ -3,6 +3,8 @@
 // a drawn row, where most bytes are printable ASCII.
 package swar
 
+import "math/bits"
+
 const (
 	lsb = 0x0101010101010101 // each byte's low bit
 	msb = 0x8080808080808080 // each byte's high bit
@@ -31,4 +33,17 @@ func Printable(x uint64) bool {
 func ASCIIWithout(x uint64, c byte) bool {
 	y := x ^ (uint64(c) * lsb)
 	return (x|((y-lsb)&^y))&msb == 0
+}
+
+// IndexByte returns the index of the first byte of x equal to c, and true;
+// or false when none is. The lowest byte (y-lsb) &^ y & msb flags, for
+// y = x^c·lsb, is exactly the first zero byte of y: a borrow runs only
+// past a zero byte, into the bytes above it.
+func IndexByte(x uint64, c byte) (int, bool) {
+	y := x ^ (uint64(c) * lsb)
+	m := (y - lsb) &^ y & msb
+	if m == 0 {
+		return 0, false
+	}
+	return bits.TrailingZeros64(m) / 8, true
 }

@@ -27,6 +27,18 @@ func TestWords(t *testing.T) {
 		if got := ASCIIWithout(x, 0x1b); got != noESC {
 			t.Fatalf("ASCIIWithout(%q, ESC) = %v", s, got)
 		}
+		for _, c := range []byte{' ', 0x1b, 0x00, 0x80, 0xff} {
+			want, wantOK := 0, false
+			for i, b := range b {
+				if b == c {
+					want, wantOK = i, true
+					break
+				}
+			}
+			if got, ok := IndexByte(x, c); ok != wantOK || got != want {
+				t.Fatalf("IndexByte(%q, %#x) = %d, %v; want %d, %v", s, c, got, ok, want, wantOK)
+			}
+		}
 	}
 	for pos := range 8 {
 		for c := range 256 {
