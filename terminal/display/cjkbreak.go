@@ -12,6 +12,9 @@ import (
 // combining U+0305 and U+0323, and the CJK punctuation U+3001–U+3003, but not
 // the fullwidth forms U+FF01–U+FF5E (Common).
 func cjkBreak(s string) bool {
+	if len(s) == 1 { // an ASCII cell, most of a line: below U+00B7
+		return false
+	}
 	for _, r := range s {
 		if r >= 0xb7 && unicode.Is(cjkBreakTable, r) {
 			return true
