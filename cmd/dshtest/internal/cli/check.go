@@ -3,13 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/dshtest/dshtest/internal/ground/words"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/load/summary"
 	"github.com/dshtest/dshtest/sessionlog"
 )
