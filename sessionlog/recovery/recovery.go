@@ -234,6 +234,9 @@ type Closing struct {
 	calls []int // the indexes in r.calls of the calls still pending
 	seq   int64 // the first closer's
 	tm    []byte
+	// bad: a value fed is not JSON, so At checks each closer it builds
+	// (those of JSON values are JSON: every other part is written here).
+	bad bool
 }
 
 // Closing returns the closers to append after the events fed so far, nil
@@ -259,7 +262,7 @@ func (r *Recoverer) Closing() (*Closing, error) {
 			bad = bad || !valid(p.step) || !valid(number(p.callSeq))
 		}
 	}
-	if bad { // say which closer is not JSON
+	if c.bad = bad; bad { // say which closer is not JSON
 		for i := range c.Len() {
 			if _, err := c.At(i); err != nil {
 				return nil, err
@@ -329,7 +332,7 @@ func (c *Closing) At(i int) (Closer, error) {
 		data = append(data, fastjson.Member{Key: "reason", Value: []byte(`{"kind":"interrupted"}`)})
 		out = Closer{Line: fastjson.Object(r.envelope("turn/end", seq, tm, fastjson.Object(data))), Type: "turn/end", Seq: seq, Kind: TurnEnd, Synthetic: true}
 	}
-	if !json.Valid(out.Line) {
+	if c.bad && !json.Valid(out.Line) {
 		return Closer{}, fmt.Errorf("recovery: the events fed were not valid JSON, so the closer at seq %d is not", seq)
 	}
 	return out, nil
