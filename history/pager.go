@@ -103,21 +103,26 @@ func (p *Pager) drop() {
 			for i := range k {
 				p.size -= eventSize(&p.kept[i])
 			}
-			p.kept = p.kept[k:]
-			if cap(p.kept) > 2*len(p.kept)+1024 {
-				p.kept = append([]sessionlog.Event(nil), p.kept...) // free what is dropped
-			}
+			p.kept = dropFront(p.kept, k)
 		}
 		p.keptFrom = least
 		i := 0
 		for i < len(p.counted) && p.counted[i] < least {
 			i++
 		}
-		p.counted = p.counted[i:]
-		if cap(p.counted) > 2*len(p.counted)+1024 {
-			p.counted = append([]int64(nil), p.counted...)
-		}
+		p.counted = dropFront(p.counted, i)
 	}
+}
+
+// dropFront returns s less its first k elements, copied into a slice of
+// its own once the array holds more than twice as many as are left, so
+// that what is dropped is let go.
+func dropFront[E any](s []E, k int) []E {
+	s = s[k:]
+	if cap(s) > 2*len(s)+1024 {
+		s = append([]E(nil), s...)
+	}
+	return s
 }
 
 // eventSize is about the bytes an event kept costs: its payloads and its
