@@ -31,10 +31,12 @@ type Settings struct {
 	Presenters *cards.Presenters
 	// MaxToolOutputLines is the fold limit; 0 means 6.
 	MaxToolOutputLines int
-	// Unstyled rows carry no SGR sequence: each is its styled row's text
-	// and padding alone, laid out as the styled one (styles still decide
-	// where a row breaks). For a reader of the rows' text only, such as
-	// repro's search of every size's document, which would strip them.
+	// Unstyled rows carry no SGR sequence and no trailing space: each is
+	// its styled row's text alone, laid out as the styled one (styles
+	// still decide where a row breaks), less its padding and any spaces
+	// its text ends in. For a reader of the rows' text only, such as
+	// repro's search of every size's document, which keeps only their
+	// letters and digits.
 	Unstyled bool
 }
 

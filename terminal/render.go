@@ -455,7 +455,20 @@ func (r *renderer) text(lines []display.Line) []string {
 }
 
 // item renders one transcript item; cont marks a folded continuation step.
+// An unstyled row's trailing spaces are cut (Settings.Unstyled), whatever
+// drew it.
 func (r *renderer) item(it *transcript.Item, cont bool) []string {
+	rows := r.drawItem(it, cont)
+	if r.s.Unstyled {
+		for i, row := range rows {
+			rows[i] = strings.TrimRight(row, " ")
+		}
+	}
+	return rows
+}
+
+// drawItem is item, its unstyled rows not yet cut.
+func (r *renderer) drawItem(it *transcript.Item, cont bool) []string {
 	switch it.Kind {
 	case transcript.KindPrompt:
 		if it.Prompt == nil {

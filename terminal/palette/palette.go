@@ -48,9 +48,9 @@ func For(s display.Scheme) *Palette {
 // unstyled writes no sequence at all: its brushes are all zero.
 var unstyled Palette
 
-// Unstyled returns the palette that writes text and padding alone, without
-// a single SGR sequence: a row it writes is a styled row with its
-// sequences removed. It is shared: do not modify it.
+// Unstyled returns the palette that writes text alone: a row it writes is
+// a styled row with its sequences removed and its trailing spaces (its
+// padding, and any its text ends in) cut. It is shared: do not modify it.
 func Unstyled() *Palette { return &unstyled }
 
 // schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
@@ -162,6 +162,9 @@ func (p *Palette) Wrapped(lines []display.Line, width int) []string {
 // spaces in padStyle. It is written in one buffer, sized first: rows are
 // most of what a render allocates.
 func (p *Palette) styledRow(l display.Line, width int, pad bool, padStyle display.Style) string {
+	if p == &unstyled {
+		return textRow(l)
+	}
 	n, w := 0, 0
 	for _, sp := range l {
 		n += len(sp.Text) + p.sgrLen(sp.Style)
@@ -182,6 +185,34 @@ func (p *Palette) styledRow(l display.Line, width int, pad bool, padStyle displa
 		p.write(&b, padStyle, spaces[:k])
 		fill -= k
 	}
+	return b.String()
+}
+
+// textRow is l's text with its trailing spaces cut: an unstyled row,
+// which needs no width for padding it does not write. A row of one span,
+// most of them, is a slice of its text.
+func textRow(l display.Line) string {
+	end := len(l) // l[:end] holds the text before the trailing spaces
+	for end > 0 && strings.TrimRight(l[end-1].Text, " ") == "" {
+		end--
+	}
+	if end == 0 {
+		return ""
+	}
+	last := strings.TrimRight(l[end-1].Text, " ")
+	if end == 1 {
+		return last
+	}
+	n := len(last)
+	for _, sp := range l[:end-1] {
+		n += len(sp.Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, sp := range l[:end-1] {
+		b.WriteString(sp.Text)
+	}
+	b.WriteString(last)
 	return b.String()
 }
 

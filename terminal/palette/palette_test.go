@@ -36,3 +36,31 @@ func TestWriteMatchesLipgloss(t *testing.T) {
 		}
 	}
 }
+
+// TestUnstyledRow: the unstyled palette writes a row's text without
+// sequences, padding or trailing spaces, whatever the line's spans.
+func TestUnstyledRow(t *testing.T) {
+	bold := display.Style{Attrs: display.Bold}
+	for _, tc := range []struct {
+		name string
+		line display.Line
+		want string
+	}{
+		{"empty", nil, ""},
+		{"one span", display.Line{{Text: "ab c"}}, "ab c"},
+		{"one span, trailing spaces", display.Line{{Text: "ab  "}}, "ab"},
+		{"styled spans", display.Line{{Text: "a ", Style: bold}, {Text: "b"}}, "a b"},
+		{"blank last spans", display.Line{{Text: "a"}, {Text: " b  ", Style: bold}, {Text: "   "}, {Text: ""}}, "a b"},
+		{"all blank", display.Line{{Text: "  "}, {Text: " ", Style: bold}}, ""},
+		{"inner spaces kept", display.Line{{Text: "  a"}, {Text: "  "}, {Text: "b"}}, "  a  b"},
+	} {
+		for _, width := range []int{0, 3, 20} {
+			if got := Unstyled().Padded(tc.line, width, bold); got != tc.want {
+				t.Errorf("%s: Padded(width %d) = %q, want %q", tc.name, width, got, tc.want)
+			}
+		}
+		if got := Unstyled().Unpadded(tc.line); got != tc.want {
+			t.Errorf("%s: Unpadded = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
