@@ -304,29 +304,44 @@ func SkipValue(b []byte, i int) int {
 
 // Quote encodes s as a JSON string without HTML escaping (upstream's
 // JSON.stringify leaves <, > and & as they are).
-func Quote(s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+func Quote(s string) []byte { return AppendQuote(nil, s) }
+
+// AppendQuote appends Quote(s) to b. A string of printable ASCII with no
+// quote or backslash, most keys and ids, is written as it is: what the
+// encoder would write (FuzzAppendQuote).
+func AppendQuote(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(s) // a string always encodes
+			return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // Object writes members as a compact JSON object, keys re-quoted and values
 // copied raw.
 func Object(members []Member) []byte {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	n := 2
+	for _, m := range members {
+		n += len(m.Key) + len(m.Value) + 4 // quotes, colon, comma
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
 	for i, m := range members {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(Quote(m.Key))
-		b.WriteByte(':')
-		b.Write(m.Value)
+		b = AppendQuote(b, m.Key)
+		b = append(b, ':')
+		b = append(b, m.Value...)
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}')
 }
 
 // Has reports whether members holds key.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -178,6 +179,26 @@ func FuzzMembers(f *testing.F) {
 					t.Fatalf("Type = %q, json says %q", got, s)
 				}
 			}
+		}
+	})
+}
+
+// FuzzAppendQuote: AppendQuote appends what encoding/json writes for the
+// string without HTML escaping, on the fast path and off it.
+func FuzzAppendQuote(f *testing.F) {
+	for _, s := range []string{"", "type", "a b~", "<&>", "q\"", `b\s`, "\x00", "\x7f", "é", "\u2028", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		want := "[" + strings.TrimSuffix(buf.String(), "\n")
+		if got := string(AppendQuote([]byte("["), s)); got != want {
+			t.Fatalf("AppendQuote(%q) = %s, want %s", s, got, want)
 		}
 	})
 }
