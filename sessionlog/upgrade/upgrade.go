@@ -21,7 +21,6 @@
 package upgrade
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -35,14 +34,14 @@ type Upgrader struct {
 	sessionID string
 	// ids holds each surface message's id (its raw JSON string) by seq, for
 	// legacy replacements to inherit (upstream's messageIds).
-	ids      map[int64][]byte
+	ids      idTable
 	upgraded int
 }
 
 // New returns an Upgrader for the session whose header id is sessionID (the
 // id upstream mints legacy message ids from).
 func New(sessionID string) *Upgrader {
-	return &Upgrader{sessionID: sessionID, ids: make(map[int64][]byte)}
+	return &Upgrader{sessionID: sessionID}
 }
 
 // Upgraded returns how many events Upgrade has changed so far.
@@ -120,7 +119,7 @@ func (u *Upgrader) record(line, id []byte) {
 		return
 	}
 	if seq, ok := fastjson.SafeInt(seqRaw); ok {
-		u.ids[seq] = bytes.Clone(id)
+		u.ids.set(seq, id)
 	}
 }
 
@@ -488,7 +487,7 @@ func (u *Upgrader) inheritedID(e *event) (id []byte, ok bool) {
 		return nil, false
 	}
 	if start, isInt := fastjson.SafeInt(startRaw); isInt {
-		return u.ids[start], true
+		return u.ids.get(start), true
 	}
 	return nil, true
 }
@@ -523,6 +522,6 @@ func (u *Upgrader) recordEvent(e *event) {
 	}
 	seqRaw, _ := e.get("seq")
 	if seq, ok := fastjson.SafeInt(seqRaw); ok {
-		u.ids[seq] = bytes.Clone(id)
+		u.ids.set(seq, id)
 	}
 }

@@ -255,3 +255,22 @@ func TestRefusalQuotesOddSeq(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// BenchmarkUpgradeTurns measures the slow path on the pre-react-loop turn
+// events a long log holds thousands of, and the id a message records.
+func BenchmarkUpgradeTurns(b *testing.B) {
+	lines := [][]byte{
+		[]byte(`{"type":"turn/start","seq":2,"time":1,"data":{"turn":1,"trigger":{"kind":"message","source":{"kind":"user"}}}}`),
+		[]byte(`{"type":"user/message","seq":3,"time":5,"data":{"role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"},"id":"m"},"surfaceOp":"append"}`),
+		[]byte(`{"type":"turn/end","seq":4,"time":9,"data":{"turn":1,"reason":{"kind":"aborted"}}}`),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		u := New("s")
+		for _, l := range lines {
+			if _, _, err := u.Upgrade(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
