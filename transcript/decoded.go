@@ -35,7 +35,7 @@ func (dc *Decoder) Decode(e *sessionlog.Event, d *Decoded) {
 // ApplyDecoded is Apply of e decoded by a Decoder (see Decoded).
 func (r *Replay) ApplyDecoded(e *sessionlog.Event, d *Decoded) {
 	if d.d.summarized {
-		r.r.summaries[e.Seq] = d.d.summary
+		made(&r.r.summaries)[e.Seq] = d.d.summary
 	}
 	r.r.applyDecoded(e, &d.d)
 }

@@ -17,11 +17,12 @@ func (tt trTimingTable) get(k trKey) Timing {
 	return Timing{}
 }
 
-func (tt trTimingTable) rec(k trKey) *trTimingRec {
-	r := tt[k]
+// rec returns k's buckets, made first if need be (the table too).
+func (tt *trTimingTable) rec(k trKey) *trTimingRec {
+	r := (*tt)[k]
 	if r == nil {
 		r = &trTimingRec{}
-		tt[k] = r
+		made(tt)[k] = r
 	}
 	return r
 }
@@ -53,7 +54,7 @@ func (t *Timing) trEnter(b Bucket, at int64) {
 }
 
 // apply moves the buckets of d's step and reports which key changed.
-func (tt trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
+func (tt *trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
 	var enter Bucket
 	switch d.op {
 	case trOpStepStart:

@@ -73,16 +73,19 @@ func (r *Replay) Settled() int { return r.r.settled() }
 // Transcript holds the items after them.
 func (r *Replay) Take(n int) []Item { return r.r.take(n) }
 
+// newTrReplay returns an empty replay. Its maps are made as they are
+// first written (made): a history page of a message or two is a replay of
+// its own, and its six maps were most of what opening one cost.
 func newTrReplay(opts Options) *trReplay {
-	return &trReplay{
-		opts:      opts,
-		cards:     map[string]*trSlotItem{},
-		shells:    map[string]*trSlotItem{},
-		advert:    map[string]struct{}{},
-		summaries: trSummaries{},
-		timing:    trTimingTable{},
-		open:      map[trKey][]*trSlotItem{},
+	return &trReplay{opts: opts}
+}
+
+// made returns *m, made first if it is nil.
+func made[M ~map[K]V, K comparable, V any](m *M) M {
+	if *m == nil {
+		*m = make(M)
 	}
+	return *m
 }
 
 // trSlotItem is one item of the replay path with its place in the slot list.
@@ -184,7 +187,7 @@ func (r *trReplay) newStep(seq int64, key trKey) *trReplayStep {
 		footer: r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: &Footer{Turn: key.turn, Step: key.step}}),
 	}
 	if t := r.timing[key]; t == nil || !t.ended {
-		r.open[key] = append(r.open[key], s.footer)
+		made(&r.open)[key] = append(r.open[key], s.footer)
 	}
 	r.current = s
 	return s
@@ -238,7 +241,9 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 			b.fold()
 		}
 	case trOpMessage:
-		trAdvertise(r.advert, d.adverts)
+		if len(d.adverts) > 0 {
+			trAdvertise(made(&r.advert), d.adverts)
+		}
 		if r.current == nil || r.current.block.item.Step.Settled {
 			r.newStep(e.Seq, d.key)
 		}
@@ -259,7 +264,7 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 		r.lastDone, r.current = r.current, nil
 	case trOpToolCall:
 		card := d.call
-		r.cards[card.CallID] = r.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard, Tool: &card})
+		made(&r.cards)[card.CallID] = r.add(Item{ID: ItemID{e.Seq, PartMain}, Kind: KindToolCard, Tool: &card})
 		r.moveCurrentFooter()
 	case trOpToolResult:
 		it, ok := r.cards[d.result.CallID]
@@ -287,7 +292,7 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 		}
 	case trOpShellStart:
 		card := *d.item.Shell
-		r.shells[card.ID] = r.add(Item{ID: d.item.ID, Kind: KindShell, Shell: &card})
+		made(&r.shells)[card.ID] = r.add(Item{ID: d.item.ID, Kind: KindShell, Shell: &card})
 	case trOpShellDone:
 		if it, ok := r.shells[d.shellID]; ok {
 			delete(r.shells, d.shellID)
@@ -516,7 +521,7 @@ func trDecode(e *sessionlog.Event, summaries *trSummaries, replay bool) trDecode
 		}
 	case sessionlog.TypeCompactionSummary:
 		d.summarized, d.summary = true, trDecodeSummary(e)
-		(*summaries)[e.Seq] = d.summary
+		made(summaries)[e.Seq] = d.summary
 	case sessionlog.TypeSessionEndSeed:
 		d.endSeed = true
 	case TypeUserShellStart:

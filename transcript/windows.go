@@ -141,7 +141,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 		}
 		d := trDecoded{}
 		for _, a := range p.active {
-			a.r.summaries[e.Seq] = sum
+			made(&a.r.summaries)[e.Seq] = sum
 			a.r.applyDecoded(e, &d)
 		}
 		p.settle()
