@@ -53,7 +53,8 @@ func (r *Renderer) genericRows(src string) []string {
 	rows, total := r.Memo.Fold(src, plain, markdown.TextMode, r.Width, head, tail)
 	out := make([]string, 0, min(len(rows), r.MaxLines+1))
 	emit := func(row markdown.Row) {
-		if strings.TrimSpace(row.Line.PlainText()) == "" {
+		// The dim changes no text: an unstyled row goes without it.
+		if !r.Palette.Styled() || strings.TrimSpace(row.Line.PlainText()) == "" {
 			out = append(out, r.Palette.Padded(row.Line, r.Width, plain))
 			return
 		}

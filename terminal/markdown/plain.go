@@ -237,6 +237,9 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 	lines := p.lines
 	p.measure()
 	if head < 0 || tail < 0 {
+		if len(lines) > 0 {
+			rows = make([]Row, 0, len(lines))
+		}
 		for i, l := range lines {
 			if l == "" {
 				if lines[i-1] != "" {
@@ -268,6 +271,9 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 	}
 	// Second pass: the rows of the lines that reach the kept ranges.
 	keep := func(k int) bool { return k < head || k >= total-tail }
+	if n := min(total, head+tail); n > 0 {
+		rows = make([]Row, 0, n)
+	}
 	k := 0
 	for i, l := range lines {
 		n := counts[i]

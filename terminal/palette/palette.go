@@ -53,6 +53,10 @@ var unstyled Palette
 // padding, and any its text ends in) cut. It is shared: do not modify it.
 func Unstyled() *Palette { return &unstyled }
 
+// Styled reports whether p writes styles: false for Unstyled, whose rows
+// a style changes nothing of but where a row breaks.
+func (p *Palette) Styled() bool { return p != &unstyled }
+
 // schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
 // light schemes differ in the code colour (cyan 36 / blue 34, as upstream)
 // and in the accent (bright magenta 95 / magenta 35, which reads better on
