@@ -16,30 +16,76 @@ func (r *Renderer) generic(v *GenericView, name string, lay *layout) {
 	if v.Title != "" && v.Title != display.Escape(name) {
 		prelude = []string{display.EscapeInline(v.Title)}
 	}
+	if !v.Raw {
+		if src, ok := genericSource(prelude, v.Lines); ok {
+			lay.markdown, lay.src = true, src
+			return
+		}
+	}
 	var lines []string
 	for _, l := range v.Lines {
 		lines = append(lines, strings.Split(display.Escape(l), "\n")...)
 	}
-	// An empty line goes only at the very first or very last row of title
-	// and lines together; the title itself always stays.
-	total := len(prelude) + len(lines)
+	src := append(prelude, keptLines(len(prelude), lines)...)
+	ls := make([]display.Line, len(src))
+	for i, s := range src {
+		ls[i] = display.TextLine(s, plain)
+	}
+	lay.lines = r.fold(ls)
+}
+
+// keptLines is lines less an empty one at the very first or very last row
+// of title and lines together (a title, before them, always stays; titled
+// says there is one).
+func keptLines(titled int, lines []string) []string {
+	total := titled + len(lines)
 	kept := lines[:0]
 	for i, l := range lines {
-		if row := len(prelude) + i; l != "" || (row > 0 && row < total-1) {
+		if row := titled + i; l != "" || (row > 0 && row < total-1) {
 			kept = append(kept, l)
 		}
 	}
-	src := append(prelude, kept...)
-	content := len(kept)
-	if v.Raw || content == 0 {
-		lines := make([]display.Line, len(src))
-		for i, s := range src {
-			lines[i] = display.TextLine(s, plain)
-		}
-		lay.lines = r.fold(lines)
-		return
+	return kept
+}
+
+// genericSource is a Markdown body's source: the title (prelude), then
+// the lines, escaped, as keptLines keeps them, joined. It is the one text
+// the escaped lines make, less the empty first or last row keptLines
+// drops, so it is cut from that text, not split and joined again. It is
+// false when no line is kept: such a body is drawn raw.
+func genericSource(prelude, lines []string) (string, bool) {
+	escaped := make([]string, len(lines))
+	for i, l := range lines {
+		escaped[i] = display.Escape(l)
 	}
-	lay.markdown, lay.src = true, strings.Join(src, "\n")
+	body := strings.Join(escaped, "\n")
+	n := 0 // the rows of body
+	if len(lines) > 0 {
+		n = strings.Count(body, "\n") + 1
+	}
+	kept := n
+	switch {
+	case n == 1 && body == "": // the one row, first or last
+		kept = 0
+	case n >= 2:
+		start, end := 0, len(body)
+		if len(prelude) == 0 && body[0] == '\n' { // an empty first row
+			start, kept = 1, kept-1
+		}
+		if body[len(body)-1] == '\n' { // an empty last row
+			end, kept = end-1, kept-1
+		}
+		if kept > 0 {
+			body = body[start:end]
+		}
+	}
+	if kept == 0 {
+		return "", false
+	}
+	if len(prelude) > 0 {
+		return prelude[0] + "\n" + body, true
+	}
+	return body, true
 }
 
 // genericRows lays a generic card's Markdown body out at the width,
