@@ -182,10 +182,16 @@ func (r *trReplay) moveCurrentFooter() {
 }
 
 func (r *trReplay) newStep(seq int64, key trKey) *trReplayStep {
-	s := &trReplayStep{
-		block:  r.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &Step{Turn: key.turn, Step: key.step}}),
-		footer: r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: &Footer{Turn: key.turn, Step: key.step}}),
-	}
+	// A step's block and footer are made together: they live and go
+	// together.
+	a := &struct {
+		s      trReplayStep
+		step   Step
+		footer Footer
+	}{step: Step{Turn: key.turn, Step: key.step}, footer: Footer{Turn: key.turn, Step: key.step}}
+	s := &a.s
+	s.block = r.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &a.step})
+	s.footer = r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: &a.footer})
 	if t := r.timing[key]; t == nil || !t.ended {
 		made(&r.open)[key] = append(r.open[key], s.footer)
 	}
