@@ -212,8 +212,12 @@ func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
 }
 
 // wrap is l's rows at width as wrapPad lays them out, l measured m: its
-// width is not measured again.
+// width is not measured again. A line that fits is its one row, with no
+// padding style (display.Wrap's), made without a Wrapping.
 func (m lineMeasure) wrap(l display.Line, width int) []Row {
+	if m.width <= max(width, 1) {
+		return []Row{{Line: l}}
+	}
 	return padRows(display.WrapMeasured(l, m.width, width))
 }
 
