@@ -167,7 +167,7 @@ func wrap(l Line, w, width int) Wrapping {
 	width = max(width, 1)
 	if n, ok := asciiLen(l); ok {
 		if n <= width {
-			return Wrapping{Rows: []Line{l}, Pads: []Style{{}}}
+			return fits(l)
 		}
 		return wrapASCII(l, n, width)
 	}
@@ -175,9 +175,20 @@ func wrap(l Line, w, width int) Wrapping {
 		w = l.Width()
 	}
 	if w <= width {
-		return Wrapping{Rows: []Line{l}, Pads: []Style{{}}}
+		return fits(l)
 	}
 	return wrapGeneral(l, width)
+}
+
+// fits is the Wrapping of a line that fits: the line as it is, no
+// padding style. Its row and pad are made in one allocation: most lines
+// fit.
+func fits(l Line) Wrapping {
+	b := &struct {
+		rows [1]Line
+		pads [1]Style
+	}{rows: [1]Line{l}}
+	return Wrapping{Rows: b.rows[:], Pads: b.pads[:]}
 }
 
 // wrapGeneral is Wrap of a line wider than width (width ≥ 1) through its
