@@ -130,13 +130,24 @@ func wrapASCII(l Line, n, width int) Wrapping {
 	text := al.text
 	out := Wrapping{Rows: make([]Line, 0, n/width+1), Pads: make([]Style, 0, n/width+1)}
 	closed := al.runs[len(al.runs)-1].style == (Style{})
+	// A line in one style, most of them, has rows of one span each: they
+	// are cut from one list of spans, not made one by one.
+	var spans []Span
+	if len(al.runs) == 1 {
+		spans = make([]Span, 0, n/width+1)
+	}
 	emit := func(a, b int, st Style, kept bool) {
 		kept = kept || !closed && b == n
 		for b > a && !kept && text[b-1] == ' ' {
 			b--
 			kept = b > a && al.changes(b)
 		}
-		out.Rows = append(out.Rows, al.row(a, b))
+		if spans != nil && b > a {
+			spans = append(spans, Span{Text: text[a:b], Style: al.runs[0].style})
+			out.Rows = append(out.Rows, spans[len(spans)-1:len(spans):len(spans)])
+		} else {
+			out.Rows = append(out.Rows, al.row(a, b))
+		}
 		st.Attrs &^= Underline
 		out.Pads = append(out.Pads, st)
 	}
