@@ -160,7 +160,14 @@ func (d *Decoder) Next() (sessionlog.Event, error) {
 	for {
 		if len(d.pending) > 0 {
 			ev := d.pending[0]
-			d.pending = d.pending[1:]
+			if len(d.pending) == 1 {
+				// Emptied in place, so that the next line's event goes in
+				// the same slot: cut from the front, the queue had been
+				// made again for every line.
+				d.pending = d.pending[:0]
+			} else {
+				d.pending = d.pending[1:]
+			}
 			return ev, nil
 		}
 		if d.packed.active {
