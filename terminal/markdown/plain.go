@@ -240,15 +240,30 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 	width = max(width, 1)
 	lines := p.lines
 	p.measure()
+	// A line that fits is one row of one span: the spans of those rows
+	// are cut from one list (fitting).
+	var spans []display.Span
+	fitting := func(i int) (Row, bool) {
+		if p.measures[i].width > width {
+			return Row{}, false
+		}
+		spans = append(spans, display.Span{Text: lines[i], Style: base})
+		return Row{Line: spans[len(spans)-1 : len(spans) : len(spans)]}, true
+	}
 	if head < 0 || tail < 0 {
 		if len(lines) > 0 {
 			rows = make([]Row, 0, len(lines))
+			spans = make([]display.Span, 0, len(lines))
 		}
 		for i, l := range lines {
 			if l == "" {
 				if lines[i-1] != "" {
 					rows = append(rows, Row{})
 				}
+				continue
+			}
+			if row, ok := fitting(i); ok {
+				rows = append(rows, row)
 				continue
 			}
 			rows = append(rows, p.measures[i].layout(display.TextLine(l, base), width)...)
@@ -277,6 +292,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 	keep := func(k int) bool { return k < head || k >= total-tail }
 	if n := min(total, head+tail); n > 0 {
 		rows = make([]Row, 0, n)
+		spans = make([]display.Span, 0, n)
 	}
 	k := 0
 	for i, l := range lines {
@@ -295,6 +311,11 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 		case built[i] != nil:
 			lr = built[i]
 		default:
+			if row, ok := fitting(i); ok { // n is 1, and that row is kept
+				rows = append(rows, row)
+				k++
+				continue
+			}
 			lr = p.measures[i].layout(display.TextLine(l, base), width)
 		}
 		for j, row := range lr {
