@@ -539,11 +539,15 @@ func (r *renderer) dimText(s string) []string { return r.styledText(s, dimSty) }
 // styledText renders display-safe text, one logical line per LF, in one
 // style.
 func (r *renderer) styledText(s string, st display.Style) []string {
-	var lines []display.Line
-	for _, l := range strings.Split(s, "\n") {
-		lines = append(lines, display.TextLine(l, st))
+	var rows []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if display.TextWidth(l) <= r.width { // its one row, as Wrap leaves it
+			rows = append(rows, r.pal.PaddedText(l, st, r.width))
+			continue
+		}
+		rows = append(rows, r.text([]display.Line{display.TextLine(l, st)})...)
 	}
-	return r.text(lines)
+	return rows
 }
 
 func (r *renderer) step(st *transcript.Step, cont bool) []string {

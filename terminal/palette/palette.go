@@ -143,6 +143,12 @@ func (p *Palette) Padded(l display.Line, width int, pad display.Style) string {
 	return p.styledRow(l, width, true, pad)
 }
 
+// PaddedText is Padded of the line of text in style s alone, padded
+// plainly: the row of a one-style line that fits the width.
+func (p *Palette) PaddedText(text string, s display.Style, width int) string {
+	return p.styledRow(display.Line{{Text: text, Style: s}}, width, true, display.Style{})
+}
+
 // Unpadded renders l as one row, not padded.
 func (p *Palette) Unpadded(l display.Line) string {
 	return p.styledRow(l, 0, false, display.Style{})
