@@ -506,7 +506,7 @@ func (m *mdr) codeRows(lang string, code []string, width int) []Row {
 		if c != "" {
 			l = append(l, display.Span{Text: c, Style: mdCode})
 		}
-		rows = append(rows, wrapPad(l, width)...)
+		rows = appendWrapPad(rows, l, width)
 	}
 	return append(rows, Row{Closed: true})
 }
@@ -821,7 +821,7 @@ func overrideLine(l display.Line, st display.Style) display.Line {
 func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
 	var rows []Row
 	for _, l := range lines {
-		rows = append(rows, wrapPad(l, width)...)
+		rows = appendWrapPad(rows, l, width)
 	}
 	return rows
 }
@@ -830,8 +830,20 @@ func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
 // a row broken inside a styled span keeps that span's style (less
 // underline, which is closed at the row end); the last row's padding is
 // plain (presenters.md §3.6, display.Wrap).
-func wrapPad(l display.Line, width int) []Row {
-	return padRows(display.Wrap(l, width))
+func wrapPad(l display.Line, width int) []Row { return appendWrapPad(nil, l, width) }
+
+// appendWrapPad appends wrapPad(l, width) to rows. A line that fits, most
+// of them, is appended as its row, with no Wrapping made for it.
+func appendWrapPad(rows []Row, l display.Line, width int) []Row {
+	w := l.Width()
+	if w <= max(width, 1) {
+		return append(rows, Row{Line: l})
+	}
+	wr := display.WrapMeasured(l, w, width)
+	for i := range wr.Rows {
+		rows = append(rows, Row{Line: wr.Rows[i], Pad: wr.Pads[i]})
+	}
+	return rows
 }
 
 // padRows is a wrapping's rows with their pads (wrapPad).

@@ -426,7 +426,13 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 			continue
 		}
 		pr := p.rows
-		if pr == nil {
+		var one [1]Row
+		switch {
+		case pr != nil:
+		case p.measure.width <= width: // fits: its one row, as wrap makes it
+			one[0] = Row{Line: p.lazy}
+			pr = one[:]
+		default:
 			pr = p.measure.wrap(p.lazy, width)
 		}
 		for j, row := range pr {
