@@ -714,7 +714,14 @@ func (w *inlineWriter) inline(n ast.Node, st display.Style) {
 			}
 		}
 		w.newLine = false
-		w.add(m.textValue(n.Segment.Value(m.src)), st)
+		v := n.Segment.Value(m.src)
+		if next, ok := n.NextSibling().(*ast.Text); ok && next.HardLineBreak() && len(next.Segment.Value(m.src)) == 0 {
+			// goldmark leaves some of the four or more spaces of a hard
+			// break in the text before it; a break drops them all, as
+			// upstream's lexer does (and goldmark with two or three).
+			v = bytes.TrimRight(v, " ")
+		}
+		w.add(m.textValue(v), st)
 		if n.SoftLineBreak() || n.HardLineBreak() {
 			w.breakLine()
 		}

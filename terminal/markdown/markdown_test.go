@@ -7,6 +7,7 @@ import (
 
 	"github.com/dshtest/dshtest/screen"
 	"github.com/dshtest/dshtest/terminal/display"
+	"github.com/yuin/goldmark/parser"
 )
 
 // reasonSty is a reasoning body's base style, as the renderer gives it.
@@ -194,5 +195,22 @@ func TestInlineRuns(t *testing.T) {
 	rows := Rows(text, display.Style{}, TextMode, 1<<20)
 	if len(rows) != 1 || rows[0].Line.PlainText() != text {
 		t.Fatalf("%d rows", len(rows))
+	}
+}
+
+// TestHardBreakSpaces: the spaces of a hard break are dropped however many
+// there are, as upstream's lexer drops them (goldmark leaves all but three
+// of four or more in the text before the break), whichever parser reads
+// the text and on the plain path too.
+func TestHardBreakSpaces(t *testing.T) {
+	for n := 2; n <= 7; n++ {
+		for _, text := range []string{"ab" + strings.Repeat(" ", n) + "\ncd", "*ab*" + strings.Repeat(" ", n) + "\ncd"} {
+			for _, p := range []parser.Parser{mdParser, mdParserUnlinked} {
+				rows := layoutWith(p, text, plain, TextMode, 40)
+				if len(rows) != 2 || rows[0].Line.PlainText() != "ab" || rows[1].Line.PlainText() != "cd" {
+					t.Errorf("%q: rows %q", text, mdStrings(rows, 40))
+				}
+			}
+		}
 	}
 }
