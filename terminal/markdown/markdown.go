@@ -290,14 +290,29 @@ func (memo *Memo) Fold(text string, base display.Style, mode Mode, width, head, 
 	return d.parsedFold(text, base, mode, width, head, tail)
 }
 
-// parsedMarkdown is Rows through goldmark's tree.
+// parsedMarkdown is Rows through goldmark's tree: its blocks' rows
+// (mdr.blocks) laid out from the fold's plan, so that a top-level
+// paragraph's inline runs are worked out once for every width (plan).
+// A prefix (a bullet, a quote bar, a nested list's indent) or a table can
+// outgrow a very narrow width: such a row is wrapped again.
 func (d *memoDoc) parsedMarkdown(text string, base display.Style, mode Mode, width int) []Row {
 	src, doc := d.tree(text)
 	m := &mdr{src: src, base: base, mode: mode}
 	width = max(width, 1)
-	// A prefix (a bullet, a quote bar, a nested list's indent) or a table
-	// can outgrow a very narrow width: such a row is wrapped again.
-	return rewrap(m.blocks(doc, width), width)
+	var rows []Row
+	for _, pc := range d.plan(m, doc) {
+		switch {
+		case pc.blank:
+			rows = append(rows, Row{})
+		case pc.node != nil:
+			rows = append(rows, rewrap(m.block(pc.node, width), width)...)
+		case pc.measure.width <= width: // fits: its one row, as wrap makes it
+			rows = append(rows, Row{Line: pc.line})
+		default:
+			rows = append(rows, pc.measure.layout(pc.line, width)...)
+		}
+	}
+	return rows
 }
 
 // mdr renders one document.

@@ -42,6 +42,13 @@ func layoutWith(p parser.Parser, text string, base display.Style, mode Mode, wid
 	return layoutOf(src, p.Parse(gtext.NewReader(src)), base, mode, width)
 }
 
+// blockRows lays text out block by block (mdr.blocks), as parsedMarkdown
+// must: the oracle of the memo's and the fold's layouts.
+func blockRows(text string, base display.Style, mode Mode, width int) []Row {
+	src := []byte(text)
+	return layoutOf(src, parse(src), base, mode, width)
+}
+
 // layoutOf lays out the tree doc of src.
 func layoutOf(src []byte, doc ast.Node, base display.Style, mode Mode, width int) []Row {
 	m := &mdr{src: src, base: base, mode: mode}

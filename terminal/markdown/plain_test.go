@@ -47,7 +47,7 @@ func checkPlain(t *testing.T, text string, width, head, tail int) {
 		if mode == ReasoningMode {
 			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
-		want := (&memoDoc{}).parsedMarkdown(text, base, mode, width)
+		want := blockRows(text, base, mode, width)
 		got, total := plainRows(splitPlain(text), base, width, -1, 0)
 		if total != len(got) || !reflect.DeepEqual(mdStrings(got, width), mdStrings(want, width)) ||
 			!reflect.DeepEqual(got, want) {
@@ -75,7 +75,7 @@ func checkFold(t *testing.T, text string, width, head, tail int) {
 		if mode == ReasoningMode {
 			base = display.Style{Attrs: display.Dim | display.Italic}
 		}
-		all := (&memoDoc{}).parsedMarkdown(text, base, mode, width)
+		all := blockRows(text, base, mode, width)
 		want := all
 		if len(all) > head+tail {
 			want = append(all[:head:head], all[len(all)-tail:]...)
@@ -234,7 +234,7 @@ func TestGenericPlainFold(t *testing.T) {
 		}
 		body := strings.Join(lines, "\n")
 		width, maxLines := 1+rng.IntN(60), 1+rng.IntN(12)
-		rows := (&memoDoc{}).parsedMarkdown(body, plain, TextMode, width)
+		rows := blockRows(body, plain, TextMode, width)
 		head, tail := (maxLines+1)/2, maxLines/2
 		got, total := Fold(body, plain, TextMode, width, head, tail)
 		want := rows
