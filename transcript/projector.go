@@ -251,7 +251,7 @@ func (p *Projector) newStep(seq int64, key trKey) {
 		footer: p.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter,
 			Footer: &Footer{Turn: key.turn, Step: key.step, Timing: p.timing.get(key)}}),
 	}
-	if r := p.timing[key]; r == nil || !r.ended {
+	if !p.timing.ended(key) {
 		p.footers[key] = append(p.footers[key], s.footer)
 	}
 	p.current = s

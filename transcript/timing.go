@@ -7,25 +7,15 @@ type trTimingRec struct {
 	ended bool
 }
 
-// trTimingTable holds the buckets of every turn:step.
-type trTimingTable map[trKey]*trTimingRec
+// trTimingTable holds the buckets of every turn:step, by value: a table of
+// a record per step, as long as the log, holds no pointer the collector
+// must follow (a zero record is an absent one).
+type trTimingTable map[trKey]trTimingRec
 
-func (tt trTimingTable) get(k trKey) Timing {
-	if r := tt[k]; r != nil {
-		return r.t
-	}
-	return Timing{}
-}
+func (tt trTimingTable) get(k trKey) Timing { return tt[k].t }
 
-// rec returns k's buckets, made first if need be (the table too).
-func (tt *trTimingTable) rec(k trKey) *trTimingRec {
-	r := (*tt)[k]
-	if r == nil {
-		r = &trTimingRec{}
-		made(tt)[k] = r
-	}
-	return r
-}
+// ended reports whether k's step has ended: its buckets are final.
+func (tt trTimingTable) ended(k trKey) bool { return tt[k].ended }
 
 func (t *Timing) trClose(at int64) {
 	if t.Open == BucketNone {
@@ -65,7 +55,7 @@ func (tt *trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
 	default:
 		return trKey{}, false
 	}
-	r := tt.rec(d.key)
+	r := (*tt)[d.key]
 	if r.ended {
 		return d.key, false
 	}
@@ -74,6 +64,7 @@ func (tt *trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
 	case trOpStepEnd:
 		r.t.trClose(at)
 		r.ended = true
+		made(tt)[d.key] = r
 		return d.key, true // ended changes what later events may do
 	case trOpChunk:
 		if r.t.Open == BucketWait {
@@ -88,5 +79,9 @@ func (tt *trTimingTable) apply(d *trDecoded, at int64) (trKey, bool) {
 	default:
 		r.t.trEnter(enter, at)
 	}
-	return d.key, r.t != before
+	if r.t == before {
+		return d.key, false
+	}
+	made(tt)[d.key] = r
+	return d.key, true
 }

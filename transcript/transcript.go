@@ -192,7 +192,7 @@ func (r *trReplay) newStep(seq int64, key trKey) *trReplayStep {
 	s := &a.s
 	s.block = r.add(Item{ID: ItemID{seq, PartMain}, Kind: KindStep, Step: &a.step})
 	s.footer = r.add(Item{ID: ItemID{seq, PartFooter}, Kind: KindFooter, Footer: &a.footer})
-	if t := r.timing[key]; t == nil || !t.ended {
+	if !r.timing.ended(key) {
 		made(&r.open)[key] = append(r.open[key], s.footer)
 	}
 	r.current = s
@@ -221,7 +221,7 @@ func (r *trReplay) applyDecoded(e *sessionlog.Event, d *trDecoded) {
 		return // an orphan call renders nothing and moves no bucket
 	}
 	if key, _ := r.timing.apply(d, e.Time); d.op == trOpStepEnd {
-		if t := r.timing[key]; t != nil && t.ended {
+		if r.timing.ended(key) {
 			delete(r.open, key) // its footers' timing is final
 		}
 	}
