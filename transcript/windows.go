@@ -64,6 +64,9 @@ type Windows struct {
 	// replay of its own. They are at most as many as the windows open at
 	// once.
 	spares [][]json.RawMessage
+	// slotSpares are the emptied slot lists of windows that ended, for
+	// the next windows opened, likewise.
+	slotSpares [][]*trSlotItem
 }
 
 // Settled items are taken every windowSettleEvery events, at least
@@ -196,6 +199,9 @@ func (p *Windows) open(yield func(int, Transcript) bool) bool {
 		if n := len(p.spares); n > 0 {
 			r.spare, p.spares = p.spares[n-1], p.spares[:n-1]
 		}
+		if n := len(p.slotSpares); n > 0 {
+			r.slots, p.slotSpares = p.slotSpares[n-1], p.slotSpares[:n-1]
+		}
 		p.active = append(p.active, openWindow{p.byStart[p.next], r})
 		p.next++
 	}
@@ -219,6 +225,8 @@ func (p *Windows) open(yield func(int, Transcript) bool) bool {
 		if !yield(a.k, a.r.finish()) {
 			return false
 		}
+		clear(a.r.slots) // finish copied the items out
+		p.slotSpares = append(p.slotSpares, a.r.slots[:0])
 	}
 	clear(p.done)
 	return true
