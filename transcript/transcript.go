@@ -142,6 +142,9 @@ type trReplay struct {
 	// off is where the items not yet taken start in slots.
 	open map[trKey][]*trSlotItem
 	off  int
+	// free are slot items another replay is done with, for add (Windows:
+	// a history page is a replay of its own).
+	free []*trSlotItem
 	// spare is the chunk list of the last block that settled, emptied, for
 	// the next block that streams: nearly every step streams its chunks
 	// and settles, and growing a list for each was a twentieth of what
@@ -155,9 +158,30 @@ func (r *trReplay) place(it *trSlotItem) {
 }
 
 func (r *trReplay) add(item Item) *trSlotItem {
-	it := &trSlotItem{item: item}
+	var it *trSlotItem
+	if n := len(r.free); n > 0 {
+		it, r.free = r.free[n-1], r.free[:n-1]
+		it.item = item
+	} else {
+		it = &trSlotItem{item: item}
+	}
 	r.place(it)
 	return it
+}
+
+// release hands the slot items of a replay that has ended (finish) on to
+// free, for another replay's add: nothing of a replay refers to them
+// once its items are copied out.
+func (r *trReplay) release(free []*trSlotItem) []*trSlotItem {
+	for i, it := range r.slots {
+		if it != nil {
+			*it = trSlotItem{} // holding nothing while it waits
+			free = append(free, it)
+			r.slots[i] = nil
+		}
+	}
+	r.free = nil
+	return free
 }
 
 func (r *trReplay) remove(it *trSlotItem) {

@@ -67,6 +67,10 @@ type Windows struct {
 	// slotSpares are the emptied slot lists of windows that ended, for
 	// the next windows opened, likewise.
 	slotSpares [][]*trSlotItem
+	// free are the slot items of the windows that ended (trReplay.release),
+	// for the windows open: each add takes one, and they are at most as
+	// many as the items of a window.
+	free []*trSlotItem
 }
 
 // Settled items are taken every windowSettleEvery events, at least
@@ -129,7 +133,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 			seqs, _ := e.Sources()
 			for _, a := range p.active {
 				d := a.r.summaries.checkpoint(e, seqs)
-				a.r.applyDecoded(e, &d)
+				p.applyTo(a.r, e, &d)
 			}
 			p.settle()
 			return true
@@ -145,7 +149,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 		d := trDecoded{}
 		for _, a := range p.active {
 			made(&a.r.summaries)[e.Seq] = sum
-			a.r.applyDecoded(e, &d)
+			p.applyTo(a.r, e, &d)
 		}
 		p.settle()
 		return true
@@ -156,10 +160,18 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 		shared = &d
 	}
 	for _, a := range p.active {
-		a.r.applyDecoded(e, shared)
+		p.applyTo(a.r, e, shared)
 	}
 	p.settle()
 	return true
+}
+
+// applyTo applies e, decoded as d, to the window replay r, which makes its
+// items from the windows' free slot items.
+func (p *Windows) applyTo(r *trReplay, e *sessionlog.Event, d *trDecoded) {
+	r.free = p.free
+	r.applyDecoded(e, d)
+	p.free, r.free = r.free, nil
 }
 
 // settle hands on the active windows' settled items, every
@@ -225,7 +237,7 @@ func (p *Windows) open(yield func(int, Transcript) bool) bool {
 		if !yield(a.k, a.r.finish()) {
 			return false
 		}
-		clear(a.r.slots) // finish copied the items out
+		p.free = a.r.release(p.free) // finish copied the items out
 		p.slotSpares = append(p.slotSpares, a.r.slots[:0])
 	}
 	clear(p.done)
