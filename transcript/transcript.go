@@ -142,9 +142,9 @@ type trReplay struct {
 	// off is where the items not yet taken start in slots.
 	open map[trKey][]*trSlotItem
 	off  int
-	// free are slot items another replay is done with, for add (Windows:
-	// a history page is a replay of its own).
-	free []*trSlotItem
+	// pool, when set, holds slot items other replays are done with
+	// (release), for add: the history windows share one.
+	pool *[]*trSlotItem
 	// spare is the chunk list of the last block that settled, emptied, for
 	// the next block that streams: nearly every step streams its chunks
 	// and settles, and growing a list for each was a twentieth of what
@@ -159,8 +159,9 @@ func (r *trReplay) place(it *trSlotItem) {
 
 func (r *trReplay) add(item Item) *trSlotItem {
 	var it *trSlotItem
-	if n := len(r.free); n > 0 {
-		it, r.free = r.free[n-1], r.free[:n-1]
+	if r.pool != nil && len(*r.pool) > 0 {
+		n := len(*r.pool)
+		it, *r.pool = (*r.pool)[n-1], (*r.pool)[:n-1]
 		it.item = item
 	} else {
 		it = &trSlotItem{item: item}
@@ -169,19 +170,35 @@ func (r *trReplay) add(item Item) *trSlotItem {
 	return it
 }
 
-// release hands the slot items of a replay that has ended (finish) on to
-// free, for another replay's add: nothing of a replay refers to them
+// reset empties a replay that has ended (finish, release) for another
+// log or window, keeping what its lists and maps have grown to.
+func (r *trReplay) reset() {
+	clear(r.slots)
+	r.slots, r.off = r.slots[:0], 0
+	r.current, r.lastDone = nil, nil
+	clear(r.cards)
+	clear(r.shells)
+	clear(r.advert)
+	clear(r.summaries)
+	clear(r.timing)
+	clear(r.open)
+	r.progress = trProgress{}
+}
+
+// release hands the slot items of a replay that has ended (finish) to
+// its pool, for another replay's add: nothing of a replay refers to them
 // once its items are copied out.
-func (r *trReplay) release(free []*trSlotItem) []*trSlotItem {
+func (r *trReplay) release() {
+	if r.pool == nil {
+		return
+	}
 	for i, it := range r.slots {
 		if it != nil {
 			*it = trSlotItem{} // holding nothing while it waits
-			free = append(free, it)
+			*r.pool = append(*r.pool, it)
 			r.slots[i] = nil
 		}
 	}
-	r.free = nil
-	return free
 }
 
 func (r *trReplay) remove(it *trSlotItem) {

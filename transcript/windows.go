@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"encoding/json"
 	"fmt"
 	"iter"
 	"slices"
@@ -59,17 +58,15 @@ type Windows struct {
 	// settled, when set, takes each window's settled items now and then
 	// (Settled), which the window then no longer holds.
 	settled func(k int, items []Item)
-	// spares are the emptied chunk lists of windows that ended, for the
-	// next windows opened (trReplay.spare): a page of one message is a
-	// replay of its own. They are at most as many as the windows open at
+	// ended are the replays of windows that ended, emptied (trReplay.reset),
+	// for the next windows opened: a page of one message is a replay of
+	// its own, and making its lists and maps again for each was most of
+	// what a page cost. They are at most as many as the windows open at
 	// once.
-	spares [][]json.RawMessage
-	// slotSpares are the emptied slot lists of windows that ended, for
-	// the next windows opened, likewise.
-	slotSpares [][]*trSlotItem
+	ended []*trReplay
 	// free are the slot items of the windows that ended (trReplay.release),
-	// for the windows open: each add takes one, and they are at most as
-	// many as the items of a window.
+	// the pool of the windows' replays: each add takes one, and they are
+	// at most as many as the items of a window.
 	free []*trSlotItem
 }
 
@@ -133,7 +130,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 			seqs, _ := e.Sources()
 			for _, a := range p.active {
 				d := a.r.summaries.checkpoint(e, seqs)
-				p.applyTo(a.r, e, &d)
+				a.r.applyDecoded(e, &d)
 			}
 			p.settle()
 			return true
@@ -149,7 +146,7 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 		d := trDecoded{}
 		for _, a := range p.active {
 			made(&a.r.summaries)[e.Seq] = sum
-			p.applyTo(a.r, e, &d)
+			a.r.applyDecoded(e, &d)
 		}
 		p.settle()
 		return true
@@ -160,18 +157,10 @@ func (p *Windows) apply(e *sessionlog.Event, shared *trDecoded, yield func(int, 
 		shared = &d
 	}
 	for _, a := range p.active {
-		p.applyTo(a.r, e, shared)
+		a.r.applyDecoded(e, shared)
 	}
 	p.settle()
 	return true
-}
-
-// applyTo applies e, decoded as d, to the window replay r, which makes its
-// items from the windows' free slot items.
-func (p *Windows) applyTo(r *trReplay, e *sessionlog.Event, d *trDecoded) {
-	r.free = p.free
-	r.applyDecoded(e, d)
-	p.free, r.free = r.free, nil
 }
 
 // settle hands on the active windows' settled items, every
@@ -207,12 +196,12 @@ func (p *Windows) End(yield func(int, Transcript) bool) {
 // those that end there, in order of k.
 func (p *Windows) open(yield func(int, Transcript) bool) bool {
 	for p.next < len(p.byStart) && p.windows[p.byStart[p.next]].Start == p.i {
-		r := newTrReplay(p.opts)
-		if n := len(p.spares); n > 0 {
-			r.spare, p.spares = p.spares[n-1], p.spares[:n-1]
-		}
-		if n := len(p.slotSpares); n > 0 {
-			r.slots, p.slotSpares = p.slotSpares[n-1], p.slotSpares[:n-1]
+		var r *trReplay
+		if n := len(p.ended); n > 0 {
+			r, p.ended = p.ended[n-1], p.ended[:n-1]
+		} else {
+			r = newTrReplay(p.opts)
+			r.pool = &p.free
 		}
 		p.active = append(p.active, openWindow{p.byStart[p.next], r})
 		p.next++
@@ -231,14 +220,12 @@ func (p *Windows) open(yield func(int, Transcript) bool) bool {
 	slices.SortFunc(done, func(a, b openWindow) int { return a.k - b.k })
 	p.done = done
 	for _, a := range done {
-		if a.r.spare != nil {
-			p.spares = append(p.spares, a.r.spare)
-		}
 		if !yield(a.k, a.r.finish()) {
 			return false
 		}
-		p.free = a.r.release(p.free) // finish copied the items out
-		p.slotSpares = append(p.slotSpares, a.r.slots[:0])
+		a.r.release() // finish copied the items out
+		a.r.reset()
+		p.ended = append(p.ended, a.r)
 	}
 	clear(p.done)
 	return true
