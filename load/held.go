@@ -7,6 +7,7 @@ import (
 
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
+	"github.com/dshtest/dshtest/sessionlog/reader"
 )
 
 // ErrChanged is the cause of the refusal of a held file that changed
@@ -132,9 +133,12 @@ func (f *File) Unchanged() error { return f.named(f.held.unchanged()) }
 // held is read again unchecked: see Held). A later read's events are not
 // checked again: the first read did it; nor, when the first read found the
 // log ended outside a turn, is it followed for the closers recovery would
-// append (reader.Options.NoRecover): there are none to yield.
+// append (reader.Options.NoRecover): there are none to yield; nor are its
+// lines upgraded again: the first read's upgrades are taken
+// (reader.Upgrades).
 func (f *File) Source(first func(lg *Log, n int, err error)) func(yield func(*sessionlog.Event) bool) error {
 	done := false
+	f.upgrades = &reader.Upgrades{}
 	return func(yield func(*sessionlog.Event) bool) error {
 		if done {
 			if err := f.Unchanged(); err != nil {
@@ -148,6 +152,9 @@ func (f *File) Source(first func(lg *Log, n int, err error)) func(yield func(*se
 		done = true
 		lg, err := f.Stream(func(e *sessionlog.Event, _ int64) bool { f.n++; return yield(e) })
 		f.noClosers = err == nil && lg != nil && len(lg.Summary.Closers) == 0
+		if err == nil {
+			f.upgrades.Complete()
+		}
 		first(lg, f.n, err)
 		return err
 	}

@@ -102,6 +102,9 @@ type File struct {
 	// noClosers: Source's first read found no closers to append, so a later
 	// read does not look for them.
 	noClosers bool
+	// upgrades are the lines Source's first read upgraded, for a later
+	// read to take instead of upgrading them again (reader.Upgrades).
+	upgrades *reader.Upgrades
 }
 
 // SetBudget has the reads tell b how much of the text they have read.

@@ -98,6 +98,7 @@ func (f *File) take() (*reader.Stream, error) {
 	}
 	opts := f.opts.Read
 	opts.NoRecover = opts.NoRecover || f.noClosers
+	opts.Upgraded = f.upgrades
 	s, err := reader.Open(f.path, opts)
 	if err != nil {
 		return nil, f.named(err)
@@ -224,6 +225,9 @@ func (f *File) stream(fold *surface.Folder, each func(e *sessionlog.Event, text 
 		return nil, err
 	}
 	defer s.Close()
+	if f.upgrades != nil {
+		s.RecordUpgrades(f.upgrades)
+	}
 	fold.TrustSyntax()
 	lg := &Log{}
 	var failed error

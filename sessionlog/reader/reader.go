@@ -78,6 +78,11 @@ type Options struct {
 	// Decoders, when set, keeps a Zstandard log's decoder from one read
 	// to the next (container.Decoders); nil makes one per read.
 	Decoders *container.Decoders
+	// Upgraded, when set, are the upgrades an earlier read of this log
+	// recorded (Stream.RecordUpgrades): a line is taken as that read
+	// upgraded it, not upgraded again, when that read was whole and kept
+	// them all (Upgrades). The log must not have changed since.
+	Upgraded *Upgrades
 }
 
 // TextBOM is the warning for a file that starts with a UTF-8 byte-order
@@ -112,6 +117,8 @@ type Stream struct {
 
 	dec      *jsonl.LineDecoder
 	up       *upgrade.Upgrader
+	record   *Upgrades // where the upgrades are recorded, or nil
+	retaken  int       // the lines taken from Options.Upgraded
 	rec      recovery.Recoverer
 	head     header.Header
 	hasHead  bool
@@ -431,7 +438,7 @@ func (s *Stream) readLine(data []byte, members []fastjson.Span, owned bool, line
 		s.up = upgrade.New(h.ID)
 		return nil
 	}
-	out, changed, err := s.up.Upgrade(data)
+	out, changed, err := s.upgrade(data, line)
 	if err != nil {
 		seq := int64(-1)
 		var ue *sessionlog.Error
@@ -688,7 +695,7 @@ func (s *Stream) Summary() Summary {
 		sum.Form = container.FormZstd // and no header
 	}
 	if s.up != nil {
-		sum.Upgraded = s.up.Upgraded()
+		sum.Upgraded = s.up.Upgraded() + s.retaken
 	}
 	return sum
 }
