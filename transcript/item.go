@@ -267,8 +267,8 @@ func trimJoin(parts []string) string {
 // (which count edits in one projector) aside: what two projections of a
 // log must agree on.
 //
-// It compares the items field by field, as reflect.DeepEqual compares
-// them, the one field an item of a kind has set deeply: copying both items
+// It compares the items field by field, as reflect.DeepEqual would,
+// following deeply only the pointers an item has set: copying both items
 // for DeepEqual cost three allocations a comparison, and repro compares
 // every item it draws (TestSameItemIsDeepEqual).
 func SameItem(a, b *Item) bool {

@@ -53,8 +53,8 @@ var unstyled Palette
 // padding, and any its text ends in) cut. It is shared: do not modify it.
 func Unstyled() *Palette { return &unstyled }
 
-// Styled reports whether p writes styles: false for Unstyled, whose rows
-// a style changes nothing of but where a row breaks.
+// Styled reports whether p writes styles: Unstyled does not, and a style
+// changes nothing of its rows but where they break.
 func (p *Palette) Styled() bool { return p != &unstyled }
 
 // schemeColours maps a role to its ANSI-16 colour in a scheme. The dark and
