@@ -306,10 +306,8 @@ func (d *memoDoc) parsedMarkdown(text string, base display.Style, mode Mode, wid
 			rows = append(rows, Row{})
 		case pc.node != nil:
 			rows = append(rows, rewrap(m.block(pc.node, width), width)...)
-		case pc.measure.width <= width: // fits: its one row, as wrap makes it
-			rows = append(rows, Row{Line: pc.line})
 		default:
-			rows = append(rows, pc.measure.layout(pc.line, width)...)
+			rows = pc.measure.appendLayout(rows, pc.line, width)
 		}
 	}
 	return rows
@@ -854,25 +852,8 @@ func (m *mdr) wrapAll(lines []display.Line, width int) []Row {
 // plain (presenters.md §3.6, display.Wrap).
 func wrapPad(l display.Line, width int) []Row { return appendWrapPad(nil, l, width) }
 
-// appendWrapPad appends wrapPad(l, width) to rows. A line that fits, most
-// of them, is appended as its row, with no Wrapping made for it.
+// appendWrapPad appends wrapPad(l, width) to rows (lineMeasure.appendWrap:
+// a line that fits is appended as its row).
 func appendWrapPad(rows []Row, l display.Line, width int) []Row {
-	w := l.Width()
-	if w <= max(width, 1) {
-		return append(rows, Row{Line: l})
-	}
-	wr := display.WrapMeasured(l, w, width)
-	for i := range wr.Rows {
-		rows = append(rows, Row{Line: wr.Rows[i], Pad: wr.Pads[i]})
-	}
-	return rows
-}
-
-// padRows is a wrapping's rows with their pads (wrapPad).
-func padRows(w display.Wrapping) []Row {
-	rows := make([]Row, len(w.Rows))
-	for i := range w.Rows {
-		rows[i] = Row{Line: w.Rows[i], Pad: w.Pads[i]}
-	}
-	return rows
+	return lineMeasure{width: l.Width()}.appendWrap(rows, l, width)
 }

@@ -211,25 +211,30 @@ func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
 	return 0, false
 }
 
-// wrap is l's rows at width as wrapPad lays them out, l measured m: its
-// width is not measured again. A line that fits is its one row, with no
-// padding style (display.Wrap's), made without a Wrapping.
-func (m lineMeasure) wrap(l display.Line, width int) []Row {
+// appendWrap appends l's rows at width as wrapPad lays them out, l
+// measured m, to rows: its width is not measured again, and a line that
+// fits, most of them, is appended as its one row with no padding style
+// (display.Wrap's), with no Wrapping made for it.
+func (m lineMeasure) appendWrap(rows []Row, l display.Line, width int) []Row {
 	if m.width <= max(width, 1) {
-		return []Row{{Line: l}}
+		return append(rows, Row{Line: l})
 	}
-	return padRows(display.WrapMeasured(l, m.width, width))
+	w := display.WrapMeasured(l, m.width, width)
+	for i := range w.Rows {
+		rows = append(rows, Row{Line: w.Rows[i], Pad: w.Pads[i]})
+	}
+	return rows
 }
 
-// layout is l's rows at width as markdown lays a paragraph line out
-// (wrap, then rewrap), l measured m: a counted line's rows, which never
-// outgrow the width, are not measured again either.
-func (m lineMeasure) layout(l display.Line, width int) []Row {
-	rows := m.wrap(l, width)
-	if m.counted {
-		return rows
+// appendLayout appends l's rows at width as markdown lays a paragraph line
+// out (wrap, then rewrap), l measured m, to rows: a line that fits, or a
+// counted one, whose rows never outgrow the width, is not measured again
+// either.
+func (m lineMeasure) appendLayout(rows []Row, l display.Line, width int) []Row {
+	if m.counted || m.width <= max(width, 1) {
+		return m.appendWrap(rows, l, width)
 	}
-	return rewrap(rows, width)
+	return append(rows, rewrap(m.appendWrap(nil, l, width), width)...)
 }
 
 // plainRows lays out plain text (plainMarkdown) at width. With head >= 0
@@ -266,7 +271,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 				rows = append(rows, row)
 				continue
 			}
-			rows = append(rows, p.measures[i].layout(display.TextLine(l, base), width)...)
+			rows = p.measures[i].appendLayout(rows, display.TextLine(l, base), width)
 		}
 		return rows, len(rows)
 	}
@@ -283,7 +288,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 		} else if n, ok := p.measures[i].rows(display.TextLine(l, base), width); ok {
 			counts[i] = n
 		} else {
-			built[i] = p.measures[i].layout(display.TextLine(l, base), width)
+			built[i] = p.measures[i].appendLayout(nil, display.TextLine(l, base), width)
 			counts[i] = len(built[i])
 		}
 		total += counts[i]
@@ -316,7 +321,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 				k++
 				continue
 			}
-			lr = p.measures[i].layout(display.TextLine(l, base), width)
+			lr = p.measures[i].appendLayout(nil, display.TextLine(l, base), width)
 		}
 		for j, row := range lr {
 			if keep(k + j) {
@@ -414,7 +419,7 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 				pieces = append(pieces, piece{lazy: pc.line, measure: pc.measure, n: c})
 				total += c
 			} else {
-				add(pc.measure.wrap(pc.line, width))
+				add(pc.measure.appendWrap(nil, pc.line, width))
 			}
 		}
 	}
@@ -426,14 +431,9 @@ func (d *memoDoc) parsedFold(text string, base display.Style, mode Mode, width, 
 			continue
 		}
 		pr := p.rows
-		var one [1]Row
-		switch {
-		case pr != nil:
-		case p.measure.width <= width: // fits: its one row, as wrap makes it
-			one[0] = Row{Line: p.lazy}
-			pr = one[:]
-		default:
-			pr = p.measure.wrap(p.lazy, width)
+		if pr == nil {
+			var one [1]Row // a line that fits makes no list of its own
+			pr = p.measure.appendWrap(one[:0], p.lazy, width)
 		}
 		for j, row := range pr {
 			if i := k + j; i < head || i >= total-tail || total <= head+tail {
