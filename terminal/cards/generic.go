@@ -16,15 +16,19 @@ func (r *Renderer) generic(v *GenericView, name string, lay *layout) {
 	if v.Title != "" && v.Title != display.Escape(name) {
 		prelude = []string{display.EscapeInline(v.Title)}
 	}
+	escaped := make([]string, len(v.Lines))
+	for i, l := range v.Lines {
+		escaped[i] = display.Escape(l)
+	}
 	if !v.Raw {
-		if src, ok := genericSource(prelude, v.Lines); ok {
+		if src, ok := genericSource(prelude, escaped); ok {
 			lay.markdown, lay.src = true, src
 			return
 		}
 	}
 	var lines []string
-	for _, l := range v.Lines {
-		lines = append(lines, strings.Split(display.Escape(l), "\n")...)
+	for _, l := range escaped {
+		lines = append(lines, strings.Split(l, "\n")...)
 	}
 	src := append(prelude, keptLines(len(prelude), lines)...)
 	ls := make([]display.Line, len(src))
@@ -49,16 +53,12 @@ func keptLines(titled int, lines []string) []string {
 }
 
 // genericSource is a Markdown body's source: the title (prelude), then
-// the lines, escaped, as keptLines keeps them, joined. It is the one text
-// the escaped lines make, less the empty first or last row keptLines
-// drops, so it is cut from that text, not split and joined again. It is
-// false when no line is kept: such a body is drawn raw.
+// the lines (escaped) as keptLines keeps them, joined. It is the one text
+// the lines make, less the empty first or last row keptLines drops, so it
+// is cut from that text, not split and joined again. It is false when no
+// line is kept: such a body is drawn raw.
 func genericSource(prelude, lines []string) (string, bool) {
-	escaped := make([]string, len(lines))
-	for i, l := range lines {
-		escaped[i] = display.Escape(l)
-	}
-	body := strings.Join(escaped, "\n")
+	body := strings.Join(lines, "\n")
 	n := 0 // the rows of body
 	if len(lines) > 0 {
 		n = strings.Count(body, "\n") + 1

@@ -18,13 +18,14 @@ func TestGenericSource(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	check := func(prelude, lines []string) {
 		t.Helper()
-		var split []string
+		var split, escaped []string
 		for _, l := range lines {
+			escaped = append(escaped, display.Escape(l))
 			split = append(split, strings.Split(display.Escape(l), "\n")...)
 		}
 		kept := keptLines(len(prelude), split)
 		want := strings.Join(append(slices.Clone(prelude), kept...), "\n")
-		got, ok := genericSource(prelude, lines)
+		got, ok := genericSource(prelude, escaped)
 		if ok != (len(kept) > 0) || ok && got != want {
 			t.Fatalf("genericSource(%q, %q) = %q, %v; want %q, %v", prelude, lines, got, ok, want, len(kept) > 0)
 		}
