@@ -2,12 +2,11 @@ package terminal
 
 import (
 	"iter"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/dshtest/dshtest/internal/ground/spread"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/terminal/cards"
 	"github.com/dshtest/dshtest/terminal/display"
@@ -137,7 +136,7 @@ func (g *Drawers) layout(batch []transcript.Item, conts [][]bool, out [][][]stri
 		}
 		memo.reset()
 	}
-	spread(len(batch), len(batch)*len(g.ds), func(k int) { each(g.rs, g.memo, k) }, func() func(int) {
+	spreadWork(len(batch), len(batch)*len(g.ds), func(k int) { each(g.rs, g.memo, k) }, func() func(int) {
 		memo := newWidthMemo()
 		rs := make([]*renderer, len(g.ds))
 		for i, d := range g.ds {
@@ -417,36 +416,25 @@ func itemText(it *transcript.Item) int {
 // An item's rows are a function of the item and the settings, so the
 // output is the same either way.
 func renderEach(n int, s Settings, r *renderer, render func(r *renderer, k int)) {
-	spread(n, n, func(k int) { render(r, k) }, func() func(int) {
+	spreadWork(n, n, func(k int) { render(r, k) }, func() func(int) {
 		r := newRenderer(s)
 		return func(k int) { render(r, k) }
 	})
 }
 
-// spread calls each k in [0, n) with here, on this goroutine, when the
+// spreadWork calls each k in [0, n) with here, on this goroutine, when the
 // work (in items rendered at one width) is below parallelMin or there is
-// one CPU; else over up to 8 goroutines, each calling with what newWorker
-// makes it (renderers are not safe for concurrent use), and back when all
-// are done.
-func spread(n, work int, here func(k int), newWorker func() func(k int)) {
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	if workers < 2 || work < parallelMin {
+// one CPU; else over the CPUs (spread.Each), each goroutine calling with
+// what newWorker makes it (renderers are not safe for concurrent use), and
+// back when all are done.
+func spreadWork(n, work int, here func(k int), newWorker func() func(k int)) {
+	if spread.Workers() < 2 || work < parallelMin {
 		for k := range n {
 			here(k)
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for w := 0; w < n; w += per {
-		wg.Go(func() {
-			each := newWorker()
-			for k := w; k < min(w+per, n); k++ {
-				each(k)
-			}
-		})
-	}
-	wg.Wait()
+	spread.Each(n, newWorker)
 }
 
 // text wraps logical lines to the width and renders them as padded rows.

@@ -1,6 +1,7 @@
 package invariant
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
@@ -545,5 +546,67 @@ func TestFeedBoundsPayload(t *testing.T) {
 	// made and waits to send.
 	if m := most.Load(); m > 2 {
 		t.Errorf("%d heavy events in flight at once, want at most 2", m)
+	}
+}
+
+// TestShownTextsSpread: shownTexts works its texts out side by side, a
+// batch at a time, yet each text's norms, keys, whole key and marker
+// count, and which texts' norms it keeps, are what working them out one
+// by one in log order gives, on one CPU or several.
+func TestShownTextsSpread(t *testing.T) {
+	seed := maphash.MakeSeed()
+	var want []Text
+	add := func(kind transcript.ItemKind, text string) {
+		want = append(want, Text{Seq: int64(len(want)), Kind: kind, Text: text})
+	}
+	big := strings.Repeat("word ", keptNorm/5-100)                          // kept alone, not with the budget spent
+	add(transcript.KindPrompt, "a *prompt* quoting "+transcript.MarkerText) // one marker quoted
+	for i := range 24 {                                                     // 24 of ~0.8 MiB of norm: past keptNorms
+		add(transcript.KindStep, fmt.Sprintf("answer %d\n\n%s", i, big))
+		add(transcript.KindPrompt, fmt.Sprintf("prompt %d with \x1b[31m and | a | table |\n|---|---|\n| x | y |", i))
+	}
+	add(transcript.KindPrompt, strings.Repeat("huge ", keptNorm/3)) // never kept: past keptNorm
+	add(transcript.KindStep, "")                                    // no text: not shown
+	add(transcript.KindStep, transcript.MarkerText+" and "+transcript.MarkerText)
+	marker := norm(transcript.MarkerText)
+	for _, procs := range []int{1, 2} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		got := shownTexts(want, seed)
+		if len(got) != len(want)-1 {
+			t.Fatalf("GOMAXPROCS=%d: %d shown texts, want %d", procs, len(got), len(want)-1)
+		}
+		kept, keptAny, droppedSmall := 0, false, false
+		for i, s := range got {
+			norms := shownNorms(s.text, s.kind == "prompt")
+			size := 0
+			for k, n := range norms {
+				size += len(n)
+				if k >= len(s.keys) || s.keys[k] != maphash.Bytes(seed, n) {
+					t.Fatalf("GOMAXPROCS=%d text %d: key %d is not its norm's", procs, i, k)
+				}
+			}
+			if len(s.keys) != len(norms) {
+				t.Errorf("GOMAXPROCS=%d text %d: %d keys, want %d", procs, i, len(s.keys), len(norms))
+			}
+			if s.whole != normKey(seed, norm(s.text)) || s.markers != strings.Count(norm(s.text), marker) {
+				t.Errorf("GOMAXPROCS=%d text %d: whole key or marker count (%d) not its whole norm's", procs, i, s.markers)
+			}
+			keep := size <= keptNorm && kept+size <= keptNorms
+			if keep {
+				kept += size
+				keptAny = true
+			} else if size <= keptNorm {
+				droppedSmall = true
+			}
+			if (s.norms != nil) != keep || keep && !slices.EqualFunc(s.norms, norms, bytes.Equal) {
+				t.Errorf("GOMAXPROCS=%d text %d: norms kept %v, want %v", procs, i, s.norms != nil, keep)
+			}
+		}
+		if !keptAny || !droppedSmall {
+			t.Fatalf("the test's texts should be kept, and dropped for the budget")
+		}
+		if q := quotedMarkers(got); q != 3 {
+			t.Errorf("GOMAXPROCS=%d: %d quoted markers, want 3", procs, q)
+		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/sessionlog"
-	"github.com/dshtest/dshtest/transcript"
 )
 
 // This file is one-marker and no-payload: a compaction checkpoint shows as
@@ -20,9 +19,9 @@ import (
 
 // quotedMarkers counts the marker's words in the texts a transcript shows.
 func quotedMarkers(shown []shownText) int {
-	m, n := norm(transcript.MarkerText), 0
+	n := 0
 	for _, s := range shown {
-		n += strings.Count(norm(s.text), m)
+		n += s.markers
 	}
 	return n
 }
@@ -90,7 +89,7 @@ type payloads struct {
 func (c *Checker) payloadFinder() *payloads {
 	conversation := map[uint64]bool{}
 	for _, w := range c.expected() {
-		conversation[normKey(c.seed, norm(w.text))] = true
+		conversation[w.whole] = true
 	}
 	var pieces []string
 	var owner []int

@@ -1,6 +1,7 @@
 package invariant
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
+	"github.com/dshtest/dshtest/internal/ground/spread"
 	"github.com/dshtest/dshtest/internal/ground/swar"
 	"github.com/dshtest/dshtest/internal/ground/words"
 	"github.com/dshtest/dshtest/screen"
@@ -33,6 +35,11 @@ type shownText struct {
 	// again. keys are their keys (normKey), always kept.
 	norms [][]byte
 	keys  []uint64
+	// whole is the key (normKey) of text's whole norm, and markers how
+	// many times that norm holds the marker's: what the payload and
+	// marker checks ask of a text (payloadFinder, quotedMarkers).
+	whole   uint64
+	markers int
 }
 
 // keptNorms is how many bytes of norms shownTexts keeps, in log order,
@@ -230,21 +237,52 @@ func shownTexts(want []Text, seed maphash.Seed) []shownText {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b shownText) int { return cmp.Compare(a.seq, b.seq) })
+	// The texts are worked out side by side (repro's second read waits
+	// for them), a batch of about shownBatch bytes of text at a time, and
+	// what the batch's norms hold past the budget let go in log order.
+	marker := []byte(norm(transcript.MarkerText))
+	sizes := make([]int, len(out))
 	kept := 0
-	for i := range out {
-		s := &out[i]
-		norms := shownNorms(s.text, s.kind == "prompt")
-		s.keys = make([]uint64, len(norms))
-		size := 0
-		for k, n := range norms {
-			s.keys[k] = maphash.Bytes(seed, n) // as normKey(seed, string(n))
-			size += len(n)
+	for lo := 0; lo < len(out); {
+		hi, text := lo+1, len(out[lo].text)
+		for ; hi < len(out) && text+len(out[hi].text) <= shownBatch; hi++ {
+			text += len(out[hi].text)
 		}
-		if size <= keptNorm && kept+size <= keptNorms {
-			s.norms, kept = norms, kept+size
+		spread.Each(hi-lo, func() func(int) {
+			return func(k int) { sizes[lo+k] = out[lo+k].work(seed, marker) }
+		})
+		for i := lo; i < hi; i++ {
+			if size := sizes[i]; size <= keptNorm && kept+size <= keptNorms {
+				kept += size
+			} else {
+				out[i].norms = nil
+			}
 		}
+		lo = hi
 	}
 	return out
+}
+
+// shownBatch is about how many bytes of text shownTexts works out at a
+// time: the norms of a batch are held until the budget decides which it
+// keeps.
+const shownBatch = 1 << 20
+
+// work works out s's norms (shownNorms), their keys, its whole norm's key
+// and marker count, and returns the norms' size. The text is escaped once
+// for all of them.
+func (s *shownText) work(seed maphash.Seed, marker []byte) (size int) {
+	escaped := display.Escape(s.text)
+	whole := keepLettersDigits([]byte(escaped), 0)
+	s.whole = maphash.Bytes(seed, whole) // as normKey(seed, norm(s.text))
+	s.markers = bytes.Count(whole, marker)
+	s.norms = escapedNorms(escaped, s.kind == "prompt")
+	s.keys = make([]uint64, len(s.norms))
+	for k, n := range s.norms {
+		s.keys[k] = maphash.Bytes(seed, n) // as normKey(seed, string(n))
+		size += len(n)
+	}
+	return size
 }
 
 // norm reduces text to its letters and digits after the renderer's control
@@ -264,8 +302,13 @@ func lettersDigitsBytes(s string) []byte { return slices.Clip(keepLettersDigits(
 // words where a link, an image, a link definition or a table is. A text
 // that is nothing but tables has no norm.
 func shownNorms(text string, prompt bool) [][]byte {
+	return escapedNorms(display.Escape(text), prompt)
+}
+
+// escapedNorms is shownNorms of a text already escaped.
+func escapedNorms(escaped string, prompt bool) [][]byte {
 	var out [][]byte
-	for _, s := range markdown.ShownText(display.Escape(text), prompt) {
+	for _, s := range markdown.ShownText(escaped, prompt) {
 		if n := lettersDigitsBytes(s); len(n) > 0 {
 			out = append(out, n)
 		}
