@@ -36,8 +36,8 @@
 // shape and size are made in rounds, each round every process once and the
 // two forms of a process one after the other (in the other order every
 // other round), so that zstd ÷ raw compares runs made side by side. For
-// the same reason a round runs the decode pass right before repro, whose
-// ratio to it is a target, and repro-one right after it.
+// the same reason a round runs the decode pass between render and repro,
+// whose ratios to it are targets, and repro-one right after repro.
 //
 // The Markdown table goes to standard output and to -o (bench/shapes.md):
 // every cell, with its target next to it marked ok or MISSED, then the
@@ -330,8 +330,8 @@ func (b *bench) logPath(shape string, size int, form string) string {
 }
 
 // measureSize measures every form of one shape and size, in rounds: a
-// round runs each step (cat, then each command, the decode pass right
-// before repro: runOrder) on each form in turn, the forms in the other
+// round runs each step (cat, then each command, the decode pass between
+// render and repro: runOrder) on each form in turn, the forms in the other
 // order every other round, and -count rounds give each cell its runs. So a cell's runs are spread over the whole
 // measurement, and the two forms of a command, which zstd ÷ raw compares,
 // run side by side: on a shared machine, runs made minutes apart differ by
@@ -462,27 +462,34 @@ func (b *bench) measureSize(shape string, size int) {
 }
 
 // runOrder is the order a round runs steps in: the table's, but for the
-// decode pass, which runs right before repro when repro is measured, and
-// repro-one, which runs right after it. Their ratios to the decode pass
-// are reported (repro's is a target), and on a shared machine runs made
-// half a minute apart (check, render and history of a 1M-event log)
-// differ by more than its margin.
+// decode pass and the commands whose ratios to it are reported (render's
+// and repro's are targets), which run side by side where the first of
+// those commands would: render right before the decode pass, repro and
+// repro-one right after it. On a shared machine, runs made half a minute
+// apart (check, render and history of a 1M-event log) differ by more than
+// a ratio's margin.
 func runOrder(steps []string) []string {
-	repro, one := slices.Contains(steps, "repro"), slices.Contains(steps, "repro-one")
-	if !repro && !one {
+	before, after := []string{"render"}, []string{"repro", "repro-one"}
+	ratio := func(s string) bool { return slices.Contains(before, s) || slices.Contains(after, s) }
+	if !slices.ContainsFunc(steps, ratio) {
 		return steps
+	}
+	var block []string
+	for _, group := range [][]string{before, {"decode"}, after} {
+		for _, s := range group {
+			if slices.Contains(steps, s) {
+				block = append(block, s)
+			}
+		}
 	}
 	var order []string
 	for _, s := range steps {
 		switch {
-		case s == "decode", s == "repro-one" && repro:
-		case s == "repro":
-			order = append(order, "decode", "repro")
-			if one {
-				order = append(order, "repro-one")
+		case s == "decode":
+		case ratio(s):
+			if block != nil {
+				order, block = append(order, block...), nil
 			}
-		case s == "repro-one":
-			order = append(order, "decode", "repro-one")
 		default:
 			order = append(order, s)
 		}

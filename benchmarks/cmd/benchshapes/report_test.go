@@ -309,12 +309,14 @@ func TestParsePlan(t *testing.T) {
 
 func TestRunOrder(t *testing.T) {
 	for _, tt := range []struct{ steps, want string }{
-		{"cat,decode,check,render,history,repro,view", "cat,check,render,history,decode,repro,view"},
+		{"cat,decode,check,render,history,repro,view", "cat,check,render,decode,repro,history,view"},
 		{"cat,decode,repro", "cat,decode,repro"},
 		{"cat,decode,check,view", "cat,decode,check,view"},
-		{"cat,decode,check,render,history,repro,repro-one,view", "cat,check,render,history,decode,repro,repro-one,view"},
+		{"cat,decode,check,render,history,repro,repro-one,view", "cat,check,render,decode,repro,repro-one,history,view"},
 		{"cat,decode,repro-one,check", "cat,decode,repro-one,check"},
 		{"cat,decode,repro-one,repro", "cat,decode,repro,repro-one"},
+		{"cat,decode,check,render", "cat,check,render,decode"},
+		{"cat,decode,history,repro,render", "cat,history,render,decode,repro"},
 	} {
 		if got := strings.Join(runOrder(strings.Split(tt.steps, ",")), ","); got != tt.want {
 			t.Errorf("runOrder(%s) = %s, want %s", tt.steps, got, tt.want)
