@@ -43,7 +43,9 @@
 // every cell, with its target next to it marked ok or MISSED, then the
 // ratios (cost per event, each larger size ÷ the smallest; render ÷ decode
 // pass; repro ÷ decode pass, and its split: one size ÷ decode pass, each
-// further size ÷ decode pass; zstd ÷ raw). A cell that failed stays in the table with its error, and
+// further size ÷ decode pass; zstd ÷ raw). A ratio of two cells run side
+// by side in each round (to the decode pass, zstd ÷ raw) is the median of
+// the rounds' ratios (pairedRatio). A cell that failed stays in the table with its error, and
 // the runner goes on. The exit status is 0 whether targets are missed or
 // not, 1 if the runner itself could not run.
 package main
@@ -427,6 +429,7 @@ func (b *bench) measureSize(shape string, size int) {
 			r.Command = step
 			if step != "view" {
 				r.set(c.summary())
+				r.Walls = c.walls()
 				b.results = append(b.results, r)
 				continue
 			}
@@ -512,6 +515,19 @@ func (c *cell) summary() run {
 		return *c.failed
 	}
 	return summarize(c.runs)
+}
+
+// walls are the wall times of c's runs, one a round, or nil if a run
+// failed.
+func (c *cell) walls() []time.Duration {
+	if c.failed != nil {
+		return nil
+	}
+	ws := make([]time.Duration, len(c.runs))
+	for i, r := range c.runs {
+		ws[i] = r.wall
+	}
+	return ws
 }
 
 // prepare makes the log of one form (or finds it in -keep) and returns its
@@ -655,7 +671,7 @@ func (b *bench) document() string {
 	if b.bin != "" {
 		what = "of " + b.bin + " (logs by commit " + strings.TrimSpace(string(commit)) + ")"
 	}
-	fmt.Fprintf(&s, "bench-shapes %s, %s, %d CPUs; %s; seed %d.\n\n",
+	fmt.Fprintf(&s, "bench-shapes %s, %s, %d CPUs; %s; a ratio to a decode pass and zstd ÷ raw the median of the rounds' ratios; seed %d.\n\n",
 		what, b.started.UTC().Format("2006-01-02 15:04 UTC"), runtime.NumCPU(), runsPhrase(b.count), b.seed)
 	s.WriteString(cellTable(b.results))
 	s.WriteString("\n")

@@ -28,6 +28,10 @@ type result struct {
 	Raw     int64  // the raw form's size, the RSS budgets' base
 	Command string // cat, decode, check, render, history, repro, repro-one, view, "view keys"; gen for a log not made
 	Wall    time.Duration
+	// Walls are the wall times of the cell's runs, one a round, in round
+	// order; nil when a run failed. A ratio of two cells run in the same
+	// rounds is worked out round by round (pairedRatio).
+	Walls   []time.Duration
 	RSS     int64 // 0: not measured
 	Outcome string
 	Note    string
@@ -280,7 +284,6 @@ func ratioTable(results []result) string {
 		}
 		rows = append(rows, []string{shape, form, command, ratio, v, target, verdict})
 	}
-	wallRatio := func(a, b *result) float64 { return float64(a.Wall) / float64(b.Wall) }
 	perEvent := func(a, b *result) float64 {
 		return float64(a.Wall) / float64(a.events()) / (float64(b.Wall) / float64(b.events()))
 	}
@@ -304,13 +307,13 @@ func ratioTable(results []result) string {
 			for _, form := range forms {
 				repro, one, decode := ix.get(shape, size, form, "repro"), ix.get(shape, size, form, "repro-one"), ix.get(shape, size, form, "decode")
 				if render := ix.get(shape, size, form, "render"); render != nil {
-					add(shape, form, "render", "render ÷ decode pass, "+sizeLabel(size), render, decode, wallRatio, targets.RenderDecodeRatio)
+					add(shape, form, "render", "render ÷ decode pass, "+sizeLabel(size), render, decode, pairedRatio, targets.RenderDecodeRatio)
 				}
-				add(shape, form, "repro", "repro ÷ decode pass, "+sizeLabel(size), repro, decode, wallRatio, targets.ReproDecodeRatio)
+				add(shape, form, "repro", "repro ÷ decode pass, "+sizeLabel(size), repro, decode, pairedRatio, targets.ReproDecodeRatio)
 				if one == nil {
 					continue
 				}
-				add(shape, form, "repro-one", "one size ÷ decode pass, "+sizeLabel(size), one, decode, wallRatio, 0)
+				add(shape, form, "repro-one", "one size ÷ decode pass, "+sizeLabel(size), one, decode, pairedRatio, 0)
 				if !decode.measured() || decode.Wall <= 0 {
 					one = nil // no ratio to a decode pass there is not
 				}
@@ -326,7 +329,7 @@ func ratioTable(results []result) string {
 			for _, size := range sizes {
 				for _, c := range ratioCommands {
 					add(shape, "zstd ÷ raw", c, "wall, "+sizeLabel(size),
-						ix.get(shape, size, "zstd", c), ix.get(shape, size, "raw", c), wallRatio, limitFor(c, targets.ZstdRawRatio))
+						ix.get(shape, size, "zstd", c), ix.get(shape, size, "raw", c), pairedRatio, limitFor(c, targets.ZstdRawRatio))
 				}
 			}
 		}
@@ -335,6 +338,24 @@ func ratioTable(results []result) string {
 		return ""
 	}
 	return markdown(rows)
+}
+
+// pairedRatio is a's wall time over b's, for two cells run in the same
+// rounds (runOrder puts them side by side in each): the median of the
+// rounds' ratios, which a change of the machine's speed from one round to
+// the next moves less than it moves the ratio of the two medians. Cells
+// whose rounds do not pair up (a run failed) give the ratio of their
+// medians.
+func pairedRatio(a, b *result) float64 {
+	if len(a.Walls) == 0 || len(a.Walls) != len(b.Walls) || slices.Contains(b.Walls, 0) {
+		return float64(a.Wall) / float64(b.Wall)
+	}
+	rs := make([]float64, len(a.Walls))
+	for i := range rs {
+		rs[i] = float64(a.Walls[i]) / float64(b.Walls[i])
+	}
+	slices.Sort(rs)
+	return rs[(len(rs)-1)/2] // as median: the lower middle of an even count
 }
 
 // markdown formats rows (the first is the header) as a Markdown table

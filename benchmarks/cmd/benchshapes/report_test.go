@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -322,4 +323,45 @@ func TestRunOrder(t *testing.T) {
 			t.Errorf("runOrder(%s) = %s, want %s", tt.steps, got, tt.want)
 		}
 	}
+}
+
+// TestPairedRatio: a ratio of two cells run in the same rounds is the
+// median of the rounds' ratios, not the ratio of the medians, which a
+// machine that changes speed between rounds moves: here the rounds say
+// 1.10, 1.11 and 1.07, and the medians 30 ÷ 28 ms (1.07). Cells whose
+// rounds do not pair up give the ratio of their medians.
+func TestPairedRatio(t *testing.T) {
+	ms := func(ds ...int) []time.Duration {
+		var out []time.Duration
+		for _, d := range ds {
+			out = append(out, time.Duration(d)*time.Millisecond)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		a, b result
+		want string
+	}{
+		{"paired", result{Wall: 30 * time.Millisecond, Walls: ms(11, 50, 30)}, result{Wall: 28 * time.Millisecond, Walls: ms(10, 45, 28)}, "1.10"},
+		{"one round", result{Wall: 3 * time.Second, Walls: ms(3000)}, result{Wall: time.Second, Walls: ms(1000)}, "3.00"},
+		{"even count: the lower middle", result{Walls: ms(10, 12, 14, 16)}, result{Walls: ms(10, 10, 10, 10)}, "1.20"},
+		{"a failed run", result{Wall: 30 * time.Millisecond}, result{Wall: 28 * time.Millisecond, Walls: ms(10, 45, 28)}, "1.07"},
+		{"rounds that differ in number", result{Wall: 30 * time.Millisecond, Walls: ms(30)}, result{Wall: 20 * time.Millisecond, Walls: ms(10, 20)}, "1.50"},
+	} {
+		if got := strconv.FormatFloat(pairedRatio(&tt.a, &tt.b), 'f', 2, 64); got != tt.want {
+			t.Errorf("%s: pairedRatio = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+	// The table pairs the rounds of its ratios to a decode pass and of
+	// zstd ÷ raw.
+	res := []result{
+		{Shape: "tiny", Size: 10000, Form: "raw", Command: "decode", Wall: 28 * time.Millisecond, Walls: ms(10, 45, 28), Outcome: "ok"},
+		{Shape: "tiny", Size: 10000, Form: "raw", Command: "render", Wall: 30 * time.Millisecond, Walls: ms(11, 50, 30), Outcome: "ok"},
+		{Shape: "tiny", Size: 10000, Form: "zstd", Command: "render", Wall: 33 * time.Millisecond, Walls: ms(33, 60, 30), Outcome: "ok"},
+	}
+	checkRows(t, "ratio table", ratioTable(res),
+		"| tiny | raw | render | render ÷ decode pass, 10k | 1.10 | ≤ 3 | ok |",
+		"| tiny | zstd ÷ raw | render | wall, 10k | 1.20 | ≤ 1.2 | ok |",
+	)
 }
