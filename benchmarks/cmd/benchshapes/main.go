@@ -32,7 +32,7 @@
 // so each runs with the defaults a user gets. Each figure is the median wall time and the
 // largest peak RSS of a few runs: by default 15 on logs of up to 20k events
 // (whose times are short and the most disturbed by a shared machine), 5 up
-// to 200k, 1 above; -count N runs every process N times. The runs of one
+// to 200k, 3 above; -count N runs every process N times. The runs of one
 // shape and size are made in rounds, each round every process once and the
 // two forms of a process one after the other (in the other order every
 // other round), so that zstd ÷ raw compares runs made side by side. For
@@ -104,7 +104,7 @@ func main() {
 	seed := flag.Int64("seed", 1, "generator seed")
 	quiet := flag.Duration("quiet", 100*time.Millisecond, "view: a screen is drawn once its output has been quiet this long")
 	timeout := flag.Duration("timeout", 15*time.Minute, "the longest one process may run")
-	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 15 up to 20k events, 5 up to 200k, 1 above)")
+	count := flag.Int("count", 0, "run each process this many times, and take the median wall time and the largest peak RSS (0: 15 up to 20k events, 5 up to 200k, 3 above)")
 	goCmd := flag.String("go", "go", "the go command that builds dshtest and gen")
 	bin := flag.String("bin", "", "measure this dshtest binary instead of building the module's (for example one built from another commit)")
 	decodeFile := flag.String("decode", "", "") // the decode pass, re-executed by the runner itself

@@ -105,13 +105,15 @@ func median(ds []time.Duration) time.Duration {
 }
 
 // runsFor is how many runs measure a cell of a size-event log: count, or
-// by default (count 0) 15 up to 20k events, 5 up to 200k, 1 above. A run on
+// by default (count 0) 15 up to 20k events, 5 up to 200k, 3 above. A run on
 // a small log takes tens or hundreds of milliseconds, and this machine's
 // noise is a quarter of that: with 5 and 3 runs, zstd ÷ raw of check came
 // out at 1.21 (10k real) and 1.43 (100k small), where 15 and 8 runs
 // interleaved by hand gave 1.00 and 1.09; with 9 runs at 10k, 1.28 (small
 // check) and 1.30 (tiny view), where 15, the forms' order alternating,
-// gave 1.06 and 0.99.
+// gave 1.06 and 0.99. A 1M-event log timed once gave zstd ÷ raw of 1.24
+// (small history), 1.21 (tiny repro) and 1.22 (dense repro), where 5, 5
+// and 3 rounds by hand gave 1.04, 1.06 and 1.14.
 func runsFor(count, size int) int {
 	switch {
 	case count > 0:
@@ -121,14 +123,14 @@ func runsFor(count, size int) int {
 	case size <= 200000:
 		return 5
 	}
-	return 1
+	return 3
 }
 
 // runsPhrase says how many runs each figure is of.
 func runsPhrase(count int) string {
 	switch count {
 	case 0:
-		return "each figure the median wall time and the largest peak RSS of 15 runs up to 20k events, 5 up to 200k, 1 above"
+		return "each figure the median wall time and the largest peak RSS of 15 runs up to 20k events, 5 up to 200k, 3 above"
 	case 1:
 		return "one run per cell"
 	}

@@ -278,7 +278,7 @@ func TestSummarize(t *testing.T) {
 
 func TestRunsFor(t *testing.T) {
 	for _, tt := range []struct{ count, size, want int }{
-		{0, 10000, 15}, {0, 100000, 5}, {0, 1000000, 1}, {2, 10000, 2}, {1, 1000000, 1},
+		{0, 10000, 15}, {0, 100000, 5}, {0, 1000000, 3}, {2, 10000, 2}, {1, 1000000, 1},
 	} {
 		if got := runsFor(tt.count, tt.size); got != tt.want {
 			t.Errorf("runsFor(%d, %d) = %d, want %d", tt.count, tt.size, got, tt.want)
