@@ -45,9 +45,9 @@
 // pass; repro ÷ decode pass, and its split: one size ÷ decode pass, each
 // further size ÷ decode pass; zstd ÷ raw). A ratio of two cells run side
 // by side in each round (to the decode pass, zstd ÷ raw) is the median of
-// the rounds' ratios (pairedRatio). A cell that failed stays in the table with its error, and
-// the runner goes on. The exit status is 0 whether targets are missed or
-// not, 1 if the runner itself could not run.
+// the rounds' ratios (pairedRatio). A cell that failed stays in the table
+// with its error, and the runner goes on. The exit status is 0 whether
+// targets are missed or not, 1 if the runner itself could not run.
 package main
 
 import (
@@ -334,10 +334,11 @@ func (b *bench) logPath(shape string, size int, form string) string {
 // measureSize measures every form of one shape and size, in rounds: a
 // round runs each step (cat, then each command, the decode pass between
 // render and repro: runOrder) on each form in turn, the forms in the other
-// order every other round, and -count rounds give each cell its runs. So a cell's runs are spread over the whole
-// measurement, and the two forms of a command, which zstd ÷ raw compares,
-// run side by side: on a shared machine, runs made minutes apart differ by
-// more than that ratio's margin.
+// order every other round, and -count rounds give each cell its runs. So
+// a cell's runs are spread over the whole measurement, and the two forms
+// of a command, which zstd ÷ raw compares, run side by side: on a shared
+// machine, runs made minutes apart differ by more than that ratio's
+// margin.
 func (b *bench) measureSize(shape string, size int) {
 	progress := func(r result) {
 		fmt.Fprintf(os.Stderr, "%-8s %8d %-4s %-9s %10s %10s  %s\n", r.Shape, r.Size, r.Form, r.Command,

@@ -19,11 +19,11 @@ const maxWorkers = 8
 // Below 2, Each runs on the caller's goroutine.
 func Workers() int { return min(runtime.GOMAXPROCS(0), maxWorkers) }
 
-// Each calls, for each k in [0, n), a worker made by newWorker (a worker
-// holds what is not safe for concurrent use, such as a renderer; newWorker
-// is called on each worker's goroutine, side by side) and
-// returns once every k is done. The ks are handed out one at a time, so
-// that one long piece does not hold up the pieces after it. With one
+// Each calls, for each k in [0, n), a worker made by newWorker, and
+// returns once every k is done. A worker holds what is not safe for
+// concurrent use, such as a renderer; newWorker is called on each
+// worker's goroutine, side by side. The ks are handed out one at a time,
+// so that one long piece does not hold up the pieces after it. With one
 // worker or one piece, Each runs on the caller's goroutine. A panic of a
 // worker is raised again in the caller, once the others have stopped.
 //
