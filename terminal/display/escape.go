@@ -92,10 +92,7 @@ func isSafe(s string, inline bool) bool {
 	nonASCII := false
 	for i := 0; i < len(s); i++ {
 		// Printable ASCII needs no look, eight bytes at a time.
-		for i+8 <= len(s) && swar.Printable(swar.Load(s[i:])) {
-			i += 8
-		}
-		if i == len(s) {
+		if i = swar.PrintableRun(s, i); i == len(s) {
 			break
 		}
 		switch c := s[i]; {

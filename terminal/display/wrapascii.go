@@ -20,11 +20,7 @@ import (
 func asciiLen(l Line) (int, bool) {
 	n := 0
 	for _, sp := range l {
-		i := 0
-		for i+8 <= len(sp.Text) && swar.Printable(swar.Load(sp.Text[i:])) {
-			i += 8
-		}
-		for ; i < len(sp.Text); i++ {
+		for i := swar.PrintableRun(sp.Text, 0); i < len(sp.Text); i++ {
 			if c := sp.Text[i]; c < 0x20 || c >= 0x7f {
 				return 0, false
 			}

@@ -27,6 +27,17 @@ func Printable(x uint64) bool {
 	return (x|(x+lsb)|((x-0x20*lsb)&^x))&msb == 0
 }
 
+// PrintableRun returns the index past the blocks of eight printable ASCII
+// bytes that s[i:] starts with: i when its first eight are not all
+// printable or fewer than eight are left. What follows is for the caller
+// to read byte by byte.
+func PrintableRun(s string, i int) int {
+	for i+8 <= len(s) && Printable(Load(s[i:])) {
+		i += 8
+	}
+	return i
+}
+
 // ASCIIWithout reports whether every byte of x is ASCII and none is c
 // (c < 0x80): a byte equal to c is a zero byte of x^c·lsb, which
 // (y-lsb) &^ y & msb finds.

@@ -67,3 +67,27 @@ func TestWords(t *testing.T) {
 		check(b)
 	}
 }
+
+// TestPrintableRun: the run ends at the first block of eight that holds a
+// byte other than printable ASCII, or where fewer than eight are left.
+func TestPrintableRun(t *testing.T) {
+	for _, tt := range []struct {
+		s       string
+		i, want int
+	}{
+		{"", 0, 0},
+		{"short", 0, 0},
+		{"abcdefgh", 0, 8},
+		{"abcdefghijklmnop", 0, 16},
+		{"abcdefghijklmnopq", 0, 16},
+		{"abcdefgh\x1bjklmnop", 0, 8},
+		{"abc\ndefghijklmnop", 0, 0},
+		{"abcdefghijklmnop", 3, 11},
+		{"abcdefgh\u00e9ijklmnop", 0, 8},
+		{"abcdefg\x7f", 0, 0},
+	} {
+		if got := PrintableRun(tt.s, tt.i); got != tt.want {
+			t.Errorf("PrintableRun(%q, %d) = %d, want %d", tt.s, tt.i, got, tt.want)
+		}
+	}
+}
