@@ -197,13 +197,17 @@ func measureLine(l display.Line) lineMeasure {
 	return lineMeasure{width: l.Width(), counted: simpleLine(l)}
 }
 
+// fits reports whether a line measured m is its one row at width: the
+// rule of every layout here that takes such a line as it is.
+func (m lineMeasure) fits(width int) bool { return m.width <= max(width, 1) }
+
 // rows is the number of rows l, measured m, makes at width (≥ 1), and
 // true, when that can be told without building them: when l fits
 // (WrapLine keeps it whole) or m.counted. Otherwise the fold builds
 // them.
 func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
 	switch {
-	case m.width <= width:
+	case m.fits(width):
 		return 1, true
 	case m.counted:
 		return display.RowCountMeasured(l, m.width, width), true
@@ -216,7 +220,7 @@ func (m lineMeasure) rows(l display.Line, width int) (int, bool) {
 // fits, most of them, is appended as its one row with no padding style
 // (display.Wrap's), with no Wrapping made for it.
 func (m lineMeasure) appendWrap(rows []Row, l display.Line, width int) []Row {
-	if m.width <= max(width, 1) {
+	if m.fits(width) {
 		return append(rows, Row{Line: l})
 	}
 	w := display.WrapMeasured(l, m.width, width)
@@ -231,7 +235,7 @@ func (m lineMeasure) appendWrap(rows []Row, l display.Line, width int) []Row {
 // counted one, whose rows never outgrow the width, is not measured again
 // either.
 func (m lineMeasure) appendLayout(rows []Row, l display.Line, width int) []Row {
-	if m.counted || m.width <= max(width, 1) {
+	if m.counted || m.fits(width) {
 		return m.appendWrap(rows, l, width)
 	}
 	return append(rows, rewrap(m.appendWrap(nil, l, width), width)...)
@@ -249,7 +253,7 @@ func plainRows(p *plainText, base display.Style, width, head, tail int) (rows []
 	// are cut from one list (fitting).
 	var spans []display.Span
 	fitting := func(i int) (Row, bool) {
-		if p.measures[i].width > width {
+		if !p.measures[i].fits(width) {
 			return Row{}, false
 		}
 		spans = append(spans, display.Span{Text: lines[i], Style: base})
