@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/dshtest/dshtest/internal/ground/fastjson"
 	"github.com/dshtest/dshtest/sessionlog"
@@ -44,9 +42,19 @@ func ValidateLog(events []sessionlog.Event) error {
 }
 
 // validateStored runs the load-time checks on the event at index i; with
-// syntax, its payloads are known to be valid JSON (Folder.TrustSyntax).
+// syntax, its payloads are known to be valid JSON (Folder.TrustSyntax). A
+// message event's payload is walked once for both its numbers and its
+// shape (readMessage).
 func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
-	if !validEnvelope(e, syntax) {
+	envelope := validSyntax(e, syntax)
+	var msg messageFacts
+	walked := false
+	if envelope && isMessageType(e.Type) {
+		var lossless bool
+		msg, lossless, walked = readMessage(e.Data, e.Type == sessionlog.TypeUserMessage, e.Type == sessionlog.TypeToolResult)
+		envelope = !walked || lossless
+	}
+	if !envelope || !walked && !losslessJSON(e.Data) {
 		return eventErrorf(i, "seed event at index %d has an invalid event envelope", i)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
@@ -55,8 +63,11 @@ func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
 	if e.Seq != i {
 		return eventErrorf(i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
 	}
-	if err := CheckMessageShape(e, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
-		return err
+	if isMessageType(e.Type) {
+		// A payload the walk could not read is no object: msg says so.
+		if err := checkMessage(e, &msg, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
+			return err
+		}
 	}
 	return checkKnown(e)
 }
@@ -73,14 +84,22 @@ func checkKnown(e *sessionlog.Event) error {
 // validEnvelope checks what the typed Event can still get wrong; with
 // syntax, that its payloads are valid JSON is known and not checked.
 func validEnvelope(e *sessionlog.Event, syntax bool) bool {
+	return validSyntax(e, syntax) && losslessJSON(e.Data)
+}
+
+// validSyntax is validEnvelope but for the lossless numbers.
+func validSyntax(e *sessionlog.Event, syntax bool) bool {
 	if e.Type == "" || e.Seq < 0 || e.Seq > sessionlog.MaxSafeInteger || e.Data == nil {
 		return false
 	}
-	if !syntax && !fastjson.Valid(e.Data) || !losslessJSON(e.Data) {
+	if syntax {
+		return true
+	}
+	if !fastjson.Valid(e.Data) {
 		return false
 	}
 	for _, raw := range []json.RawMessage{e.SurfaceOp, e.SourceEventSeqs} {
-		if !syntax && raw != nil && !fastjson.Valid(raw) {
+		if raw != nil && !fastjson.Valid(raw) {
 			return false
 		}
 	}
@@ -101,20 +120,13 @@ func losslessJSON(raw []byte) bool {
 			continue
 		}
 		j := i
-		exp := false
 		for j < len(raw) && isNumberByte(raw[j]) {
-			exp = exp || raw[j] == 'e' || raw[j] == 'E'
 			j++
 		}
-		num := raw[i:j]
-		i = j - 1
-		if c != '-' && !exp && len(num) < 300 {
-			continue
-		}
-		f, _ := strconv.ParseFloat(string(num), 64)
-		if math.IsInf(f, 0) || (f == 0 && math.Signbit(f)) {
+		if !lossless(raw[i:j]) {
 			return false
 		}
+		i = j - 1
 	}
 	return true
 }
@@ -169,101 +181,60 @@ func CheckMessageShape(e *sessionlog.Event, subject func() string) error {
 	if !isMessageType(e.Type) {
 		return nil
 	}
+	m, _, _ := readMessage(e.Data, e.Type == sessionlog.TypeUserMessage, e.Type == sessionlog.TypeToolResult)
+	return checkMessage(e, &m, subject)
+}
+
+// checkMessage is CheckMessageShape on the facts of e's message.
+func checkMessage(e *sessionlog.Event, m *messageFacts, subject func() string) error {
 	fail := func(format string, args ...any) error {
 		return eventErrorf(e.Seq, "%s %s", subject(), fmt.Sprintf(format, args...))
 	}
-	// Each object is split into a buffer of its own: a value found in
-	// one is split in the next.
-	var bufs [4][8]fastjson.Field
-	msgRaw := []byte(e.Data)
-	if e.Type != sessionlog.TypeUserMessage {
-		data, ok := splitMembers(bufs[0][:0], e.Data)
-		if !ok {
-			return fail("lacks an identified message")
-		}
-		msgRaw = data.get("message")
-	}
-	msg, ok := splitMembers(bufs[1][:0], msgRaw)
-	if !ok {
+	if !m.object {
 		return fail("lacks an identified message")
 	}
-	if id, ok := jsonString(msg.get("id")); !ok || id == "" {
+	if id, ok := jsonString(m.id); !ok || id == "" {
 		return fail("lacks an identified message")
 	}
 	wantRole := "user"
 	if e.Type == sessionlog.TypeAssistantMessage {
 		wantRole = "assistant"
 	}
-	if role, ok := jsonString(msg.get("role")); !ok || role != wantRole {
+	if role, ok := jsonString(m.role); !ok || role != wantRole {
 		return fail("message must have role %q", wantRole)
 	}
-	source, ok := splitMembers(bufs[2][:0], msg.get("source"))
-	if !ok {
+	source := &m.source
+	if !source.object {
 		return fail("message has invalid source")
 	}
-	kind, ok := jsonString(source.get("kind"))
+	kind, ok := jsonString(source.kind)
 	if !ok || kind == "" {
 		return fail("message has invalid source")
 	}
-	if !isArray(msg.get("content")) {
+	if !m.contentArray {
 		return fail("message has invalid content")
 	}
 	switch e.Type {
 	case sessionlog.TypeAssistantMessage:
-		provider, ok1 := jsonString(source.get("provider"))
-		model, ok2 := jsonString(source.get("model"))
+		provider, ok1 := jsonString(source.provider)
+		model, ok2 := jsonString(source.model)
 		if kind != "model" || !ok1 || !ok2 || provider == "" || model == "" {
 			return fail("message must have model source")
 		}
 	case sessionlog.TypeToolResult:
-		callID, ok := jsonString(source.get("callId"))
+		callID, ok := jsonString(source.callID)
 		if kind != "tool" || !ok || callID == "" {
 			return fail("message must have tool source")
 		}
-		first, ok := fastjson.SoleElement(msg.get("content"))
-		if !ok {
+		block := &m.block
+		if typ, _ := jsonString(block.typ); !block.sole || typ != "tool-result" || !block.contentArray {
 			return fail("message must contain one tool-result block")
 		}
-		block, ok := splitMembers(bufs[3][:0], first)
-		if !ok {
-			return fail("message must contain one tool-result block")
-		}
-		if typ, _ := jsonString(block.get("type")); typ != "tool-result" || !isArray(block.get("content")) {
-			return fail("message must contain one tool-result block")
-		}
-		if id, ok := jsonString(block.get("toolCallId")); !ok || id != callID {
+		if id, ok := jsonString(block.callID); !ok || id != callID {
 			return fail("message has mismatched tool call ids")
 		}
 	}
 	return nil
-}
-
-// objectMembers is an object's members as fastjson.ObjectMembers reads
-// them (a repeated key's last value), in a slice the caller lends instead
-// of a map: CheckMessageShape splits three or four objects of every
-// message, and the maps were most of what it cost.
-type objectMembers []fastjson.Field
-
-// splitMembers splits raw, a JSON object, into buf.
-func splitMembers(buf []fastjson.Field, raw []byte) (objectMembers, bool) {
-	f, ok := fastjson.SplitObjectInto(buf, raw)
-	return objectMembers(f), ok
-}
-
-// get is the value of key, nil when absent.
-func (m objectMembers) get(key string) []byte {
-	for i := len(m) - 1; i >= 0; i-- {
-		if m[i].Key == key {
-			return m[i].Val
-		}
-	}
-	return nil
-}
-
-// isArray reports whether raw JSON holds an array.
-func isArray(raw []byte) bool {
-	i := fastjson.SkipSpace(raw, 0)
-	return i < len(raw) && raw[i] == '['
 }
 
 // jsonString decodes raw as a JSON string; ok is false for any other value.
