@@ -61,17 +61,19 @@ func TestDrawersEqualRender(t *testing.T) {
 
 // TestUnstyledRows: a row drawn Unstyled is the row drawn in a scheme with
 // its sequences removed (screen.AppendPlain, which repro's search applies
-// to a styled row) and its trailing spaces cut, at every width and tool
-// mode, in both schemes, on generated logs of every shape and on the
-// corpus.
+// to a styled row, and render's text format) and its trailing spaces cut,
+// at every width and tool mode, in both schemes, with reasoning shown and
+// hidden and several fold limits, on generated logs of every shape and on
+// the corpus.
 func TestUnstyledRows(t *testing.T) {
 	for _, src := range drawnLogs(t, 1500, 5) {
 		tr := transcript.Project(src.log, transcript.Options{})
 		now := FrozenNow(src.log)
 		for _, w := range []int{80, 1, 44, 13} {
-			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded} {
+			for _, tools := range []display.ToolMode{display.ToolsCollapsed, display.ToolsExpanded, display.ToolsHidden} {
 				for _, scheme := range []display.Scheme{display.SchemeDark, display.SchemeLight} {
-					s := Settings{Width: w, Tools: tools, Now: now, Scheme: scheme}
+					// render's text is drawn unstyled at any setting.
+					s := Settings{Width: w, Tools: tools, Now: now, Scheme: scheme, HideReasoning: w == 44, MaxToolOutputLines: w}
 					styled := slices.Collect(RenderRows(tr, s))
 					s.Unstyled = true
 					unstyled := slices.Collect(RenderRows(tr, s))

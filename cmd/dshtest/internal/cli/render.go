@@ -145,6 +145,11 @@ The clock is frozen at the last event's time, so the output is stable.`,
 				// (a log of long prompts draws about its own size, a short
 				// line padded in ansi many times it), and the rest is
 				// written as it is drawn after the read.
+				// Text is drawn unstyled: an unstyled row is the styled
+				// row's text less its trailing spaces (TestUnstyledRows),
+				// what text prints, without the sequences and padding
+				// written only to be taken out again.
+				s.Unstyled = format == "text"
 				var spool rowSpool
 				var read atomic.Int64
 				rw := rowWriter{w: &spool, format: format} // stdout once the read is over
@@ -198,23 +203,22 @@ The clock is frozen at the last event's time, so the output is stable.`,
 	return cmd
 }
 
-// rowWriter writes styled rows in render's text or ansi format to w.
+// rowWriter writes rows in render's text or ansi format to w: styled
+// rows in ansi, unstyled ones (terminal.Settings.Unstyled) in text.
 type rowWriter struct {
 	w      io.Writer
 	format string
 	buf    []byte
 }
 
-// row writes one row: as styled, with a closing reset, in ansi; as its
-// plain text less trailing spaces in text. A write's error is the
+// row writes one row, in ansi with a closing reset. A write's error is the
 // writer's to keep (a bufio.Writer returns it from Flush).
 func (rw *rowWriter) row(l string) {
+	rw.buf = append(rw.buf[:0], l...)
 	if rw.format == "ansi" {
-		rw.buf = append(append(rw.buf[:0], l...), "\x1b[0m\n"...)
-	} else {
-		rw.buf = screen.AppendPlain(rw.buf[:0], l)
-		rw.buf = append(bytes.TrimRight(rw.buf, " "), '\n')
+		rw.buf = append(rw.buf, "\x1b[0m"...)
 	}
+	rw.buf = append(rw.buf, '\n')
 	_, _ = rw.w.Write(rw.buf)
 }
 
