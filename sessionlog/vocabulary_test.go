@@ -272,3 +272,14 @@ func TestCheckType(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLookupType looks up the types of a streamed step, an unknown
+// one among them.
+func BenchmarkLookupType(b *testing.B) {
+	names := []string{"assistant/chunk", "assistant/chunk", "tool/result", "step/start", "user/message", "x/unknown"}
+	for b.Loop() {
+		for _, n := range names {
+			sessionlog.LookupType(n)
+		}
+	}
+}
