@@ -122,10 +122,11 @@ func (w *payloadWalk) message(i int, m *messageFacts, block bool) int {
 func (w *payloadWalk) soleBlock(i int, b *blockFacts) int {
 	n := 0
 	end := w.array(i, func(start int) int {
-		n++
-		if n > 1 || w.raw[start] != '{' {
+		if n++; n > 1 || w.raw[start] != '{' {
+			b.sole = false
 			return w.skip(start)
 		}
+		b.sole = true
 		return w.object(start, func(key []byte, start int) int {
 			switch string(key) {
 			case "type":
@@ -138,10 +139,7 @@ func (w *payloadWalk) soleBlock(i int, b *blockFacts) int {
 			return w.skip(start)
 		})
 	})
-	first := i + 1 // the sole element must be an object
-	first = fastjson.SkipSpace(w.raw, first)
-	b.sole = n == 1 && first < len(w.raw) && w.raw[first] == '{'
-	if !b.sole {
+	if !b.sole { // the sole element must be an object
 		*b = blockFacts{}
 	}
 	return end
@@ -164,11 +162,8 @@ func (w *payloadWalk) object(i int, member func(key []byte, start int) int) int 
 	if i >= len(raw) || raw[i] != '{' {
 		return -1
 	}
-	i = fastjson.SkipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return i + 1
-	}
-	for {
+	i, done := w.first(i, '}')
+	for !done {
 		if i >= len(raw) || raw[i] != '"' {
 			return -1
 		}
@@ -195,50 +190,53 @@ func (w *payloadWalk) object(i int, member func(key []byte, start int) int) int 
 		if i = member(key, i); i < 0 {
 			return -1
 		}
-		i = fastjson.SkipSpace(raw, i)
-		if i >= len(raw) {
-			return -1
-		}
-		switch raw[i] {
-		case ',':
-			i = fastjson.SkipSpace(raw, i+1)
-		case '}':
-			return i + 1
-		default:
-			return -1
-		}
+		i, done = w.more(i, '}')
 	}
+	return i
 }
 
 // array walks the array at i (its '['), calling elem with where each
 // element starts; elem returns where it ends. It returns where the array
 // ends, or -1.
 func (w *payloadWalk) array(i int, elem func(start int) int) int {
-	raw := w.raw
-	i = fastjson.SkipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == ']' {
-		return i + 1
-	}
-	for {
-		if i >= len(raw) {
+	i, done := w.first(i, ']')
+	for !done {
+		if i >= len(w.raw) {
 			return -1
 		}
 		if i = elem(i); i < 0 {
 			return -1
 		}
-		i = fastjson.SkipSpace(raw, i)
-		if i >= len(raw) {
-			return -1
-		}
-		switch raw[i] {
-		case ',':
-			i = fastjson.SkipSpace(raw, i+1)
-		case ']':
-			return i + 1
-		default:
-			return -1
-		}
+		i, done = w.more(i, ']')
 	}
+	return i
+}
+
+// first reads past the opening byte at i of an object or array closed by
+// close: where its first member or element starts, or, done, where the
+// empty one ends.
+func (w *payloadWalk) first(i int, close byte) (next int, done bool) {
+	i = fastjson.SkipSpace(w.raw, i+1)
+	if i < len(w.raw) && w.raw[i] == close {
+		return i + 1, true
+	}
+	return i, false
+}
+
+// more reads what follows a member or element ending at i: where the next
+// one starts, or, done, where the object or array closed by close ends;
+// -1 (done) for anything else.
+func (w *payloadWalk) more(i int, close byte) (next int, done bool) {
+	raw := w.raw
+	i = fastjson.SkipSpace(raw, i)
+	switch {
+	case i >= len(raw):
+	case raw[i] == ',':
+		return fastjson.SkipSpace(raw, i+1), false
+	case raw[i] == close:
+		return i + 1, true
+	}
+	return -1, true
 }
 
 // skip returns where the value at i ends (-1 if none does), noting a
@@ -263,13 +261,8 @@ func (w *payloadWalk) skip(i int) int {
 				return -1
 			}
 		case c == '-' || c >= '0' && c <= '9':
-			k := j
-			for k < len(raw) && isNumberByte(raw[k]) {
-				k++
-			}
-			if !lossless(raw[j:k]) {
-				w.lossy = true
-			}
+			k, ok := number(raw, j)
+			w.lossy = w.lossy || !ok
 			j = k - 1
 		case c >= 'a' && c <= 'z': // true, false, null
 			k := j
@@ -287,13 +280,19 @@ func (w *payloadWalk) skip(i int) int {
 	return -1
 }
 
-// lossless reports whether number survives JSON.parse and JSON.stringify
-// unchanged in value: neither negative zero nor beyond a float64. Only a
-// negative number, an exponent or a very long one can be either.
-func lossless(num []byte) bool {
+// number reads the number token at raw[i]: where it ends, and whether
+// JSON.parse and JSON.stringify keep its value: neither negative zero nor
+// beyond a float64. Only a negative number, an exponent or a very long
+// one can be either.
+func number(raw []byte, i int) (end int, lossless bool) {
+	end = i
+	for end < len(raw) && isNumberByte(raw[end]) {
+		end++
+	}
+	num := raw[i:end]
 	if num[0] != '-' && len(num) < 300 && !bytes.ContainsAny(num, "eE") {
-		return true
+		return end, true
 	}
 	f, _ := strconv.ParseFloat(string(num), 64)
-	return !math.IsInf(f, 0) && !(f == 0 && math.Signbit(f))
+	return end, !math.IsInf(f, 0) && !(f == 0 && math.Signbit(f))
 }

@@ -46,10 +46,10 @@ func ValidateLog(events []sessionlog.Event) error {
 // message event's payload is walked once for both its numbers and its
 // shape (readMessage).
 func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
-	envelope := validSyntax(e, syntax)
+	envelope, message := validSyntax(e, syntax), isMessageType(e.Type)
 	var msg messageFacts
 	walked := false
-	if envelope && isMessageType(e.Type) {
+	if envelope && message {
 		var lossless bool
 		msg, lossless, walked = readMessage(e.Data, e.Type == sessionlog.TypeUserMessage, e.Type == sessionlog.TypeToolResult)
 		envelope = !walked || lossless
@@ -63,7 +63,7 @@ func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
 	if e.Seq != i {
 		return eventErrorf(i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
 	}
-	if isMessageType(e.Type) {
+	if message {
 		// A payload the walk could not read is no object: msg says so.
 		if err := checkMessage(e, &msg, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
 			return err
@@ -119,14 +119,11 @@ func losslessJSON(raw []byte) bool {
 		if c != '-' && (c < '0' || c > '9') {
 			continue
 		}
-		j := i
-		for j < len(raw) && isNumberByte(raw[j]) {
-			j++
-		}
-		if !lossless(raw[i:j]) {
+		end, ok := number(raw, i)
+		if !ok {
 			return false
 		}
-		i = j - 1
+		i = end - 1
 	}
 	return true
 }
