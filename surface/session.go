@@ -90,13 +90,14 @@ func (s *Session) Append(e sessionlog.Event) (sessionlog.Event, error) {
 	e.Data = cloneRaw(e.Data)
 	e.SurfaceOp = cloneRaw(e.SurfaceOp)
 	e.SourceEventSeqs = cloneRaw(e.SourceEventSeqs)
-	if !validEnvelope(&e, false) {
+	msg, ok := readPayload(&e, false)
+	if !ok {
 		return sessionlog.Event{}, eventErrorf(e.Seq, "session event at seq %d has an invalid event envelope", e.Seq)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
 		return sessionlog.Event{}, eventErrorf(e.Seq, "session event at seq %d uses unsupported legacy request/header-delta format", e.Seq)
 	}
-	if err := CheckMessageShape(&e, func() string { return fmt.Sprintf("session event at seq %d", e.Seq) }); err != nil {
+	if err := checkMessage(&e, &msg, func() string { return fmt.Sprintf("session event at seq %d", e.Seq) }); err != nil {
 		return sessionlog.Event{}, err
 	}
 	if err := checkKnown(&e); err != nil {

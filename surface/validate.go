@@ -42,19 +42,10 @@ func ValidateLog(events []sessionlog.Event) error {
 }
 
 // validateStored runs the load-time checks on the event at index i; with
-// syntax, its payloads are known to be valid JSON (Folder.TrustSyntax). A
-// message event's payload is walked once for both its numbers and its
-// shape (readMessage).
+// syntax, its payloads are known to be valid JSON (Folder.TrustSyntax).
 func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
-	envelope, message := validSyntax(e, syntax), isMessageType(e.Type)
-	var msg messageFacts
-	walked := false
-	if envelope && message {
-		var lossless bool
-		msg, lossless, walked = readMessage(e.Data, e.Type == sessionlog.TypeUserMessage, e.Type == sessionlog.TypeToolResult)
-		envelope = !walked || lossless
-	}
-	if !envelope || !walked && !losslessJSON(e.Data) {
+	msg, ok := readPayload(e, syntax)
+	if !ok {
 		return eventErrorf(i, "seed event at index %d has an invalid event envelope", i)
 	}
 	if e.Type == sessionlog.TypeLegacyHeaderDelta {
@@ -63,11 +54,8 @@ func validateStored(e *sessionlog.Event, i int64, syntax bool) error {
 	if e.Seq != i {
 		return eventErrorf(i, "seed event at index %d has seq %d (expected %d); seed must be contiguous from 0", i, e.Seq, i)
 	}
-	if message {
-		// A payload the walk could not read is no object: msg says so.
-		if err := checkMessage(e, &msg, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
-			return err
-		}
+	if err := checkMessage(e, &msg, func() string { return fmt.Sprintf("seed %s at index %d", e.Type, i) }); err != nil {
+		return err
 	}
 	return checkKnown(e)
 }
@@ -81,13 +69,27 @@ func checkKnown(e *sessionlog.Event) error {
 	return eventErrorf(e.Seq, "session event at seq %d has unknown type %q and is not marked ignorable", e.Seq, e.Type)
 }
 
-// validEnvelope checks what the typed Event can still get wrong; with
-// syntax, that its payloads are valid JSON is known and not checked.
-func validEnvelope(e *sessionlog.Event, syntax bool) bool {
-	return validSyntax(e, syntax) && losslessJSON(e.Data)
+// readPayload runs the envelope checks on e (validSyntax, then
+// losslessJSON) and, for a message event, reads its message's facts in
+// the same walk as its numbers (readMessage): a message's content is
+// scanned once for both. ok is false when the envelope is invalid. A
+// payload the walk could not read is no object: its facts say so.
+func readPayload(e *sessionlog.Event, syntax bool) (msg messageFacts, ok bool) {
+	if !validSyntax(e, syntax) {
+		return messageFacts{}, false
+	}
+	if isMessageType(e.Type) {
+		msg, lossless, walked := readMessage(e.Data, e.Type == sessionlog.TypeUserMessage, e.Type == sessionlog.TypeToolResult)
+		if walked {
+			return msg, lossless
+		}
+	}
+	return msg, losslessJSON(e.Data)
 }
 
-// validSyntax is validEnvelope but for the lossless numbers.
+// validSyntax checks what the typed Event can still get wrong but for its
+// lossless numbers; with syntax, that its payloads are valid JSON is known
+// and not checked.
 func validSyntax(e *sessionlog.Event, syntax bool) bool {
 	if e.Type == "" || e.Seq < 0 || e.Seq > sessionlog.MaxSafeInteger || e.Data == nil {
 		return false
@@ -182,8 +184,12 @@ func CheckMessageShape(e *sessionlog.Event, subject func() string) error {
 	return checkMessage(e, &m, subject)
 }
 
-// checkMessage is CheckMessageShape on the facts of e's message.
+// checkMessage is CheckMessageShape on the facts of e's message; nil for
+// an event of no message.
 func checkMessage(e *sessionlog.Event, m *messageFacts, subject func() string) error {
+	if !isMessageType(e.Type) {
+		return nil
+	}
 	fail := func(format string, args ...any) error {
 		return eventErrorf(e.Seq, "%s %s", subject(), fmt.Sprintf(format, args...))
 	}
