@@ -37,17 +37,30 @@ import (
 	"time"
 )
 
+// Reserve is the usual Spec.Reserve: the binary's resident pages, which
+// measure 11.5–12.4 MiB while check, history, render or repro read a
+// log of a million events.
+const Reserve = 12 << 20
+
 const (
 	budgetMin     = 64 << 20
-	budgetReserve = 12 << 20
 	budgetStep    = 1 << 20  // how often, in bytes of text, the limit is raised
 	budgetSlack   = 1.25     // the least limit, in times the live heap
 	windowCollect = 16 << 20 // a released window this large is collected at once
 )
 
+// Spec is a command's budget.
+type Spec struct {
+	// Factor is the budget in times the log's text; ≤ 0 turns it off.
+	Factor float64
+	// Reserve is the part of the budget the runtime's limit leaves out:
+	// the command's resident memory the runtime does not count.
+	Reserve int64
+}
+
 // Budget is the memory limit of one command.
 type Budget struct {
-	factor  float64
+	spec    Spec
 	mu      sync.Mutex
 	text    int64 // the text read so far
 	next    int64 // read's next step
@@ -63,11 +76,11 @@ type Budget struct {
 // while the command runs.
 const budgetWatch = 50 * time.Millisecond
 
-// Start starts a budget of factor times the text (off for a factor ≤ 0 or
-// with GOMEMLIMIT set in getenv's environment); restore sets the limit
-// back as it was, when the command ends.
-func Start(factor float64, getenv func(string) string) (b *Budget, restore func()) {
-	b = &Budget{factor: factor, off: factor <= 0 || getenv("GOMEMLIMIT") != ""}
+// Start starts the budget s (off for a factor ≤ 0 or with GOMEMLIMIT set
+// in getenv's environment); restore sets the limit back as it was, when
+// the command ends.
+func Start(s Spec, getenv func(string) string) (b *Budget, restore func()) {
+	b = &Budget{spec: s, off: s.Factor <= 0 || getenv("GOMEMLIMIT") != ""}
 	if b.off {
 		return b, func() {}
 	}
@@ -97,13 +110,13 @@ func (b *Budget) Spend(getenv func(string) string) (restore func()) {
 	return func() { debug.SetGCPercent(before) }
 }
 
-// budgetLimit is the soft memory limit for text bytes of log at factor:
-// the budget less budgetReserve and a thirty-second of itself, since the
+// budgetLimit is the soft memory limit for text bytes of log within s:
+// the budget less s's reserve and a thirty-second of itself, since the
 // runtime's limit is soft: on logs of multi-megabyte lines the resident
 // size was measured up to 3% past the limit plus the reserve.
-func budgetLimit(factor float64, text int64) int64 {
-	b := max(int64(float64(text)*factor), budgetMin)
-	return b - budgetReserve - b/32
+func budgetLimit(s Spec, text int64) int64 {
+	b := max(int64(float64(text)*s.Factor), budgetMin)
+	return b - s.Reserve - b/32
 }
 
 // Read tells the budget how much text has been read, raising the limit a
@@ -163,7 +176,7 @@ func (b *Budget) grow(text int64) {
 		written = max(written, b.decoded())
 	}
 	unwritten := max(b.window-written, 0)
-	l := budgetLimit(b.factor, b.text)
+	l := budgetLimit(b.spec, b.text)
 	if !first { // the first limit is set before anything is live
 		// The slack is for the garbage the live heap makes; the window,
 		// live all along, makes none: its written part is live at 1×.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dshtest/dshtest/harness/suitedir"
+	"github.com/dshtest/dshtest/internal/ground/membudget"
 	"github.com/dshtest/dshtest/internal/repro/invariant"
 )
 
@@ -220,14 +221,14 @@ func TestBadInputEverywhere(t *testing.T) {
 }
 
 // TestMemoryBudget: a command's budget is its factor times the text read
-// (at least 64 MiB), less the reserve and a thirty-second; it grows with the text and never
-// shrinks, is restored when the command ends, and GOMEMLIMIT, when set, is
-// left to decide.
+// (at least 64 MiB), less its reserve and a thirty-second; it grows with
+// the text and never shrinks, is restored when the command ends, and
+// GOMEMLIMIT, when set, is left to decide.
 func TestMemoryBudget(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	for _, tt := range []struct {
 		env    map[string]string
-		factor float64
+		budget membudget.Spec
 		text   []int64 // the text read, step by step
 		want   int64
 	}{
@@ -235,15 +236,17 @@ func TestMemoryBudget(t *testing.T) {
 		{nil, reproBudget, []int64{1 << 20}, 64<<20 - 12<<20 - 2<<20},
 		{nil, reproBudget, []int64{1 << 20, 1 << 30}, 2<<30 - 12<<20 - 2<<30/32},
 		{nil, readBudget, []int64{1 << 30, 1 << 20}, 2<<30 - 12<<20 - 2<<30/32}, // never lowered
+		{nil, viewBudget, nil, 64<<20 - 16<<20 - 2<<20},
+		{nil, viewBudget, []int64{1 << 30}, 2<<30 - 16<<20 - 2<<30/32},
 		{map[string]string{"GOMEMLIMIT": "1GiB"}, readBudget, []int64{1 << 30}, before},
 	} {
 		a := &app{env: tt.env}
-		b := a.startBudget(tt.factor)
+		b := a.startBudget(tt.budget)
 		for _, n := range tt.text {
 			b.Grow(n)
 		}
 		if got := debug.SetMemoryLimit(-1); got != tt.want {
-			t.Errorf("env %v, factor %v, text %v: limit %d, want %d", tt.env, tt.factor, tt.text, got, tt.want)
+			t.Errorf("env %v, budget %+v, text %v: limit %d, want %d", tt.env, tt.budget, tt.text, got, tt.want)
 		}
 		if a.restore != nil {
 			a.restore()

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dshtest/dshtest/internal/ground/membudget"
 	"github.com/dshtest/dshtest/load"
 	"github.com/dshtest/dshtest/sessionlog"
 	"github.com/dshtest/dshtest/sessionlog/container"
@@ -86,10 +87,10 @@ func logName(args []string, f *logFlags) string {
 }
 
 // openLog opens the log the arguments name (package load): LOG, or the
-// store's session of --session. budget is the command's memory budget in
-// times the log's text (budget.go); spend has the collector wait for its
-// limit (spendBudget); hold holds the file for a second read.
-func (a *app) openLog(args []string, f *logFlags, budget float64, spend, hold bool) (*load.File, error) {
+// store's session of --session. budget is the command's memory budget
+// (budget.go); spend has the collector wait for its limit (spendBudget);
+// hold holds the file for a second read.
+func (a *app) openLog(args []string, f *logFlags, budget membudget.Spec, spend, hold bool) (*load.File, error) {
 	if f.maxLine < 1 || int64(f.maxLine) > math.MaxInt32 {
 		return nil, usagef("--max-line-bytes %d: want 1 to %d bytes", f.maxLine, math.MaxInt32)
 	}

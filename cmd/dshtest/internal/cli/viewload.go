@@ -72,7 +72,7 @@ func (a *app) viewLog(args []string, f *logFlags, s terminal.Settings, opts tran
 // mounted on the replay path, whatever the wait.
 func (a *app) viewWith(args []string, f *logFlags, s terminal.Settings, opts transcript.Options, proj terminal.Projection,
 	live bool, wait time.Duration, run func(tea.Model) error) error {
-	lf, err := a.openLog(args, f, readBudget, false, false)
+	lf, err := a.openLog(args, f, viewBudget, false, false)
 	if err != nil {
 		return err
 	}
