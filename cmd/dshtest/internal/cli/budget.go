@@ -5,7 +5,7 @@ import "github.com/dshtest/dshtest/internal/ground/membudget"
 // The memory budgets of the commands that read a log: a multiple of the
 // log's text, less what the runtime does not count (membudget).
 var (
-	// readBudget is check's, history's and render's.
+	// readBudget is every other command's: check, events, history, render.
 	readBudget = membudget.Spec{Factor: 2.0, Reserve: membudget.Reserve}
 	// reproBudget: repro holds neither transcript whole (it compares them
 	// as it reads), so it keeps within what the other commands do.
@@ -17,8 +17,8 @@ var (
 	// time: at the 64 MiB floor its heap sits at the limit, and the
 	// runtime's memory was seen 1.2 MiB past it. With the usual reserve
 	// its peak resident size on 100k item-dense events reached 65.0 MiB,
-	// once in thirty runs; with this one, 15 runs reached at most 57.7
-	// MiB, its first screen and keys as fast.
+	// once in thirty runs; with this one, 15 runs of each form reached at
+	// most 58.0 MiB, its first screen and keys as fast.
 	viewBudget = membudget.Spec{Factor: readBudget.Factor, Reserve: membudget.Reserve + 4<<20}
 )
 
