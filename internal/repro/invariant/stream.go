@@ -22,8 +22,8 @@ import (
 // filled, those queued, and the copies its seeker, marker counter and
 // payload search keep), and repro's collector is paced by a memory limit
 // that counts them: at 256 KiB they were megabytes the heap could not
-// grow into, and repro on 100k-event logs ran 4–10% more CPU than at
-// 64 KiB (current, dense, small; interleaved runs).
+// grow into: repro on 100k-event logs took 2–10% less CPU at 64 KiB
+// (current, dense, small; medians of interleaved runs).
 const normChunk = 64 << 10
 
 // sizeInputs is what a document is searched for, derived from the log
