@@ -75,11 +75,7 @@ func readMessage(payload []byte, whole, block bool) (m messageFacts, lossless, o
 // message reads a message at i into m; it returns where the message ends,
 // or -1.
 func (w *payloadWalk) message(i int, m *messageFacts, block bool) int {
-	if i >= len(w.raw) || w.raw[i] != '{' {
-		return w.skip(i)
-	}
-	m.object = true
-	return w.object(i, func(key []byte, start int) int {
+	return w.objectOr(i, &m.object, func(key []byte, start int) int {
 		switch string(key) {
 		case "id":
 			return w.value(start, &m.id)
@@ -87,12 +83,8 @@ func (w *payloadWalk) message(i int, m *messageFacts, block bool) int {
 			return w.value(start, &m.role)
 		case "source":
 			m.source = sourceFacts{}
-			if start >= len(w.raw) || w.raw[start] != '{' {
-				return w.skip(start)
-			}
-			m.source.object = true
 			s := &m.source
-			return w.object(start, func(key []byte, start int) int {
+			return w.objectOr(start, &s.object, func(key []byte, start int) int {
 				switch string(key) {
 				case "kind":
 					return w.value(start, &s.kind)
@@ -143,6 +135,16 @@ func (w *payloadWalk) soleBlock(i int, b *blockFacts) int {
 		*b = blockFacts{}
 	}
 	return end
+}
+
+// objectOr walks the value at i as object does when it is an object,
+// setting *isObject, and skips it when it is anything else.
+func (w *payloadWalk) objectOr(i int, isObject *bool, member func(key []byte, start int) int) int {
+	if i >= len(w.raw) || w.raw[i] != '{' {
+		return w.skip(i)
+	}
+	*isObject = true
+	return w.object(i, member)
 }
 
 // value skips the value at i and sets *v to it.
